@@ -1,0 +1,30 @@
+"""Analysis passes, pure functions composed in order: each reads the graph and the results so far."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from asmcfg.analyses import checks, hotness, loops, safepoints, sections, traps
+from asmcfg.analyses.context import Context, make_context
+from asmcfg.model import Analysis, Cfg
+
+Pass = Callable[[Context, Analysis], Analysis]
+
+PASSES: tuple[tuple[str, Pass], ...] = (
+    ("sections", sections.run),
+    ("traps", traps.run),
+    ("checks", checks.run),
+    ("safepoints", safepoints.run),
+    ("loops", loops.run),
+    ("hotness", hotness.run),
+)
+"""The passes, in the order they run; later passes read what earlier ones found."""
+
+
+def analyse(cfg: Cfg, jdk: int | None = None, passes: tuple[tuple[str, Pass], ...] = PASSES) -> Analysis:
+    """Run `passes` over `cfg`; `jdk` forces the reason table."""
+    ctx = make_context(cfg, jdk)
+    result = Analysis(cfg=cfg, jdk=jdk or 17, jdk_why="--jdk" if jdk else "default")
+    for _, run in passes:
+        result = run(ctx, result)
+    return result

@@ -1,0 +1,76 @@
+"""Range checks and null checks: branches whose taken path reaches a range_check/null_check trap."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from asmcfg.analyses.context import Context, add_tags
+from asmcfg.model import Analysis, EdgeKind, Flow
+
+_CHECKED = ("range_check", "null_check")
+_MAX_HOPS = 32
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """Mark check edges and tag the failure paths they lead to."""
+    checks = dict(result.checks)
+    tags: dict[int, set[str]] = {}
+    for edges in ctx.successors.values():
+        for edge in edges:
+            reason, path = _check_of(ctx, result, edge.kind, edge.site, edge.dst)
+            if reason is None:
+                continue
+            checks[(edge.src, edge.dst, edge.site)] = reason
+            for block in path:
+                tags.setdefault(block, set()).add(reason)
+    return add_tags(replace(result, checks=checks), tags)
+
+
+def _check_of(
+    ctx: Context, result: Analysis, kind: EdgeKind, site: int, dst: int | str
+) -> tuple[str | None, list[int]]:
+    if not isinstance(dst, int):
+        return None, []
+    if kind is EdgeKind.EXCEPTION:
+        return "null_check", [dst]
+    if kind is not EdgeKind.TAKEN:
+        return None, []
+    path = failure_path(ctx, result, dst)
+    if not path:
+        return None, []
+    reason = result.traps[path[-1]].reason
+    if reason not in _CHECKED:
+        return None, []
+    mnemonic = ctx.table.base_mnemonic(ctx.cfg.method.instructions[site].mnemonic)
+    if reason == "range_check" and mnemonic not in ctx.table.unsigned_conditional:
+        return None, []
+    return reason, path
+
+
+def failure_path(ctx: Context, result: Analysis, start: int) -> list[int]:
+    """Blocks from `start` to a trap through straight-line code and jumps only, or [] if none."""
+    path: list[int] = []
+    current: int | None = start
+    while current is not None and current not in path and len(path) < _MAX_HOPS:
+        path.append(current)
+        if current in result.traps:
+            return path if _straight(ctx, current, result.traps[current].site) else []
+        block = ctx.block(current)
+        if not _straight(ctx, current, block.end):
+            return []
+        current = _next_hop(ctx, current)
+    return []
+
+
+def _straight(ctx: Context, block_id: int, stop: int) -> bool:
+    """No call, conditional branch or return in the block before index `stop`."""
+    block = ctx.block(block_id)
+    blocked = (Flow.CALL, Flow.COND, Flow.RETURN, Flow.INDIRECT, Flow.HALT)
+    return all(ctx.layout.flows[i] not in blocked for i in range(block.start, min(stop, block.end)))
+
+
+def _next_hop(ctx: Context, block_id: int) -> int | None:
+    edges = [e for e in ctx.successors.get(block_id, ()) if e.kind in (EdgeKind.JUMP, EdgeKind.FALLTHROUGH)]
+    if len(edges) == 1 and isinstance(edges[0].dst, int):
+        return edges[0].dst
+    return None

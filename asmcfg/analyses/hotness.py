@@ -1,0 +1,95 @@
+"""The static hot path: from the entry into the innermost loop along the likely successors."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+
+from asmcfg.analyses.context import Context
+from asmcfg.model import Analysis, EdgeKind, Loop
+
+COLD_TAGS = frozenset({"uncommon_trap", "stub", "exception_handler", "deopt_handler", "range_check", "null_check", "ic_miss"})
+_PREFERENCE = {EdgeKind.FALLTHROUGH: 0, EdgeKind.JUMP: 1, EdgeKind.TAKEN: 2, EdgeKind.INDIRECT: 3, EdgeKind.EXCEPTION: 9}
+
+
+def is_cold(result: Analysis, block: int) -> bool:
+    """True for trap, stub, handler and check-failure blocks."""
+    return bool(result.block_tags(block) & COLD_TAGS)
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """Compute the static hot path."""
+    start = _start(ctx, result)
+    if start is None:
+        return result
+    loop = _target_loop(ctx, result)
+    if loop is None:
+        return replace(result, hot_path=tuple(_walk(ctx, result, start, set())))
+    lead = _route(ctx, result, start, loop.header)
+    body = _walk(ctx, result, loop.header, set(lead[:-1]), within=set(loop.blocks))
+    return replace(result, hot_path=tuple(lead[:-1] + body))
+
+
+def _start(ctx: Context, result: Analysis) -> int | None:
+    for tag in ("verified_entry", "entry"):
+        for block in ctx.cfg.roots:
+            if tag in result.block_tags(block):
+                return block
+    return ctx.cfg.roots[0] if ctx.cfg.roots else None
+
+
+def _target_loop(ctx: Context, result: Analysis) -> Loop | None:
+    warm = [loop for loop in result.loops if not is_cold(result, loop.header)]
+    if not warm:
+        return None
+
+    def size(loop: Loop) -> int:
+        return sum(ctx.block(b).end - ctx.block(b).start for b in loop.blocks)
+
+    return max(warm, key=lambda loop: (loop.depth, size(loop), -loop.header))
+
+
+def _successors(ctx: Context, result: Analysis, block: int, within: set[int] | None) -> list[int]:
+    edges = sorted(ctx.successors.get(block, ()), key=lambda e: (_PREFERENCE[e.kind], e.site))
+    found = []
+    for edge in edges:
+        if isinstance(edge.dst, int) and not is_cold(result, edge.dst) and edge.kind is not EdgeKind.EXCEPTION:
+            if within is None or edge.dst in within:
+                found.append(edge.dst)
+    return found
+
+
+def _route(ctx: Context, result: Analysis, start: int, goal: int) -> list[int]:
+    """Shortest warm route from `start` to `goal`, preferring fall-through at each step."""
+    parent: dict[int, int | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if node == goal:
+            break
+        for nxt in _successors(ctx, result, node, None):
+            if nxt not in parent:
+                parent[nxt] = node
+                queue.append(nxt)
+    if goal not in parent:
+        return [goal]
+    route: list[int] = []
+    node: int | None = goal
+    while node is not None:
+        route.append(node)
+        node = parent[node]
+    return route[::-1]
+
+
+def _walk(ctx: Context, result: Analysis, start: int, seen: set[int], within: set[int] | None = None) -> list[int]:
+    """Follow the most likely warm successor until the loop closes or the method leaves."""
+    path = [start]
+    visited = seen | {start}
+    current = start
+    while True:
+        options = [n for n in _successors(ctx, result, current, within) if n not in visited]
+        if not options:
+            return path
+        current = options[0]
+        path.append(current)
+        visited.add(current)

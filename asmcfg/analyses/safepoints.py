@@ -1,0 +1,20 @@
+"""Tag blocks holding a loop safepoint poll (`{poll}`) or a return poll (`{poll_return}`)."""
+
+from __future__ import annotations
+
+from asmcfg.analyses.context import Context, add_tags
+from asmcfg.model import Analysis
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """`safepoint_poll` and `return_poll` tags."""
+    tags: dict[int, set[str]] = {}
+    instructions = ctx.cfg.method.instructions
+    for block in ctx.cfg.blocks:
+        names = tags.setdefault(block.id, set())
+        for ins in instructions[block.start : block.end]:
+            if ins.poll:
+                names.add("safepoint_poll")
+            if ins.poll_return:
+                names.add("return_poll")
+    return add_tags(result, tags)

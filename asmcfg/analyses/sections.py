@@ -1,0 +1,57 @@
+"""Tag entries, handlers and stubs from the section markers and the calls blocks make."""
+
+from __future__ import annotations
+
+from asmcfg.analyses.context import Context, add_tags
+from asmcfg.model import Analysis
+
+_MARKER_TAGS = {
+    "Entry Point": "entry",
+    "Verified Entry Point": "verified_entry",
+    "Exception Handler": "exception_handler",
+    "Deopt Handler Code": "deopt_handler",
+    "Deopt MH Handler Code": "deopt_handler",
+    "Stub Code": "stub",
+}
+_STUB_CALLS = ("SafepointBlob", "method_entry_barrier", "counter_overflow", "patching", "_Java", "C2 Runtime")
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """Tag blocks by the section they lie in and by what they call or jump to."""
+    tags: dict[int, set[str]] = {}
+    _section_tags(ctx, tags)
+    for block in ctx.cfg.blocks:
+        names = tags.setdefault(block.id, set())
+        for edge in ctx.successors.get(block.id, ()):
+            if isinstance(edge.dst, str) and "ic_miss" in edge.dst:
+                names.add("ic_miss")
+            if isinstance(edge.dst, str) and "SafepointBlob" in edge.dst:
+                names.add("stub")
+        if _stub_like(ctx, block.id):
+            names.add("stub")
+    return add_tags(result, tags)
+
+
+def _section_tags(ctx: Context, tags: dict[int, set[str]]) -> None:
+    method = ctx.cfg.method
+    starts = {b.start: b.id for b in ctx.cfg.blocks}
+    osr = method.header.osr_bci is not None
+    markers = sorted(method.markers)
+    for n, (index, label) in enumerate(markers):
+        tag = _MARKER_TAGS.get(label)
+        if tag is None or index not in starts:
+            continue
+        tags.setdefault(starts[index], set()).add(tag)
+        if tag == "verified_entry" and osr:
+            tags[starts[index]].add("osr_entry")
+        if tag in ("exception_handler", "deopt_handler", "stub"):
+            end = markers[n + 1][0] if n + 1 < len(markers) else len(method.instructions)
+            for block in ctx.cfg.blocks:
+                if index <= block.start < end:
+                    tags.setdefault(block.id, set()).add(tag)
+
+
+def _stub_like(ctx: Context, block_id: int) -> bool:
+    block = ctx.block(block_id)
+    instructions = ctx.cfg.method.instructions[block.start : block.end]
+    return any(any(name in ins.runtime_call() for name in _STUB_CALLS) for ins in instructions)

@@ -1,0 +1,92 @@
+"""Find uncommon-trap calls and C1 deopt/throw stubs, decode their trap_request, pick the JDK table."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from asmcfg import deopt, jdk
+from asmcfg.analyses.context import Context, add_tags
+from asmcfg.model import Analysis, Flow, Instruction, Trap
+
+_C1_THROWS = {
+    "throw_range_check_failed": "range_check",
+    "throw_index_exception": "range_check",
+    "throw_null_pointer_exception": "null_check",
+    "throw_div0_exception": "div0_check",
+    "throw_class_cast_exception": "class_check",
+    "throw_array_store_exception": "array_check",
+}
+_LOOKBACK = 64
+
+
+def trap_kind(ins: Instruction) -> str | None:
+    """`uncommon_trap` (C2 UncommonTrapBlob or C1 deoptimize stub), `throw` (C1 throw stub), or None."""
+    callee = ins.runtime_call()
+    if "UncommonTrapBlob" in callee or callee.startswith(("deoptimize", "C1 Runtime deoptimize")):
+        return "uncommon_trap"
+    if any(name in callee for name in _C1_THROWS):
+        return "throw"
+    return None
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """Attach a decoded Trap to every block that ends in a trap call; choose the JDK table."""
+    sites = _trap_sites(ctx)
+    requests = {block: _request(ctx, block, site) for block, site in sites.items()}
+    known = [r for r in requests.values() if r is not None]
+    guess = jdk.choose(ctx.cfg.method, known, ctx.jdk)
+    traps = {block: _trap(ctx, site, requests[block], guess.version) for block, site in sites.items()}
+    tags = {block: {"uncommon_trap"} if trap_kind(ctx.cfg.method.instructions[site]) == "uncommon_trap" else {"stub"}
+            for block, site in sites.items()}
+    result = replace(result, traps=traps, jdk=guess.version, jdk_why=guess.why)
+    return add_tags(result, tags)
+
+
+def _trap_sites(ctx: Context) -> dict[int, int]:
+    sites: dict[int, int] = {}
+    instructions = ctx.cfg.method.instructions
+    for block in ctx.cfg.blocks:
+        for i in range(block.start, block.end):
+            if ctx.layout.flows[i] in (Flow.CALL, Flow.JUMP) and trap_kind(instructions[i]):
+                sites[block.id] = i
+    return sites
+
+
+def _request(ctx: Context, block_id: int, site: int) -> int | None:
+    """The last immediate written to the trap register in straight-line code before `site`."""
+    instructions = ctx.cfg.method.instructions
+    current: int | None = block_id
+    index = site - 1
+    steps = 0
+    while current is not None and steps < _LOOKBACK:
+        block = ctx.block(current)
+        while index >= block.start:
+            ins = instructions[index]
+            value = ctx.table.trap_immediate(ins)
+            if value is not None:
+                return value
+            if ctx.table.writes_trap_register(ins) or ctx.layout.flows[index] is Flow.CALL:
+                return None
+            index -= 1
+            steps += 1
+        current = ctx.fallthrough_pred(current)
+        if current is not None:
+            index = ctx.block(current).end - 1
+    return None
+
+
+def _trap(ctx: Context, site: int, request: int | None, version: int) -> Trap:
+    ins = ctx.cfg.method.instructions[site]
+    if trap_kind(ins) == "throw":
+        reason = next(r for name, r in _C1_THROWS.items() if name in ins.runtime_call())
+        reason_action = (reason, "throw")
+    elif request is None:
+        reason_action = ("unknown", "unknown")
+    else:
+        reason_action = deopt.decode(request, version)
+    frame = ins.frames[0] if ins.frames else None
+    return Trap(
+        site=site, request=request, reason=reason_action[0], action=reason_action[1],
+        bytecode=ins.bytecode, bci=frame.bci if frame else None,
+        line=frame.line if frame else None, method=frame.method if frame else "",
+    )

@@ -1,0 +1,67 @@
+"""Read the comments HotSpot prints beside an instruction: relocations, scopes, implicit exceptions."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from asmcfg.model import Frame
+
+_IMPLICIT = re.compile(r"implicit exception: dispatches to (0x[0-9a-fA-F]+)")
+_FRAME = re.compile(r"^-\s+(?:\(reexecute\)\s+)?(\S+?)@(-?\d+)(?:\s+\(line (\d+)\))?")
+_RELOC = re.compile(r"^\{(.*)\}$")
+_SEGMENT = re.compile(r"(?:^|(?<=\s));")
+
+
+@dataclass(frozen=True, slots=True)
+class Notes:
+    """What a comment says, ready to put on an Instruction."""
+
+    relocs: tuple[str, ...]
+    """Relocation texts."""
+    bytecode: str
+    """Bytecode of the scope, if any."""
+    frames: tuple[Frame, ...]
+    """Inlining chain, innermost first."""
+    implicit_target: int | None
+    """Implicit exception handler address."""
+
+
+def _bytecode(segment: str) -> str:
+    text = segment[1:].split("{reexecute", 1)[0].strip()
+    return text
+
+
+def read_notes(comment: str) -> Notes:
+    """Split a comment (lines joined by newlines) into relocations, scope and handler."""
+    relocs: list[str] = []
+    frames: list[Frame] = []
+    bytecode = ""
+    implicit: int | None = None
+    for segment in _segments(comment):
+        if segment.startswith("{"):
+            match = _RELOC.match(segment)
+            if match:
+                relocs.append(match.group(1).strip())
+        elif segment.startswith("*"):
+            bytecode = bytecode or _bytecode(segment)
+        elif segment.startswith("-"):
+            frame = _FRAME.match(segment)
+            if frame:
+                line = int(frame.group(3)) if frame.group(3) else None
+                frames.append(Frame(frame.group(1), int(frame.group(2)), line))
+        elif implicit is None:
+            found = _IMPLICIT.search(segment)
+            if found:
+                implicit = int(found.group(1), 16)
+    return Notes(tuple(relocs), bytecode, tuple(frames), implicit)
+
+
+def _segments(comment: str) -> list[str]:
+    parts: list[str] = []
+    for line in comment.split("\n"):
+        for piece in _SEGMENT.split(line):
+            piece = piece.strip()
+            if piece:
+                parts.append(piece)
+    return parts

@@ -1,0 +1,169 @@
+"""Split one method into basic blocks and connect them: a pure function of the Method."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from asmcfg import isa
+from asmcfg.isa.base import Isa
+from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
+
+UNRESOLVED = "unresolved jump table"
+ROOT_MARKERS = ("Entry Point", "Verified Entry Point", "Exception Handler", "Deopt Handler Code", "Deopt MH Handler Code")
+_TABLE_BASE = re.compile(r"(0x[0-9a-fA-F]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Per-instruction facts the builder and the passes share."""
+
+    flows: tuple[Flow, ...]
+    """Control-flow kind of each instruction."""
+    ends: tuple[bool, ...]
+    """True where an instruction ends its block."""
+    index: dict[int, int]
+    """Instruction index by address."""
+
+
+def layout(method: Method, table: Isa) -> Layout:
+    """Flow kind and block-ending flag of every instruction."""
+    last = len(method.instructions) - 1
+    flows = tuple(table.flow(ins) for ins in method.instructions)
+    ends = tuple(
+        flow in (Flow.COND, Flow.JUMP, Flow.INDIRECT, Flow.RETURN, Flow.HALT)
+        or (flow is Flow.CALL and table.noreturn(ins, i == last))
+        for i, (ins, flow) in enumerate(zip(method.instructions, flows, strict=True))
+    )
+    index = {ins.address: i for i, ins in enumerate(method.instructions)}
+    return Layout(flows, ends, index)
+
+
+def build_cfg(method: Method) -> Cfg:
+    """Blocks and edges of `method`."""
+    table = isa.for_name(method.isa)
+    lay = layout(method, table)
+    tables = jump_tables(method, lay)
+    leaders = _leaders(method, table, lay, tables)
+    blocks = _blocks(leaders, len(method.instructions))
+    block_of = {b.start: b.id for b in blocks}
+    edges: list[Edge] = []
+    for block in blocks:
+        edges.extend(_edges(method, table, lay, tables, block, block_of, len(blocks)))
+    roots = _roots(method, block_of)
+    return Cfg(method, tuple(blocks), tuple(edges), roots)
+
+
+def _leaders(method: Method, table: Isa, lay: Layout, tables: dict[int, tuple[int, ...]]) -> list[int]:
+    count = len(method.instructions)
+    leaders = {0} | {i for i, _ in method.markers if i < count}
+    for i, ins in enumerate(method.instructions):
+        if lay.ends[i] and i + 1 < count:
+            leaders.add(i + 1)
+        for target in _targets(table, lay, ins, i, tables):
+            if target in lay.index:
+                leaders.add(lay.index[target])
+    return sorted(leaders)
+
+
+def _targets(table: Isa, lay: Layout, ins: Instruction, i: int, tables: dict[int, tuple[int, ...]]) -> list[int]:
+    found: list[int] = []
+    if lay.flows[i] in (Flow.COND, Flow.JUMP):
+        target = table.target(ins)
+        if target is not None:
+            found.append(target)
+    found.extend(tables.get(i, ()))
+    if ins.implicit_target is not None:
+        found.append(ins.implicit_target)
+    return found
+
+
+def _blocks(leaders: list[int], count: int) -> list[Block]:
+    bounds = [*leaders, count]
+    return [Block(n, start, end) for n, (start, end) in enumerate(zip(bounds, bounds[1:])) if start < end]
+
+
+def _edges(
+    method: Method, table: Isa, lay: Layout, tables: dict[int, tuple[int, ...]],
+    block: Block, block_of: dict[int, int], nblocks: int,
+) -> list[Edge]:
+    edges = _exception_edges(method, lay, block, block_of)
+    last = block.end - 1
+    ins = method.instructions[last]
+    flow = lay.flows[last]
+    following = block.id + 1 if block.id + 1 < nblocks else None
+
+    def to(target: int | None, kind: EdgeKind) -> Edge:
+        return Edge(block.id, _destination(ins, target, lay, block_of), kind, last)
+
+    if flow is Flow.COND:
+        edges.append(to(table.target(ins), EdgeKind.TAKEN))
+    elif flow is Flow.JUMP:
+        edges.append(to(table.target(ins), EdgeKind.JUMP))
+    elif flow is Flow.INDIRECT:
+        targets = tables.get(last, ())
+        edges.extend(to(t, EdgeKind.INDIRECT) for t in dict.fromkeys(targets))
+        if not targets:
+            edges.append(Edge(block.id, ins.runtime_call() or UNRESOLVED, EdgeKind.INDIRECT, last))
+    if not lay.ends[last] or flow is Flow.COND:
+        if following is not None:
+            edges.append(Edge(block.id, following, EdgeKind.FALLTHROUGH, last))
+    return edges
+
+
+def _exception_edges(method: Method, lay: Layout, block: Block, block_of: dict[int, int]) -> list[Edge]:
+    edges = []
+    for i in range(block.start, block.end):
+        target = method.instructions[i].implicit_target
+        if target is not None:
+            edges.append(Edge(block.id, _destination(method.instructions[i], target, lay, block_of), EdgeKind.EXCEPTION, i))
+    return edges
+
+
+def _destination(ins: Instruction, target: int | None, lay: Layout, block_of: dict[int, int]) -> int | str:
+    if target is not None and target in lay.index and lay.index[target] in block_of:
+        return block_of[lay.index[target]]
+    name = ins.runtime_call()
+    if name:
+        return name
+    for reloc in ins.relocs:
+        if reloc and reloc != "no_reloc":
+            return reloc
+    return f"0x{target:x}" if target is not None else UNRESOLVED
+
+
+def _roots(method: Method, block_of: dict[int, int]) -> tuple[int, ...]:
+    roots = {0} if method.instructions else set()
+    for index, label in method.markers:
+        if label in ROOT_MARKERS and index in block_of:
+            roots.add(block_of[index])
+    return tuple(sorted(roots))
+
+
+def jump_tables(method: Method, lay: Layout) -> dict[int, tuple[int, ...]]:
+    """Targets of each indirect jump, read from the constant pool rows that point into the code."""
+    if not method.constants:
+        return {}
+    found: dict[int, tuple[int, ...]] = {}
+    base: int | None = None
+    for i, ins in enumerate(method.instructions):
+        if "section_word" in ins.relocs or "internal_word" in ins.relocs:
+            match = _TABLE_BASE.search(ins.operands)
+            base = int(match.group(1), 16) if match else base
+        if lay.flows[i] is Flow.INDIRECT:
+            targets = _table_from(method.constants, base, lay.index)
+            if targets:
+                found[i] = targets
+    return found
+
+
+def _table_from(constants: tuple[tuple[int, int], ...], base: int | None, index: dict[int, int]) -> tuple[int, ...]:
+    rows = [(a, v) for a, v in constants if base is None or a >= base]
+    targets: list[int] = []
+    expected = rows[0][0] if rows else 0
+    for address, value in rows:
+        if address != expected or value not in index:
+            break
+        targets.append(value)
+        expected = address + 8
+    return tuple(targets)

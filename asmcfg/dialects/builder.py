@@ -1,0 +1,132 @@
+"""Accumulate one method's lines into a Method record; shared by the text dialects."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from asmcfg import isa
+from asmcfg.annotations import read_notes
+from asmcfg.model import Header, Instruction, Method
+
+_PREFIXES = isa.for_name("x86_64").prefixes
+
+
+@dataclass(slots=True)
+class PendingInstruction:
+    """An instruction whose comment may still grow."""
+
+    address: int
+    mnemonic: str
+    operands: str
+    line: int
+    comment: list[str]
+
+
+@dataclass(slots=True)
+class MethodBuilder:
+    """Collects instructions, markers, constants and skipped lines of one method."""
+
+    header: Header
+    source: str
+    dialect: str = "hsdis"
+    instructions: list[PendingInstruction] = field(default_factory=list)
+    markers: list[tuple[int, str]] = field(default_factory=list)
+    constants: list[tuple[int, int]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)
+    features: set[str] = field(default_factory=set)
+    label: str | None = None
+
+    def add_instruction(self, address: int, body: str, line: int) -> None:
+        """Add `mnemonic operands ;comment` at `address`."""
+        text, _, comment = body.partition(";")
+        mnemonic, operands = split_mnemonic(text)
+        self.instructions.append(PendingInstruction(address, mnemonic, operands, line, [comment] if comment else []))
+
+    def add_comment(self, text: str) -> bool:
+        """Append a continuation comment line to the last instruction; False if there is none."""
+        if not self.instructions:
+            return False
+        self.instructions[-1].comment.append(text.strip().lstrip(";"))
+        return True
+
+    def add_marker(self, label: str) -> None:
+        """A section label (`Verified Entry Point`) before the next instruction."""
+        self.markers.append((len(self.instructions), label))
+
+    def build(self, jdk_hint: int | None = None) -> Method:
+        """The finished Method."""
+        instructions = tuple(_finish(p) for p in self.instructions)
+        sample = instructions[:200]
+        isa_name, syntax = isa.guess([i.mnemonic for i in sample], [i.operands for i in sample])
+        header = self.header
+        if header.name == "<unknown>" and self.label:
+            header = _renamed(header, self.label)
+        main = self.sections.get("main code")
+        stub = self.sections.get("stub code")
+        return Method(
+            header=header,
+            instructions=instructions,
+            markers=tuple(self.markers),
+            source=self.source,
+            isa=isa_name,
+            syntax=syntax,
+            code_begin=main[0] if main else None,
+            code_end=(stub or main)[1] if (stub or main) else None,
+            constants=tuple(self.constants),
+            jdk_hint=jdk_hint,
+            skipped=tuple(self.skipped),
+            dialect=self.dialect,
+            features=frozenset(self.features | _features(instructions, self.sections)),
+        )
+
+
+def split_mnemonic(text: str) -> tuple[str, str]:
+    """Split `mnemonic operands`: capstone separates them with tabs, binutils with spaces."""
+    text = text.strip()
+    if "\t" in text:
+        head, _, tail = text.partition("\t")
+        return head.strip(), tail.strip()
+    words = text.split(" ")
+    count = 1
+    while count < len(words) and words[count - 1].lower() in _PREFIXES:
+        count += 1
+    return " ".join(words[:count]), " ".join(words[count:]).strip()
+
+
+def _finish(p: PendingInstruction) -> Instruction:
+    comment = "\n".join(c.strip() for c in p.comment if c.strip())
+    notes = read_notes(comment)
+    return Instruction(
+        address=p.address,
+        mnemonic=p.mnemonic,
+        operands=p.operands,
+        line=p.line,
+        comment=comment,
+        relocs=notes.relocs,
+        bytecode=notes.bytecode,
+        frames=notes.frames,
+        implicit_target=notes.implicit_target,
+    )
+
+
+def _renamed(header: Header, name: str) -> Header:
+    return Header(
+        header.compiler, header.compile_id, header.level, header.flags, name,
+        header.osr_bci, header.bytecode_size, header.timestamp, header.line,
+    )
+
+
+def _features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> set[str]:
+    found = set()
+    if "immutable data" in sections:
+        found.add("immutable_data")
+    if any("post_call_nop" in i.relocs for i in instructions):
+        found.add("post_call_nop")
+    if any("reexecute=" in i.comment for i in instructions[:400]):
+        found.add("reexecute")
+    return found
+
+
+HEX_ADDRESS = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s*(.*)$")

@@ -1,0 +1,41 @@
+"""The one small exception tree: every error asmcfg reports carries where it happened."""
+
+from __future__ import annotations
+
+
+class AsmcfgError(Exception):
+    """Base of every error asmcfg reports to the user; `exit_code` is the process status."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, source: str = "", line: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+
+    def __str__(self) -> str:
+        where = self.source + (f":{self.line}" if self.line else "")
+        return f"{where}: {self.message}" if where else self.message
+
+
+class InputError(AsmcfgError):
+    """The input cannot be read or holds nothing asmcfg understands."""
+
+
+class SelectionError(AsmcfgError):
+    """The requested method or compile id is not in the input."""
+
+
+class StrictError(InputError):
+    """A line was not understood and `--strict` asked to stop there."""
+
+
+class RenderError(AsmcfgError):
+    """Graphviz is missing, failed, or took too long."""
+
+    exit_code = 3
+
+
+class OutputError(AsmcfgError):
+    """An output file could not be written."""

@@ -1,0 +1,101 @@
+"""What every architecture table provides: flow kinds, branch targets, trap-request writes."""
+
+from __future__ import annotations
+
+import re
+
+from asmcfg.model import Flow, Instruction
+
+_HEX = re.compile(r"^(?:#)?(0x[0-9a-fA-F]+)\b")
+
+# Runtime calls that never come back: the block ends at the call.
+NORETURN_CALLS = (
+    "UncommonTrapBlob",
+    "DeoptimizationBlob",
+    "ExceptionBlob",
+    "throw_",
+    "deoptimize",
+    "unwind_exception",
+    "handle_exception",
+    "rethrow",
+    "forward_exception",
+    "MacroAssembler::debug",
+)
+
+
+class Isa:
+    """An architecture's tables. Subclasses override the sets, not the logic."""
+
+    name = "generic"
+    prefixes: frozenset[str] = frozenset()
+    conditional: frozenset[str] = frozenset()
+    jumps: frozenset[str] = frozenset()
+    indirect_jumps: frozenset[str] = frozenset()
+    calls: frozenset[str] = frozenset()
+    returns: frozenset[str] = frozenset()
+    halts: frozenset[str] = frozenset()
+    unsigned_conditional: frozenset[str] = frozenset()
+    """Conditional branches on an unsigned comparison (range checks use these)."""
+
+    def base_mnemonic(self, mnemonic: str) -> str:
+        """The mnemonic without prefixes and branch hints (`repz retq` -> `retq`, `jae,pn` -> `jae`)."""
+        words = mnemonic.lower().split()
+        while len(words) > 1 and words[0] in self.prefixes:
+            words.pop(0)
+        return words[-1].split(",", 1)[0] if words else ""
+
+    def flow(self, ins: Instruction) -> Flow:
+        """What `ins` does to control flow."""
+        base = self.base_mnemonic(ins.mnemonic)
+        if base in self.conditional:
+            return Flow.COND
+        if base in self.jumps:
+            return Flow.JUMP if self.target(ins) is not None else Flow.INDIRECT
+        if base in self.indirect_jumps:
+            return Flow.INDIRECT
+        if base in self.calls:
+            return Flow.CALL
+        if base in self.returns:
+            return Flow.RETURN
+        if base in self.halts:
+            return Flow.HALT
+        return Flow.NONE
+
+    def target(self, ins: Instruction) -> int | None:
+        """The direct branch or call target, if the operand is an address."""
+        operand = ins.operands.strip().rsplit(",", 1)[-1].strip()
+        match = _HEX.match(operand)
+        return int(match.group(1), 16) if match else None
+
+    def noreturn(self, ins: Instruction, last: bool) -> bool:
+        """True when `ins` is a call that never returns (traps, throw stubs, a final breakpoint)."""
+        callee = ins.runtime_call()
+        if any(name in callee for name in NORETURN_CALLS):
+            return True
+        return last and "breakpoint" in callee
+
+    def trap_immediate(self, ins: Instruction) -> int | None:
+        """The immediate this instruction writes to the trap-request register, if it does."""
+        return None
+
+    def writes_trap_register(self, ins: Instruction) -> bool:
+        """True when `ins` writes the trap-request register in any way."""
+        return False
+
+
+def signed32(value: int) -> int:
+    """Interpret the low 32 bits of `value` as a signed int."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def parse_int(text: str) -> int | None:
+    """Parse a decimal or hex literal with optional sign and `$`/`#` prefix."""
+    text = text.strip().lstrip("$#")
+    negative = text.startswith("-")
+    text = text.lstrip("+-")
+    try:
+        value = int(text, 16) if text.lower().startswith("0x") else int(text, 10)
+    except ValueError:
+        return None
+    return -value if negative else value

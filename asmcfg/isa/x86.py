@@ -1,0 +1,54 @@
+"""x86 and x86-64 tables, AT&T and Intel syntax, capstone and binutils spellings."""
+
+from __future__ import annotations
+
+import re
+
+from asmcfg.isa.base import Isa, parse_int, signed32
+from asmcfg.model import Instruction
+
+_CONDITIONS = (
+    "o no b nae c ae nb nc e z ne nz be na a nbe s ns p pe np po l nge ge nl le ng g nle"
+).split()
+_ATT_MOV_ESI = re.compile(r"^\$(-?(?:0x)?[0-9a-fA-F]+)\s*,\s*%[er]?si$")
+_INTEL_MOV_ESI = re.compile(r"^[er]?si\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)$")
+_ATT_TO_ESI = re.compile(r",\s*%[er]?si$")
+_INTEL_TO_ESI = re.compile(r"^[er]?si\s*,")
+_C1_STACK_TRAP = re.compile(r"^\$(-?(?:0x)?[0-9a-fA-F]+)\s*,\s*\(%[er]sp\)$")
+_INTEL_C1_STACK_TRAP = re.compile(r"^qword ptr \[[er]sp\]\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)$")
+
+
+class X86(Isa):
+    """x86-64 (and 32-bit x86) as HotSpot's hsdis prints it."""
+
+    name = "x86_64"
+    prefixes = frozenset(
+        "lock rep repe repz repne repnz data16 data32 addr32 addr16 notrack bnd cs ds es ss fs gs".split()
+    )
+    conditional = frozenset(
+        [f"j{c}" for c in _CONDITIONS] + ["jcxz", "jecxz", "jrcxz", "loop", "loope", "loopne", "loopz", "loopnz"]
+    )
+    jumps = frozenset({"jmp", "jmpq", "jmpl", "jmpw"})
+    calls = frozenset({"call", "callq", "calll", "callw"})
+    returns = frozenset({"ret", "retq", "retl", "retn", "retw"})
+    halts = frozenset({"hlt", "ud2", "ud1", "int3"})
+    unsigned_conditional = frozenset({"jae", "jnb", "jb", "jnae", "ja", "jnbe", "jbe", "jna"})
+
+    def trap_immediate(self, ins: Instruction) -> int | None:
+        """`mov $imm, %esi` (AT&T) or `mov esi, imm` (Intel), and C1's `movq $imm, (%rsp)`."""
+        if not self.base_mnemonic(ins.mnemonic).startswith("mov"):
+            return None
+        operands = ins.operands.strip()
+        for pattern in (_ATT_MOV_ESI, _INTEL_MOV_ESI, _C1_STACK_TRAP, _INTEL_C1_STACK_TRAP):
+            match = pattern.match(operands)
+            if match:
+                value = parse_int(match.group(1))
+                return None if value is None else signed32(value)
+        return None
+
+    def writes_trap_register(self, ins: Instruction) -> bool:
+        """True for any instruction whose destination is esi/rsi."""
+        operands = ins.operands.strip()
+        if "%" in operands:
+            return bool(_ATT_TO_ESI.search(operands))
+        return bool(_INTEL_TO_ESI.match(operands))

@@ -1,0 +1,243 @@
+"""The records that flow through the pipeline: parsed methods, blocks, edges and analysis results."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class EdgeKind(str, enum.Enum):
+    """How control reaches the target block."""
+
+    FALLTHROUGH = "fallthrough"
+    TAKEN = "taken"
+    JUMP = "jump"
+    EXCEPTION = "exception"
+    INDIRECT = "indirect"
+
+
+class Flow(str, enum.Enum):
+    """What an instruction does to control flow, as the ISA table says."""
+
+    NONE = "none"
+    COND = "cond"
+    JUMP = "jump"
+    INDIRECT = "indirect"
+    CALL = "call"
+    RETURN = "return"
+    HALT = "halt"
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One level of an inlining chain: `; - pkg.Class::m@bci (line N)`."""
+
+    method: str
+    """The method, as printed (`pkg.Class::m`)."""
+    bci: int
+    """Bytecode index inside that method."""
+    line: int | None
+    """Java source line, when the JVM printed one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """One machine instruction with what HotSpot printed beside it."""
+
+    address: int
+    """Address of the first byte."""
+    mnemonic: str
+    """Mnemonic as printed, prefixes included (`lock cmpxchgl`)."""
+    operands: str
+    """Operand text as printed, comment removed."""
+    line: int
+    """Line number in the input where the instruction was printed."""
+    comment: str = ""
+    """The whole comment, continuation lines joined by newlines."""
+    relocs: tuple[str, ...] = ()
+    """Relocation texts without braces (`runtime_call UncommonTrapBlob`, `poll`)."""
+    bytecode: str = ""
+    """Bytecode from the scope line (`aaload`, `invokevirtual foo`)."""
+    frames: tuple[Frame, ...] = ()
+    """Inlining chain, innermost first."""
+    implicit_target: int | None = None
+    """Handler of an implicit exception (`dispatches to 0x…`)."""
+    size: int | None = None
+    """Length in bytes when known (decoded from bytes or the next address)."""
+
+    @property
+    def poll(self) -> bool:
+        """True for a loop safepoint poll (`{poll}`)."""
+        return "poll" in self.relocs
+
+    @property
+    def poll_return(self) -> bool:
+        """True for a method-return safepoint poll (`{poll_return}`)."""
+        return "poll_return" in self.relocs
+
+    def runtime_call(self) -> str:
+        """The `runtime_call` target named in the comment, or an empty string."""
+        for reloc in self.relocs:
+            if reloc.startswith("runtime_call"):
+                return reloc[len("runtime_call") :].strip()
+        return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """The `Compiled method (c2) …` line, or what is known without one."""
+
+    compiler: str
+    """`c1`, `c2`, `jvmci`, or `unknown`."""
+    compile_id: int | None
+    """Compile id, None when the layout does not print it."""
+    level: int | None
+    """Tier level (1-4), None without tiered compilation."""
+    flags: str
+    """Attribute characters present: `%` OSR, `s` synchronized, `!` handlers, `b`, `n`."""
+    name: str
+    """`pkg.Class::method` as printed."""
+    osr_bci: int | None
+    """Bytecode index of an OSR compilation's entry."""
+    bytecode_size: int | None
+    """Size of the method's bytecode (`(97 bytes)`)."""
+    timestamp: int | None = None
+    """Milliseconds since VM start."""
+    line: int = 0
+    """Line of the header in the input."""
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    """One compilation: header, instructions and the markers between them."""
+
+    header: Header
+    """What the compilation is."""
+    instructions: tuple[Instruction, ...]
+    """Instructions in address order as printed."""
+    markers: tuple[tuple[int, str], ...]
+    """(instruction index, label) for each section marker (`Verified Entry Point`)."""
+    source: str
+    """Input name (path or `<stdin>`)."""
+    isa: str
+    """`x86_64`, `x86_32` or `aarch64`."""
+    syntax: str
+    """`att`, `intel` or `aarch64`."""
+    code_begin: int | None = None
+    """Start of `main code` from the section table."""
+    code_end: int | None = None
+    """End of `stub code` (or `main code`) from the section table."""
+    constants: tuple[tuple[int, int], ...] = ()
+    """Constant-pool rows as (address, 8-byte value), where jump tables live."""
+    jdk_hint: int | None = None
+    """JDK feature version the layout or a nearby banner names, if any."""
+    skipped: tuple[tuple[int, str], ...] = ()
+    """Unparseable lines inside the method: (line, text)."""
+    dialect: str = "hsdis"
+    """Name of the dialect that read it."""
+    features: frozenset[str] = frozenset()
+    """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`) that date the JDK."""
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A basic block: a run of instructions entered only at the top."""
+
+    id: int
+    """Block number, in address order from 0."""
+    start: int
+    """Index of the first instruction in the method."""
+    end: int
+    """Index one past the last instruction."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A control-flow edge between blocks, or from a block to a named exit."""
+
+    src: int
+    """Source block id."""
+    dst: int | str
+    """Target block id, or the name of an exit node (`SafepointBlob`)."""
+    kind: EdgeKind
+    """How control gets there."""
+    site: int
+    """Index of the instruction that makes the edge."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cfg:
+    """Blocks and edges of one method."""
+
+    method: Method
+    """The method the graph was built from."""
+    blocks: tuple[Block, ...]
+    """Blocks in address order."""
+    edges: tuple[Edge, ...]
+    """Edges in a stable order (by source, then site)."""
+    roots: tuple[int, ...]
+    """Blocks control enters from outside: entries and handlers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trap:
+    """A decoded uncommon trap (or C1 deopt/throw stub call)."""
+
+    site: int
+    """Index of the call instruction."""
+    request: int | None
+    """The trap_request as a signed 32-bit value, None if not found."""
+    reason: str
+    """Reason name from the JDK's table (`range_check`), or `unknown`."""
+    action: str
+    """Action name (`make_not_entrant`), or `unknown`."""
+    bytecode: str
+    """Bytecode at the trap (`aaload`)."""
+    bci: int | None
+    """Bytecode index of the innermost frame."""
+    line: int | None
+    """Source line of the innermost frame."""
+    method: str
+    """Method of the innermost frame."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """A natural loop."""
+
+    header: int
+    """Header block id."""
+    blocks: tuple[int, ...]
+    """Member block ids, sorted."""
+    depth: int
+    """Nesting depth, 1 for outermost."""
+    back_edges: tuple[int, ...]
+    """Blocks whose edges go back to the header."""
+    has_poll: bool
+    """True when a member block holds a `{poll}`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything the passes found about one graph."""
+
+    cfg: Cfg
+    """The graph analysed."""
+    jdk: int
+    """JDK version whose reason table named the traps."""
+    jdk_why: str
+    """How the JDK version was chosen."""
+    tags: dict[int, frozenset[str]] = field(default_factory=dict)
+    """Tags per block id."""
+    traps: dict[int, Trap] = field(default_factory=dict)
+    """Trap per block id (the block that makes the trap call)."""
+    checks: dict[tuple[int, int | str, int], str] = field(default_factory=dict)
+    """`range_check`/`null_check` per edge key (src, dst, site)."""
+    loops: tuple[Loop, ...] = ()
+    """Natural loops, outermost first."""
+    hot_path: tuple[int, ...] = ()
+    """The static hot path, block ids in order."""
+
+    def block_tags(self, block: int) -> frozenset[str]:
+        """Tags of one block (empty when none)."""
+        return self.tags.get(block, frozenset())

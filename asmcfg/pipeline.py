@@ -1,0 +1,76 @@
+"""Compose the stages: sources -> dialect -> selection -> cfg -> analyses."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from asmcfg import dialects
+from asmcfg.analyses import analyse
+from asmcfg.cfg import build_cfg
+from asmcfg.errors import InputError
+from asmcfg.model import Analysis, Method
+from asmcfg.sources import display_name, read_lines
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """Which compilations the user asked for."""
+
+    pattern: str | None = None
+    """Glob on `Class::method` or a bare method name."""
+    compile_id: int | None = None
+    """Exact compile id."""
+    compiler: str | None = None
+    """`c1` or `c2`."""
+
+    @property
+    def any(self) -> bool:
+        """True when some criterion was given."""
+        return self.pattern is not None or self.compile_id is not None or self.compiler is not None
+
+    def matches(self, method: Method) -> bool:
+        """True when `method` satisfies every given criterion."""
+        header = method.header
+        if self.compile_id is not None and header.compile_id != self.compile_id:
+            return False
+        if self.compiler is not None and header.compiler != self.compiler:
+            return False
+        return self.pattern is None or _name_matches(header.name, self.pattern)
+
+
+def _name_matches(name: str, pattern: str) -> bool:
+    short = name.rsplit(".", 1)[-1]
+    bare = name.split("::", 1)[-1]
+    return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in (name, short, bare))
+
+
+@dataclass(slots=True)
+class Stream:
+    """Methods read from one input, with the count of lines outside methods once done."""
+
+    source: str
+    reader: dialects.Reader
+    methods: Iterator[Method]
+    dialect: str
+
+
+def open_input(path: str, dialect: str | None = None) -> Stream:
+    """Start reading `path` (or `-`), sniffing its dialect."""
+    name = display_name(path)
+    reader, lines = dialects.open_reader(read_lines(path), name, dialect)
+    return Stream(name, reader, reader.methods(lines), type(reader).__module__.rsplit(".", 1)[-1])
+
+
+def analyse_method(method: Method, jdk: int | None = None) -> Analysis:
+    """Graph and analyses for one method."""
+    return analyse(build_cfg(method), jdk)
+
+
+def no_methods_error(source: str) -> InputError:
+    """The error for an input with no compiled method in it."""
+    return InputError(
+        "no HotSpot compiled method found: is this PrintAssembly output? (see asmcfg --help for the supported formats)",
+        source,
+    )
