@@ -56,10 +56,10 @@ class Stream:
     dialect: str
 
 
-def open_input(path: str, dialect: str | None = None) -> Stream:
+def open_input(path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None) -> Stream:
     """Start reading `path` (or `-`), sniffing its dialect."""
     name = display_name(path)
-    reader, lines = dialects.open_reader(read_lines(path), name, dialect)
+    reader, lines = dialects.open_reader(read_lines(path), name, dialect, options)
     return Stream(name, reader, reader.methods(lines), type(reader).__module__.rsplit(".", 1)[-1])
 
 

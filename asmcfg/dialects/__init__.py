@@ -18,6 +18,14 @@ DIALECTS = ("hsdis",)
 """Dialect modules in the order they are tried when two score the same."""
 
 
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """Choices that change how a dialect reads its input."""
+
+    syntax: str = "att"
+    """x86 syntax for instructions asmcfg decodes itself (`att` or `intel`)."""
+
+
 class Reader(Protocol):
     """What every dialect's Reader offers."""
 
@@ -51,12 +59,14 @@ def choose(sample: list[str], forced: str | None = None) -> Choice:
     return Choice(name, score)
 
 
-def open_reader(lines: Iterable[Line], source: str, forced: str | None = None) -> tuple[Reader, Iterator[Line]]:
+def open_reader(
+    lines: Iterable[Line], source: str, forced: str | None = None, options: ReadOptions | None = None
+) -> tuple[Reader, Iterator[Line]]:
     """Sniff the first lines, build the matching reader, and give back the whole line stream."""
     iterator = iter(lines)
     head = list(itertools.islice(iterator, SAMPLE_LINES))
     if not head:
         raise InputError("input is empty: no HotSpot output to read (see asmcfg --help)", source)
     choice = choose([line.text for line in head], forced)
-    reader: Reader = _module(choice.name).Reader(source)
+    reader: Reader = _module(choice.name).Reader(source, options or ReadOptions())
     return reader, itertools.chain(head, iterator)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from collections.abc import Iterable, Iterator
 
 from asmcfg.dialects.builder import HEX_ADDRESS, MethodBuilder
@@ -15,6 +16,9 @@ from asmcfg.dialects.header import (
 )
 from asmcfg.model import Method
 from asmcfg.sources import Line
+
+if TYPE_CHECKING:
+    from asmcfg.dialects import ReadOptions
 
 NAME = "hsdis"
 _INSTRUCTION = re.compile(r"^\s*0x[0-9a-fA-F]+:\s+[a-z.]")
@@ -43,7 +47,7 @@ def sniff(sample: list[str]) -> float:
 class Reader:
     """Reads methods from hsdis text; counts the lines outside any method."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, options: ReadOptions | None = None) -> None:
         self.source = source
         self.outside = 0
         self.jdk_hint: int | None = None
