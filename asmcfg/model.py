@@ -108,6 +108,22 @@ class Header:
 
 
 @dataclass(frozen=True, slots=True)
+class Profile:
+    """Measured heat for one compilation, from JMH perfasm."""
+
+    source: str
+    """The perfasm file it came from."""
+    events: tuple[str, ...]
+    """Event names, one per percentage column (`cycles`, `cpu-clock`)."""
+    heat: dict[int, tuple[float, ...]]
+    """Percent of each event per instruction address."""
+    region_totals: tuple[tuple[float, ...], ...] = ()
+    """The `<total for region N>` figures perfasm printed for this compilation's regions."""
+    method_share: tuple[float, ...] | None = None
+    """The compilation's share of the run per event, where perfasm printed it."""
+
+
+@dataclass(frozen=True, slots=True)
 class Method:
     """One compilation: header, instructions and the markers between them."""
 
@@ -135,6 +151,8 @@ class Method:
     """Unparseable lines inside the method: (line, text)."""
     dialect: str = "hsdis"
     """Name of the dialect that read it."""
+    profile: Profile | None = None
+    """Measured heat, when a perfasm profile was read or overlaid."""
     features: frozenset[str] = frozenset()
     """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`) that date the JDK."""
 
@@ -218,6 +236,16 @@ class Loop:
 
 
 @dataclass(frozen=True, slots=True)
+class HotPath:
+    """A path through the graph ranked by measured heat."""
+
+    blocks: tuple[int, ...]
+    """Block ids in order."""
+    share: tuple[float, ...]
+    """Summed percent per event over the path's blocks."""
+
+
+@dataclass(frozen=True, slots=True)
 class Analysis:
     """Everything the passes found about one graph."""
 
@@ -237,6 +265,10 @@ class Analysis:
     """Natural loops, outermost first."""
     hot_path: tuple[int, ...] = ()
     """The static hot path, block ids in order."""
+    block_heat: dict[int, tuple[float, ...]] = field(default_factory=dict)
+    """Summed percent per event for each block, when the method has a profile."""
+    hot_paths: tuple[HotPath, ...] = ()
+    """Measured hot paths, hottest first, when the method has a profile."""
 
     def block_tags(self, block: int) -> frozenset[str]:
         """Tags of one block (empty when none)."""
