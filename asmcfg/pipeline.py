@@ -74,3 +74,32 @@ def no_methods_error(source: str) -> InputError:
         "no HotSpot compiled method found: is this PrintAssembly output? (see asmcfg --help for the supported formats)",
         source,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Picked:
+    """The compilation chosen when one is wanted, and how many others were there."""
+
+    method: Method
+    """The chosen compilation."""
+    candidates: int
+    """How many compilations matched the selector (the chosen one included)."""
+    total: int
+    """How many compilations the input holds."""
+
+
+def pick_one(methods: Iterator[Method], selector: Selector) -> Picked | None:
+    """The last C2 match (else the last match), keeping only one candidate of each kind in memory."""
+    last_c2: Method | None = None
+    last_any: Method | None = None
+    matched = total = 0
+    for method in methods:
+        total += 1
+        if not selector.matches(method):
+            continue
+        matched += 1
+        last_any = method
+        if method.header.compiler == "c2":
+            last_c2 = method
+    chosen = last_c2 or last_any
+    return None if chosen is None else Picked(chosen, matched, total)

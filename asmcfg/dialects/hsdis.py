@@ -55,6 +55,7 @@ class Reader:
         self._in_constants = False
         self._banner: str | None = None
         self._broken: int | None = None
+        self._in_machcode = False
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method as soon as its last line has been read."""
@@ -74,6 +75,10 @@ class Reader:
             finished = self._finish()
             self._banner = banner_compiler(text)
             return finished
+        if self._in_machcode or text.strip() == "[MachCode]":
+            # Raw hex belongs to the machcode dialect; never read hex digits as mnemonics.
+            self._in_machcode = text.strip() != "[/MachCode]"
+            return None
         current = self._current
         if current is None:
             return self._outside(line)

@@ -1,0 +1,5 @@
+"""`python -m asmcfg`."""
+
+from asmcfg.cli import main
+
+main()

@@ -1,0 +1,113 @@
+"""Every human label and colour asmcfg shows, shared by all renderers."""
+
+from __future__ import annotations
+
+from asmcfg.model import EdgeKind, Header
+
+TAG_ORDER = (
+    "entry", "verified_entry", "osr_entry", "loop_header", "safepoint_poll", "return_poll",
+    "range_check", "null_check", "uncommon_trap", "exception_handler", "deopt_handler", "stub", "ic_miss",
+)
+"""Tags in the order labels list them; also the legend order."""
+
+TAG_LABELS = {
+    "entry": "entry (inline-cache check)",
+    "verified_entry": "verified entry",
+    "osr_entry": "OSR entry",
+    "loop_header": "loop header",
+    "safepoint_poll": "safepoint poll",
+    "return_poll": "return poll",
+    "range_check": "range-check failure path",
+    "null_check": "null-check failure path",
+    "uncommon_trap": "uncommon trap (deopt)",
+    "exception_handler": "exception handler",
+    "deopt_handler": "deopt handler",
+    "stub": "stub / slow path",
+    "ic_miss": "inline-cache miss",
+}
+
+TAG_COLOURS = {
+    "entry": "#d9f2d9",
+    "verified_entry": "#b3e6b3",
+    "osr_entry": "#8fd98f",
+    "loop_header": "#cce0ff",
+    "safepoint_poll": "#e6f0ff",
+    "return_poll": "#f2f2f2",
+    "range_check": "#ffd9b3",
+    "null_check": "#ffe6cc",
+    "uncommon_trap": "#ffb3b3",
+    "exception_handler": "#e6ccff",
+    "deopt_handler": "#f0e0ff",
+    "stub": "#e6e6e6",
+    "ic_miss": "#f5f5dc",
+}
+"""Fill colour of a block, by its most important tag (the first in TAG_ORDER it carries)."""
+
+FILL_PRIORITY = (
+    "uncommon_trap", "range_check", "null_check", "exception_handler", "deopt_handler", "stub", "ic_miss",
+    "osr_entry", "verified_entry", "entry", "loop_header", "safepoint_poll", "return_poll",
+)
+
+EDGE_STYLES: dict[EdgeKind, dict[str, str]] = {
+    EdgeKind.FALLTHROUGH: {"color": "#333333", "style": "solid"},
+    EdgeKind.TAKEN: {"color": "#1f5fbf", "style": "solid"},
+    EdgeKind.JUMP: {"color": "#333333", "style": "solid", "arrowhead": "vee"},
+    EdgeKind.EXCEPTION: {"color": "#b30000", "style": "dashed"},
+    EdgeKind.INDIRECT: {"color": "#7a3db8", "style": "dotted"},
+}
+
+EDGE_LABELS = {
+    EdgeKind.FALLTHROUGH: "fall-through",
+    EdgeKind.TAKEN: "branch taken",
+    EdgeKind.JUMP: "unconditional jump",
+    EdgeKind.EXCEPTION: "implicit exception",
+    EdgeKind.INDIRECT: "jump table",
+}
+
+CHECK_COLOUR = "#d95f00"
+HOT_COLOUR = "#c00000"
+EXIT_COLOUR = "#999999"
+FOLD_COLOUR = "#eeeeee"
+FONT = "Courier"
+"""A font both Graphviz and graphviz-pure have metrics for."""
+
+
+def fill_for(tags: frozenset[str]) -> str:
+    """The fill colour of a block with these tags (white when none matters)."""
+    for tag in FILL_PRIORITY:
+        if tag in tags:
+            return TAG_COLOURS[tag]
+    return "#ffffff"
+
+
+def ordered_tags(tags: frozenset[str]) -> list[str]:
+    """Tags in display order."""
+    return [t for t in TAG_ORDER if t in tags] + sorted(tags - set(TAG_ORDER))
+
+
+def compilation(header: Header) -> str:
+    """One line naming a compilation: `c2 id 9 tier 4 Tensor4D::sum4 (97 bytes)`."""
+    parts = [header.compiler]
+    if header.compile_id is not None:
+        parts.append(f"id {header.compile_id}")
+    if header.level is not None:
+        parts.append(f"tier {header.level}")
+    if header.flags:
+        parts.append(f"[{header.flags}]")
+    name = header.name + (f" @ {header.osr_bci} (OSR)" if header.osr_bci is not None else "")
+    parts.append(name)
+    if header.bytecode_size is not None:
+        parts.append(f"({header.bytecode_size} bytes)")
+    return " ".join(parts)
+
+
+def heat_colour(share: float, hottest: float) -> str:
+    """A fill on one white-to-red scale for a block holding `share` of samples."""
+    ratio = 0.0 if hottest <= 0 else max(0.0, min(1.0, share / hottest))
+    green_blue = int(255 - ratio * 200)
+    return f"#ff{green_blue:02x}{green_blue:02x}"
+
+
+def address(value: int | None) -> str | None:
+    """`0x7f6e3cec8140` (no leading zeros), or None."""
+    return None if value is None else f"0x{value:x}"

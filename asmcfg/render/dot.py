@@ -1,0 +1,196 @@
+"""Write an analysed method as Graphviz DOT: one node per block, edges styled by kind, a legend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TextIO
+
+from asmcfg import describe
+from asmcfg.model import Analysis, Block, Edge, EdgeKind, Instruction
+from asmcfg.render.fold import Fold, folds
+
+_MAX_OPERANDS = 48
+LARGE_GRAPH = 150
+"""Above this many nodes, layout limits keep Graphviz fast."""
+
+
+def quote(text: str) -> str:
+    """A DOT double-quoted string whose content is shown literally."""
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\l")
+        elif ord(char) < 32 or ord(char) == 127 or ord(char) > 126:
+            out.append(f"\\\\x{ord(char):02x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def _attrs(pairs: dict[str, str]) -> str:
+    return "[" + " ".join(f"{key}={quote(value)}" for key, value in pairs.items()) + "]"
+
+
+def instruction_text(ins: Instruction) -> str:
+    """`0x…140  movl  %eax, -0x14000(%rsp)  ; {poll}` with the one annotation that matters most."""
+    operands = ins.operands if len(ins.operands) <= _MAX_OPERANDS else ins.operands[: _MAX_OPERANDS - 3] + "..."
+    text = f"{ins.address:x}  {ins.mnemonic:<7} {operands}".rstrip()
+    note = annotation(ins)
+    return f"{text}  ; {note}" if note else text
+
+
+def annotation(ins: Instruction) -> str:
+    """The key comment of an instruction: callee, poll, or bytecode@bci (line)."""
+    callee = ins.runtime_call()
+    if callee:
+        return callee
+    if ins.poll or ins.poll_return:
+        return "{poll}" if ins.poll else "{poll_return}"
+    for reloc in ins.relocs:
+        if "call" in reloc:
+            return reloc
+    if ins.implicit_target is not None:
+        return "implicit null check"
+    if ins.bytecode and ins.frames:
+        frame = ins.frames[0]
+        line = f" line {frame.line}" if frame.line is not None else ""
+        return f"{ins.bytecode}@{frame.bci}{line}"
+    return ""
+
+
+def block_label(result: Analysis, block: Block) -> str:
+    """Title line with tags, the instructions, and the trap decoded in the block."""
+    method = result.cfg.method
+    tags = describe.ordered_tags(result.block_tags(block.id))
+    title = f"B{block.id}  {method.instructions[block.start].address:x}"
+    heat = result.block_heat.get(block.id)
+    if heat:
+        title += "  " + " / ".join(f"{v:.2f}%" for v in heat)
+    if tags:
+        title += "  [" + ", ".join(tags) + "]"
+    lines = [title]
+    lines.extend(instruction_text(ins) for ins in method.instructions[block.start : block.end])
+    trap = result.traps.get(block.id)
+    if trap is not None:
+        where = f" at {trap.bytecode}@{trap.bci}" if trap.bci is not None else ""
+        line = f" line {trap.line}" if trap.line is not None else ""
+        lines.append(f"trap: {trap.reason} / {trap.action}{where}{line}")
+    return "\n".join(lines) + "\n"
+
+
+def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg") -> None:
+    """Write the graph of `result` to `out`."""
+    groups = folds(result) if fold else []
+    folded = {b: f"fold{g.blocks[0]}" for g in groups for b in g.blocks}
+    nodes = len(result.cfg.blocks) - len(folded) + len(groups)
+    out.write(f"digraph {quote(name)} {{\n")
+    out.write(f"  graph {_attrs(_graph_attrs(result, nodes))};\n")
+    out.write(f'  node [shape=box style="rounded,filled" fontname={quote(describe.FONT)} fontsize=10];\n')
+    out.write(f"  edge [fontname={quote(describe.FONT)} fontsize=9];\n")
+    for block in result.cfg.blocks:
+        if block.id not in folded:
+            out.write(f"  b{block.id} {_attrs(_block_attrs(result, block))};\n")
+    for group in groups:
+        out.write(f"  {folded[group.blocks[0]]} {_attrs(_fold_attrs(group))};\n")
+    _write_exits(result, out)
+    _write_edges(result, out, folded)
+    _write_legend(out)
+    out.write("}\n")
+
+
+def _graph_attrs(result: Analysis, nodes: int) -> dict[str, str]:
+    attrs = {"label": describe.compilation(result.cfg.method.header), "labelloc": "t", "fontname": describe.FONT}
+    if nodes > LARGE_GRAPH:
+        attrs.update({"nslimit": "2", "nslimit1": "2", "mclimit": "0.5", "searchsize": "20", "splines": "polyline"})
+    return attrs
+
+
+def _block_attrs(result: Analysis, block: Block) -> dict[str, str]:
+    tags = result.block_tags(block.id)
+    heat = result.block_heat.get(block.id)
+    fill = describe.fill_for(tags)
+    if heat is not None and result.block_heat:
+        hottest = max(h[0] for h in result.block_heat.values())
+        fill = describe.heat_colour(heat[0], hottest)
+    attrs = {"label": block_label(result, block), "fillcolor": fill, "id": f"b{block.id}"}
+    if block.id in result.hot_path:
+        attrs["penwidth"] = "2.5"
+        attrs["color"] = describe.HOT_COLOUR
+    return attrs
+
+
+def _fold_attrs(group: Fold) -> dict[str, str]:
+    ids = ", ".join(f"B{b}" for b in group.blocks)
+    return {"label": f"{group.label}\n({ids})\n", "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
+
+
+def _exit_names(result: Analysis) -> list[str]:
+    names = {e.dst for e in result.cfg.edges if isinstance(e.dst, str)}
+    return sorted(str(n) for n in names)
+
+
+def _exit_id(name: str, names: list[str]) -> str:
+    return f"exit{names.index(name)}"
+
+
+def _write_exits(result: Analysis, out: TextIO) -> None:
+    names = _exit_names(result)
+    for name in names:
+        attrs = {"label": name, "shape": "cds", "style": "filled", "fillcolor": "#f7f7f7", "color": describe.EXIT_COLOUR}
+        out.write(f"  {_exit_id(name, names)} {_attrs(attrs)};\n")
+
+
+def _write_edges(result: Analysis, out: TextIO, folded: dict[int, str]) -> None:
+    names = _exit_names(result)
+    hot = list(zip(result.hot_path, result.hot_path[1:]))
+    seen: set[tuple[str, str, str]] = set()
+    for edge in result.cfg.edges:
+        src = folded.get(edge.src, f"b{edge.src}")
+        dst = _exit_id(edge.dst, names) if isinstance(edge.dst, str) else folded.get(edge.dst, f"b{edge.dst}")
+        key = (src, dst, edge.kind.value)
+        if src == dst and src.startswith("fold") or key in seen:
+            continue
+        seen.add(key)
+        out.write(f"  {src} -> {dst} {_attrs(_edge_attrs(result, edge, (edge.src, edge.dst) in hot))};\n")
+
+
+def _edge_attrs(result: Analysis, edge: Edge, hot: bool) -> dict[str, str]:
+    attrs = dict(describe.EDGE_STYLES[edge.kind])
+    check = result.checks.get((edge.src, edge.dst, edge.site))
+    if check:
+        attrs["color"] = describe.CHECK_COLOUR
+        attrs["label"] = check.replace("_", " ")
+    if hot:
+        attrs["penwidth"] = "3"
+        attrs["color"] = describe.HOT_COLOUR
+    if isinstance(edge.dst, int) and result.block_heat:
+        width = 1 + 4 * sum(result.block_heat.get(edge.dst, (0.0,))[:1]) / 100
+        attrs["penwidth"] = f"{max(float(attrs.get('penwidth', '1')), width):.2f}"
+    return attrs
+
+
+def _write_legend(out: TextIO) -> None:
+    out.write('  subgraph cluster_legend {\n    label="legend"; fontname="Courier"; style=dashed; color="#bbbbbb";\n')
+    previous = None
+    for tag in describe.TAG_ORDER:
+        attrs = {"label": describe.TAG_LABELS[tag], "fillcolor": describe.TAG_COLOURS[tag]}
+        out.write(f"    legend_{tag} {_attrs(attrs)};\n")
+        if previous:
+            out.write(f"    {previous} -> legend_{tag} [style=invis];\n")
+        previous = f"legend_{tag}"
+    for kind in EdgeKind:
+        out.write(f"    legend_edge_{kind.value} {_attrs({'label': describe.EDGE_LABELS[kind], 'shape': 'plaintext', 'style': ''})};\n")
+    kinds = list(EdgeKind)
+    for a, b in zip(kinds, kinds[1:]):
+        style = _attrs(describe.EDGE_STYLES[a])
+        out.write(f"    legend_edge_{a.value} -> legend_edge_{b.value} {style};\n")
+    out.write("  }\n")
+
+
+def write_many(results: Iterable[Analysis], out: TextIO, fold: bool = True) -> None:
+    """One DOT graph per method, one after the other (as `dot` accepts)."""
+    for n, result in enumerate(results):
+        write_dot(result, out, fold, name=f"cfg{n}")
+

@@ -1,0 +1,70 @@
+"""Write output files atomically: a temp file in the same folder, then rename.
+
+Paths that exist and are not regular files (`/dev/null`, a FIFO, `/dev/stdout`) are written in place:
+renaming over them would replace the device or pipe with a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from typing import IO, TextIO
+
+from asmcfg.errors import OutputError
+
+
+def _is_special(path: str) -> bool:
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _folder(path: str) -> str:
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise OutputError(f"folder {folder} does not exist (create it first)", path)
+    return folder
+
+
+@contextlib.contextmanager
+def _atomic(path: str, mode: str) -> Iterator[IO[str] | IO[bytes]]:
+    if _is_special(path):
+        with open(path, mode) as handle:
+            yield handle
+        return
+    try:
+        fd, temp = tempfile.mkstemp(prefix=".asmcfg-", suffix=".tmp", dir=_folder(path))
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror}", path) from None
+    try:
+        with os.fdopen(fd, mode) as handle:
+            yield handle
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_text(path: str) -> Iterator[TextIO]:
+    """Open a temp file beside `path`; rename it over `path` only if the block succeeds."""
+    with _atomic(path, "w") as handle:
+        yield handle  # type: ignore[misc]
+
+
+def atomic_bytes(path: str, data: bytes) -> None:
+    """Write `data` to `path` atomically."""
+    with _atomic(path, "wb") as handle:
+        handle.write(data)  # type: ignore[arg-type]

@@ -1,0 +1,115 @@
+"""The machine-readable model: a versioned JSON document (schema in README)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from asmcfg import describe, report
+from asmcfg.analyses.counts import counts
+from asmcfg.analyses.traps import trap_kind
+from asmcfg.model import Analysis, Block, Instruction, Profile, Trap
+
+SCHEMA = 1
+
+
+def _hex(value: int | None) -> str | None:
+    return describe.address(value)
+
+
+def marker_address(result: Analysis, label: str) -> str | None:
+    """Address of the first instruction after a section marker, or None."""
+    method = result.cfg.method
+    for index, name in method.markers:
+        if name == label and index < len(method.instructions):
+            return _hex(method.instructions[index].address)
+    return None
+
+
+def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[str, Any]:
+    """One instruction as JSON, with its measured heat when a profile is given."""
+    item: dict[str, Any] = {"address": _hex(ins.address), "mnemonic": ins.mnemonic, "operands": ins.operands}
+    if ins.relocs:
+        item["relocs"] = list(ins.relocs)
+    if ins.bytecode:
+        item["bytecode"] = ins.bytecode
+    if ins.frames:
+        item["frames"] = [{"method": f.method, "bci": f.bci, "line": f.line} for f in ins.frames]
+    if ins.implicit_target is not None:
+        item["implicit_exception"] = _hex(ins.implicit_target)
+    if profile is not None and ins.address in profile.heat:
+        item["heat"] = {e: round(v, 4) for e, v in zip(profile.events, profile.heat[ins.address], strict=False)}
+    item["line"] = ins.line
+    return item
+
+
+def trap_dict(result: Analysis, trap: Trap) -> dict[str, Any]:
+    """A decoded trap as JSON."""
+    request = None if trap.request is None else f"0x{trap.request & 0xFFFFFFFF:08x}"
+    return {
+        "kind": trap_kind(result.cfg.method.instructions[trap.site]),
+        "request": request, "reason": trap.reason, "action": trap.action, "bytecode": trap.bytecode,
+        "bci": trap.bci, "line": trap.line, "method": trap.method,
+    }
+
+
+def block_dict(result: Analysis, block: Block) -> dict[str, Any]:
+    """One block as JSON."""
+    instructions = result.cfg.method.instructions[block.start : block.end]
+    last = instructions[-1]
+    trap = result.traps.get(block.id)
+    profile = result.cfg.method.profile
+    item: dict[str, Any] = {
+        "id": block.id,
+        "start": _hex(instructions[0].address),
+        "end": _hex(last.address + last.size) if last.size else _hex(last.address),
+        "instructions": [instruction_dict(i, profile) for i in instructions],
+        "tags": describe.ordered_tags(result.block_tags(block.id)),
+        "trap": trap_dict(result, trap) if trap else None,
+        "source": report.block_source(result, block),
+    }
+    if result.block_heat:
+        item["heat"] = report.heat_dict(result, result.block_heat.get(block.id))
+    return item
+
+
+def method_dict(result: Analysis) -> dict[str, Any]:
+    """One analysed method as the JSON object README documents."""
+    method = result.cfg.method
+    header = method.header
+    doc: dict[str, Any] = {
+        "name": header.name, "compiler": header.compiler, "compile_id": header.compile_id,
+        "level": header.level, "osr_bci": header.osr_bci, "flags": header.flags,
+        "bytecode_size": header.bytecode_size, "source": method.source, "line": header.line,
+        "dialect": method.dialect, "jdk": result.jdk, "jdk_assumption": result.jdk_why,
+        "isa": method.isa, "syntax": method.syntax,
+        "entry": marker_address(result, "Entry Point"),
+        "verified_entry": marker_address(result, "Verified Entry Point"),
+        "blocks": [block_dict(result, b) for b in result.cfg.blocks],
+        "edges": [
+            {"from": e.src, "to": e.dst, "kind": e.kind.value, "check": result.checks.get((e.src, e.dst, e.site))}
+            for e in result.cfg.edges
+        ],
+        "loops": [report.loop_dict(result, loop) for loop in result.loops],
+        "hot_path": list(result.hot_path),
+        "hot_path_kind": "static",
+        "counts": counts(result),
+        "skipped_lines": [{"line": n, "text": t} for n, t in method.skipped],
+    }
+    if method.profile is not None:
+        doc.update(report.profile_fields(result))
+    return doc
+
+
+def write_json(results: Iterable[Analysis], out: TextIO) -> None:
+    """Write `{"schema": 1, "methods": [...]}`."""
+    document = {"schema": SCHEMA, "methods": [method_dict(r) for r in results]}
+    json.dump(document, out, indent=1, sort_keys=False)
+    out.write("\n")
+
+
+def write_jsonl_line(result: Analysis, out: TextIO) -> None:
+    """One method as one JSON line with its schema number."""
+    json.dump({"schema": SCHEMA, **method_dict(result)}, out, separators=(",", ":"))
+    out.write("\n")

@@ -1,0 +1,87 @@
+"""The hot-path summary on stderr: the compilation, its loops, the static hot path, the traps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from asmcfg import describe, report
+from asmcfg.analyses.counts import counts
+from asmcfg.model import Analysis
+
+_MAX_SKIPPED_SHOWN = 5
+_MAX_WHERE = 6
+
+
+def write_summary(result: Analysis, console: Console) -> None:
+    """Print the summary of one analysed method."""
+    method = result.cfg.method
+    numbers = counts(result)
+    console.print(
+        f"[bold]{describe.compilation(method.header)}[/bold]  {method.source}:{method.header.line}  "
+        f"{numbers['instructions']} instructions, {numbers['blocks']} blocks, {len(result.loops)} loops; "
+        f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})",
+        highlight=False, markup=True,
+    )
+    if result.loops:
+        console.print(_loop_table(result))
+    if result.hot_path:
+        console.print(_hot_path_table(result))
+    if result.traps:
+        console.print(_trap_table(result))
+    _skipped(result, console)
+
+
+def _loop_table(result: Analysis) -> Table:
+    table = Table(title="Loops", title_justify="left")
+    for column in ("header", "depth", "blocks", "ins/iter", "polls", "range chk", "null chk", "calls"):
+        table.add_column(column)
+    for loop in result.loops:
+        info: dict[str, Any] = report.loop_dict(result, loop)
+        calls = ", ".join(sorted(set(info["calls"]))) or "-"
+        table.add_row(
+            f"B{loop.header}", str(loop.depth), str(len(loop.blocks)), str(info["instructions"]),
+            str(info["polls"]), str(info["range_checks"]), str(info["null_checks"]), calls,
+        )
+    return table
+
+
+def _hot_path_table(result: Analysis) -> Table:
+    loops = {loop.header for loop in result.loops}
+    title = "Static hot path (no profile: entry → innermost loop along likely successors)"
+    table = Table(title=title, title_justify="left")
+    for column in ("block", "address", "ins", "source", "tags"):
+        table.add_column(column)
+    method = result.cfg.method
+    for block_id in result.hot_path:
+        block = result.cfg.blocks[block_id]
+        source = report.block_source(result, block)
+        where = f"{source['method']} line {source['line']}" if source else ""
+        tags = describe.ordered_tags(result.block_tags(block_id))
+        name = f"B{block_id}" + (" ⟲" if block_id in loops else "")
+        table.add_row(
+            name, f"0x{method.instructions[block.start].address:x}", str(block.end - block.start), where, ", ".join(tags)
+        )
+    return table
+
+
+def _trap_table(result: Analysis) -> Table:
+    table = Table(title="Traps", title_justify="left")
+    for column in ("reason", "action", "count", "bytecode@bci line"):
+        table.add_column(column)
+    for row in report.trap_table(result):
+        where = row["where"]
+        shown = ", ".join(where[:_MAX_WHERE]) + (f", … ({len(where) - _MAX_WHERE} more)" if len(where) > _MAX_WHERE else "")
+        table.add_row(row["reason"], row["action"], str(row["count"]), shown)
+    return table
+
+
+def _skipped(result: Analysis, console: Console) -> None:
+    skipped = result.cfg.method.skipped
+    if not skipped:
+        return
+    console.print(f"{len(skipped)} line(s) inside the method were not understood and skipped:", highlight=False)
+    for number, text in skipped[:_MAX_SKIPPED_SHOWN]:
+        console.print(f"  {result.cfg.method.source}:{number}: {text[:100]!r}", highlight=False, markup=False)

@@ -1,0 +1,110 @@
+"""Derived per-method figures the JSON and summary renderers share (no parsing, no printing)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from asmcfg.analyses.hotness import is_cold
+from asmcfg.model import Analysis, Block, Flow, Loop
+from asmcfg.isa import for_name
+
+
+def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
+    """The dominant source line and inlined method of a block, from its debug info."""
+    frames = Counter(
+        (ins.frames[0].method, ins.frames[0].line)
+        for ins in result.cfg.method.instructions[block.start : block.end]
+        if ins.frames
+    )
+    if not frames:
+        return _source_from_checks(result, block)
+    (method, line), _ = max(frames.items(), key=lambda kv: (kv[1], kv[0][1] or 0, kv[0][0]))
+    return {"method": method, "line": line}
+
+
+def _source_from_checks(result: Analysis, block: Block) -> dict[str, Any] | None:
+    """Without debug info in the block, the line of the trap its checks lead to."""
+    for edge in result.cfg.edges:
+        if edge.src == block.id and isinstance(edge.dst, int) and (edge.src, edge.dst, edge.site) in result.checks:
+            for target in range(edge.dst, len(result.cfg.blocks)):
+                trap = result.traps.get(target)
+                if trap is not None and trap.line is not None:
+                    return {"method": trap.method, "line": trap.line}
+                if target not in result.tags or not result.tags[target] & {"range_check", "null_check"}:
+                    break
+    return None
+
+
+def calls_in(result: Analysis, blocks: list[int]) -> list[str]:
+    """Names of the calls made in `blocks` (trap calls excluded)."""
+    table = for_name(result.cfg.method.isa)
+    names = []
+    for block_id in blocks:
+        block = result.cfg.blocks[block_id]
+        for ins in result.cfg.method.instructions[block.start : block.end]:
+            if table.flow(ins) is Flow.CALL and block_id not in result.traps:
+                names.append(_callee(ins.relocs) or ins.operands)
+    return names
+
+
+def _callee(relocs: tuple[str, ...]) -> str:
+    for reloc in relocs:
+        if "call" in reloc:
+            return reloc
+    return ""
+
+
+def checks_in(result: Analysis, blocks: set[int]) -> Counter[str]:
+    """Range and null checks whose branch lies in `blocks`."""
+    return Counter(check for (src, _, _), check in result.checks.items() if src in blocks)
+
+
+def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
+    """A loop with what one iteration executes and pays for."""
+    warm = [b for b in loop.blocks if not is_cold(result, b)]
+    checks = checks_in(result, set(warm))
+    polls = sum(
+        1 for b in warm for ins in result.cfg.method.instructions[result.cfg.blocks[b].start : result.cfg.blocks[b].end]
+        if ins.poll
+    )
+    return {
+        "header": loop.header, "blocks": list(loop.blocks), "depth": loop.depth, "has_poll": loop.has_poll,
+        "back_edges": list(loop.back_edges),
+        "instructions": sum(result.cfg.blocks[b].end - result.cfg.blocks[b].start for b in warm),
+        "polls": polls, "range_checks": checks.get("range_check", 0), "null_checks": checks.get("null_check", 0),
+        "calls": calls_in(result, warm),
+    }
+
+
+def trap_table(result: Analysis) -> list[dict[str, Any]]:
+    """Traps grouped by reason and action, with where they are."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for block_id in sorted(result.traps):
+        trap = result.traps[block_id]
+        where = f"{trap.bytecode or '?'}@{trap.bci}" if trap.bci is not None else "?"
+        if trap.line is not None:
+            where += f" line {trap.line}"
+        groups.setdefault((trap.reason, trap.action), []).append(where)
+    rows = [{"reason": r, "action": a, "count": len(w), "where": w} for (r, a), w in groups.items()]
+    return sorted(rows, key=lambda row: (-row["count"], row["reason"]))
+
+
+def heat_dict(result: Analysis, values: tuple[float, ...] | None) -> dict[str, float]:
+    """Percent per event name."""
+    profile = result.cfg.method.profile
+    if profile is None or values is None:
+        return {}
+    return {event: round(v, 4) for event, v in zip(profile.events, values, strict=False)}
+
+
+def profile_fields(result: Analysis) -> dict[str, Any]:
+    """`profile` and `hot_paths` for a method that carries measured heat."""
+    profile = result.cfg.method.profile
+    if profile is None:
+        return {}
+    return {
+        "profile": {"source": profile.source, "events": list(profile.events), "matched": True,
+                    "method_share": heat_dict(result, profile.method_share)},
+        "hot_paths": [{"blocks": list(p.blocks), "share": heat_dict(result, p.share)} for p in result.hot_paths],
+    }
