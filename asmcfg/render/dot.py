@@ -12,6 +12,8 @@ from asmcfg.render.fold import Fold, folds
 _MAX_OPERANDS = 48
 LARGE_GRAPH = 150
 """Above this many nodes, layout limits keep Graphviz fast."""
+HUGE_GRAPH = 400
+"""Above this many nodes, edges are drawn straight: spline routing dominates the layout time."""
 
 
 def quote(text: str) -> str:
@@ -89,9 +91,10 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
     out.write(f"  graph {_attrs(_graph_attrs(result, nodes))};\n")
     out.write(f'  node [shape=box style="rounded,filled" fontname={quote(describe.FONT)} fontsize=10];\n')
     out.write(f"  edge [fontname={quote(describe.FONT)} fontsize=9];\n")
+    notes = _fold_notes(result, folded)
     for block in result.cfg.blocks:
         if block.id not in folded:
-            out.write(f"  b{block.id} {_attrs(_block_attrs(result, block))};\n")
+            out.write(f"  b{block.id} {_attrs(_block_attrs(result, block, notes.get(block.id, [])))};\n")
     for group in groups:
         out.write(f"  {folded[group.blocks[0]]} {_attrs(_fold_attrs(group))};\n")
     _write_exits(result, out)
@@ -103,18 +106,32 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
 def _graph_attrs(result: Analysis, nodes: int) -> dict[str, str]:
     attrs = {"label": describe.compilation(result.cfg.method.header), "labelloc": "t", "fontname": describe.FONT}
     if nodes > LARGE_GRAPH:
-        attrs.update({"nslimit": "2", "nslimit1": "2", "mclimit": "0.5", "searchsize": "20", "splines": "polyline"})
+        attrs.update({"nslimit": "0.2", "nslimit1": "0.2", "mclimit": "0.1", "searchsize": "20"})
+        attrs["splines"] = "false" if nodes > HUGE_GRAPH else "polyline"
     return attrs
 
 
-def _block_attrs(result: Analysis, block: Block) -> dict[str, str]:
+def _fold_notes(result: Analysis, folded: dict[int, str]) -> dict[int, list[str]]:
+    """Edges into folded chains become a line on their source block: drawing them would dominate the layout."""
+    notes: dict[int, list[str]] = {}
+    for edge in result.cfg.edges:
+        if isinstance(edge.dst, int) and edge.dst in folded and edge.src not in folded:
+            check = result.checks.get((edge.src, edge.dst, edge.site))
+            what = check.replace("_", " ") if check else edge.kind.value
+            note = f"-> B{edge.dst} ({what}, folded in {folded[edge.dst].replace('fold', 'F')})"
+            notes.setdefault(edge.src, []).append(note)
+    return notes
+
+
+def _block_attrs(result: Analysis, block: Block, notes: list[str]) -> dict[str, str]:
     tags = result.block_tags(block.id)
     heat = result.block_heat.get(block.id)
     fill = describe.fill_for(tags)
     if heat is not None and result.block_heat:
         hottest = max(h[0] for h in result.block_heat.values())
         fill = describe.heat_colour(heat[0], hottest)
-    attrs = {"label": block_label(result, block), "fillcolor": fill, "id": f"b{block.id}"}
+    label = block_label(result, block) + "".join(note + "\n" for note in notes)
+    attrs = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
     if block.id in result.hot_path:
         attrs["penwidth"] = "2.5"
         attrs["color"] = describe.HOT_COLOUR
@@ -122,8 +139,9 @@ def _block_attrs(result: Analysis, block: Block) -> dict[str, str]:
 
 
 def _fold_attrs(group: Fold) -> dict[str, str]:
-    ids = ", ".join(f"B{b}" for b in group.blocks)
-    return {"label": f"{group.label}\n({ids})\n", "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
+    first, last = group.blocks[0], group.blocks[-1]
+    label = f"F{first}: {group.label}\n(B{first}..B{last}; --no-fold shows them)\n"
+    return {"label": label, "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
 
 
 def _exit_names(result: Analysis) -> list[str]:
@@ -150,7 +168,7 @@ def _write_edges(result: Analysis, out: TextIO, folded: dict[int, str]) -> None:
         src = folded.get(edge.src, f"b{edge.src}")
         dst = _exit_id(edge.dst, names) if isinstance(edge.dst, str) else folded.get(edge.dst, f"b{edge.dst}")
         key = (src, dst, edge.kind.value)
-        if src == dst and src.startswith("fold") or key in seen:
+        if dst.startswith("fold") and not src.startswith("fold") or (src == dst and src.startswith("fold")) or key in seen:
             continue
         seen.add(key)
         out.write(f"  {src} -> {dst} {_attrs(_edge_attrs(result, edge, (edge.src, edge.dst) in hot))};\n")
