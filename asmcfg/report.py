@@ -70,11 +70,18 @@ def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
     )
     return {
         "header": loop.header, "blocks": list(loop.blocks), "depth": loop.depth, "has_poll": loop.has_poll,
+        "strip_mined_outer": strip_mined_outer(result, loop),
         "back_edges": list(loop.back_edges),
         "instructions": sum(result.cfg.blocks[b].end - result.cfg.blocks[b].start for b in warm),
         "polls": polls, "range_checks": checks.get("range_check", 0), "null_checks": checks.get("null_check", 0),
         "calls": calls_in(result, warm),
     }
+
+
+def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
+    """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
+    inner = [other for other in result.loops if other.depth == loop.depth + 1 and set(other.blocks) < set(loop.blocks)]
+    return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
 
 
 def trap_table(result: Analysis) -> list[dict[str, Any]]:

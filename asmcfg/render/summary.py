@@ -41,8 +41,9 @@ def _loop_table(result: Analysis) -> Table:
     for loop in result.loops:
         info: dict[str, Any] = report.loop_dict(result, loop)
         calls = ", ".join(sorted(set(info["calls"]))) or "-"
+        name = f"B{loop.header}" + (" (strip-mined outer)" if info["strip_mined_outer"] else "")
         table.add_row(
-            f"B{loop.header}", str(loop.depth), str(len(loop.blocks)), str(info["instructions"]),
+            name, str(loop.depth), str(len(loop.blocks)), str(info["instructions"]),
             str(info["polls"]), str(info["range_checks"]), str(info["null_checks"]), calls,
         )
     return table
