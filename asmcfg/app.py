@@ -6,8 +6,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TextIO
+from dataclasses import dataclass, field
 
 from rich.console import Console
 
@@ -29,7 +28,7 @@ class Options:
 
     input: str = "-"
     """Input path, `-` for stdin."""
-    selector: Selector = Selector()
+    selector: Selector = field(default_factory=Selector)
     """Which compilations to show."""
     all: bool = False
     """Every matching compilation, not just one."""
@@ -93,7 +92,9 @@ def _checked(stream: Stream, strict: bool) -> Iterator[Method]:
     for method in stream.methods:
         if strict and method.skipped:
             number, text = method.skipped[0]
-            raise StrictError(f"line not understood: {text[:80]!r} (drop --strict to skip such lines)", stream.source, number)
+            raise StrictError(
+                f"line not understood: {text[:80]!r} (drop --strict to skip such lines)", stream.source, number
+            )
         yield method
 
 
@@ -108,8 +109,9 @@ def _nothing_selected(stream: Stream, selector: Selector) -> InputError:
 def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -> None:
     if candidates > 1:
         kind = "matching compilations" if selector.any else "compilations in the input"
-        err.print(f"chose the last C2 (else the last) of {candidates} {kind}; {total - 1} others: see --list",
-                  highlight=False)
+        err.print(
+            f"chose the last C2 (else the last) of {candidates} {kind}; {total - 1} others: see --list", highlight=False
+        )
     elif total > 1:
         err.print(f"{total} compilations in the input: see --list", highlight=False)
 
@@ -155,6 +157,6 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
 
 def dot_text(result: Analysis, fold: bool = True) -> str:
     """DOT for one result as a string."""
-    out: TextIO = io.StringIO()
+    out = io.StringIO()
     dot.write_dot(result, out, fold)
     return out.getvalue()

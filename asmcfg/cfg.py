@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -10,7 +11,13 @@ from asmcfg.isa.base import Isa
 from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
 
 UNRESOLVED = "unresolved jump table"
-ROOT_MARKERS = ("Entry Point", "Verified Entry Point", "Exception Handler", "Deopt Handler Code", "Deopt MH Handler Code")
+ROOT_MARKERS = (
+    "Entry Point",
+    "Verified Entry Point",
+    "Exception Handler",
+    "Deopt Handler Code",
+    "Deopt MH Handler Code",
+)
 _TABLE_BASE = re.compile(r"(0x[0-9a-fA-F]+)")
 
 
@@ -80,12 +87,17 @@ def _targets(table: Isa, lay: Layout, ins: Instruction, i: int, tables: dict[int
 
 def _blocks(leaders: list[int], count: int) -> list[Block]:
     bounds = [*leaders, count]
-    return [Block(n, start, end) for n, (start, end) in enumerate(zip(bounds, bounds[1:])) if start < end]
+    return [Block(n, start, end) for n, (start, end) in enumerate(itertools.pairwise(bounds)) if start < end]
 
 
 def _edges(
-    method: Method, table: Isa, lay: Layout, tables: dict[int, tuple[int, ...]],
-    block: Block, block_of: dict[int, int], nblocks: int,
+    method: Method,
+    table: Isa,
+    lay: Layout,
+    tables: dict[int, tuple[int, ...]],
+    block: Block,
+    block_of: dict[int, int],
+    nblocks: int,
 ) -> list[Edge]:
     edges = _exception_edges(method, lay, block, block_of)
     last = block.end - 1
@@ -105,9 +117,8 @@ def _edges(
         edges.extend(to(t, EdgeKind.INDIRECT) for t in dict.fromkeys(targets))
         if not targets:
             edges.append(Edge(block.id, ins.runtime_call() or UNRESOLVED, EdgeKind.INDIRECT, last))
-    if not lay.ends[last] or flow is Flow.COND:
-        if following is not None:
-            edges.append(Edge(block.id, following, EdgeKind.FALLTHROUGH, last))
+    if (not lay.ends[last] or flow is Flow.COND) and following is not None:
+        edges.append(Edge(block.id, following, EdgeKind.FALLTHROUGH, last))
     return edges
 
 
@@ -116,7 +127,9 @@ def _exception_edges(method: Method, lay: Layout, block: Block, block_of: dict[i
     for i in range(block.start, block.end):
         target = method.instructions[i].implicit_target
         if target is not None:
-            edges.append(Edge(block.id, _destination(method.instructions[i], target, lay, block_of), EdgeKind.EXCEPTION, i))
+            edges.append(
+                Edge(block.id, _destination(method.instructions[i], target, lay, block_of), EdgeKind.EXCEPTION, i)
+            )
     return edges
 
 

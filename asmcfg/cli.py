@@ -30,31 +30,79 @@ raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm ou
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")
 @click.option("--jdk", type=click.IntRange(6, 40), metavar="N", help="JDK whose trap-reason table to use.")
-@click.option("--syntax", type=click.Choice(["att", "intel"]), default="att", show_default=True,
-              help="x86 syntax for instructions decoded from [MachCode] hex.")
-@click.option("--input-format", type=click.Choice(FORMATS), default="auto", show_default=True,
-              help="Input format; sniffed by default.")
-@click.option("--renderer", type=click.Choice(RENDERERS), default="auto", show_default=True,
-              help="Graphviz for --svg: system dot, or the pip-installed graphviz-pure.")
-@click.option("--render-timeout", type=click.FloatRange(1, 3600), default=60, show_default=True, metavar="SECONDS",
-              help="Give up on Graphviz after this long.")
+@click.option(
+    "--syntax",
+    type=click.Choice(["att", "intel"]),
+    default="att",
+    show_default=True,
+    help="x86 syntax for instructions decoded from [MachCode] hex.",
+)
+@click.option(
+    "--input-format",
+    type=click.Choice(FORMATS),
+    default="auto",
+    show_default=True,
+    help="Input format; sniffed by default.",
+)
+@click.option(
+    "--renderer",
+    type=click.Choice(RENDERERS),
+    default="auto",
+    show_default=True,
+    help="Graphviz for --svg: system dot, or the pip-installed graphviz-pure.",
+)
+@click.option(
+    "--render-timeout",
+    type=click.FloatRange(1, 3600),
+    default=60,
+    show_default=True,
+    metavar="SECONDS",
+    help="Give up on Graphviz after this long.",
+)
 @click.option("--strict", is_flag=True, help="Stop at the first line inside a method that is not understood.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(package_name="asmcfg")
 def main(
-    input: str, pattern: str | None, compile_id: int | None, compiler: str | None, all_: bool, list_: bool,
-    json_: str | None, svg: str | None, dot: str | None, no_fold: bool, jdk: int | None, syntax: str,
-    input_format: str, renderer: str, render_timeout: float, strict: bool, quiet: bool, debug: bool,
+    input: str,
+    pattern: str | None,
+    compile_id: int | None,
+    compiler: str | None,
+    all_: bool,
+    list_: bool,
+    json_: str | None,
+    svg: str | None,
+    dot: str | None,
+    no_fold: bool,
+    jdk: int | None,
+    syntax: str,
+    input_format: str,
+    renderer: str,
+    render_timeout: float,
+    strict: bool,
+    quiet: bool,
+    debug: bool,
 ) -> None:
     """Build the control-flow graph of a HotSpot JIT compilation and write it as DOT on stdout,
     with a hot-path summary on stderr."""
     if all_ and svg:
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     options = app.Options(
-        input=input, selector=Selector(pattern, compile_id, compiler), all=all_, list=list_, json=json_, svg=svg,
-        dot=dot, fold=not no_fold, jdk=jdk, syntax=syntax, input_format=None if input_format == "auto" else input_format,
-        renderer=renderer, render_timeout=render_timeout, strict=strict, quiet=quiet,
+        input=input,
+        selector=Selector(pattern, compile_id, compiler),
+        all=all_,
+        list=list_,
+        json=json_,
+        svg=svg,
+        dot=dot,
+        fold=not no_fold,
+        jdk=jdk,
+        syntax=syntax,
+        input_format=None if input_format == "auto" else input_format,
+        renderer=renderer,
+        render_timeout=render_timeout,
+        strict=strict,
+        quiet=quiet,
     )
     try:
         status = app.run(options)

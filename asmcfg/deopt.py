@@ -4,32 +4,109 @@ from __future__ import annotations
 
 ACTIONS = ("none", "maybe_recompile", "reinterpret", "make_not_entrant", "make_not_compilable")
 
-_JDK8 = (
-    "none null_check null_assert range_check class_check array_check intrinsic bimorphic unloaded "
-    "uninitialized unreached unhandled constraint div0_check age predicate loop_limit_check "
-    "speculate_class_check rtm_state_change unstable_if"
-).split()
-_JDK11 = (
-    "none null_check null_assert range_check class_check array_check intrinsic bimorphic profile_predicate "
-    "unloaded uninitialized unreached unhandled constraint div0_check age predicate loop_limit_check "
-    "speculate_class_check speculate_null_check speculate_null_assert rtm_state_change unstable_if "
-    "unstable_fused_if aliasing transfer_to_interpreter not_compiled_exception_handler unresolved "
-    "jsr_mismatch tenured"
-).split()
-_JDK17 = (
-    "none null_check null_assert range_check class_check array_check intrinsic bimorphic profile_predicate "
-    "unloaded uninitialized initialized unreached unhandled constraint div0_check age predicate "
-    "loop_limit_check speculate_class_check speculate_null_check speculate_null_assert rtm_state_change "
-    "unstable_if unstable_fused_if receiver_constraint aliasing transfer_to_interpreter "
-    "not_compiled_exception_handler unresolved jsr_mismatch tenured"
-).split()
+_JDK8 = [
+    "none",
+    "null_check",
+    "null_assert",
+    "range_check",
+    "class_check",
+    "array_check",
+    "intrinsic",
+    "bimorphic",
+    "unloaded",
+    "uninitialized",
+    "unreached",
+    "unhandled",
+    "constraint",
+    "div0_check",
+    "age",
+    "predicate",
+    "loop_limit_check",
+    "speculate_class_check",
+    "rtm_state_change",
+    "unstable_if",
+]
+_JDK11 = [
+    "none",
+    "null_check",
+    "null_assert",
+    "range_check",
+    "class_check",
+    "array_check",
+    "intrinsic",
+    "bimorphic",
+    "profile_predicate",
+    "unloaded",
+    "uninitialized",
+    "unreached",
+    "unhandled",
+    "constraint",
+    "div0_check",
+    "age",
+    "predicate",
+    "loop_limit_check",
+    "speculate_class_check",
+    "speculate_null_check",
+    "speculate_null_assert",
+    "rtm_state_change",
+    "unstable_if",
+    "unstable_fused_if",
+    "aliasing",
+    "transfer_to_interpreter",
+    "not_compiled_exception_handler",
+    "unresolved",
+    "jsr_mismatch",
+    "tenured",
+]
+_JDK17 = [
+    "none",
+    "null_check",
+    "null_assert",
+    "range_check",
+    "class_check",
+    "array_check",
+    "intrinsic",
+    "bimorphic",
+    "profile_predicate",
+    "unloaded",
+    "uninitialized",
+    "initialized",
+    "unreached",
+    "unhandled",
+    "constraint",
+    "div0_check",
+    "age",
+    "predicate",
+    "loop_limit_check",
+    "speculate_class_check",
+    "speculate_null_check",
+    "speculate_null_assert",
+    "rtm_state_change",
+    "unstable_if",
+    "unstable_fused_if",
+    "receiver_constraint",
+    "aliasing",
+    "transfer_to_interpreter",
+    "not_compiled_exception_handler",
+    "unresolved",
+    "jsr_mismatch",
+    "tenured",
+]
 _JDK24 = [r for r in _JDK17 if r != "rtm_state_change"]
-_JDK25 = _JDK24[:9] + ["auto_vectorization_check"] + _JDK24[9:]
+_JDK25 = [*_JDK24[:9], "auto_vectorization_check", *_JDK24[9:]]
 
-TABLES: dict[int, tuple[str, ...]] = {8: tuple(_JDK8), 11: tuple(_JDK11), 17: tuple(_JDK17), 24: tuple(_JDK24), 25: tuple(_JDK25)}
+TABLES: dict[int, tuple[str, ...]] = {
+    8: tuple(_JDK8),
+    11: tuple(_JDK11),
+    17: tuple(_JDK17),
+    24: tuple(_JDK24),
+    25: tuple(_JDK25),
+}
 """Reason names by index, for the JDK whose table it is (21 = 17, 22/23 = 17, 24 = 17 without RTM)."""
 
-IMPLAUSIBLE = frozenset({"age", "tenured", "none", "jsr_mismatch", "transfer_to_interpreter", "not_compiled_exception_handler", "aliasing"})
+IMPLAUSIBLE = frozenset(
+    {"age", "tenured", "none", "jsr_mismatch", "transfer_to_interpreter", "not_compiled_exception_handler", "aliasing"}
+)
 """Reasons compiled code never requests at a branch: a table that yields them is the wrong table."""
 
 

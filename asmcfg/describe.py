@@ -5,8 +5,19 @@ from __future__ import annotations
 from asmcfg.model import EdgeKind, Header
 
 TAG_ORDER = (
-    "entry", "verified_entry", "osr_entry", "loop_header", "safepoint_poll", "return_poll",
-    "range_check", "null_check", "uncommon_trap", "exception_handler", "deopt_handler", "stub", "ic_miss",
+    "entry",
+    "verified_entry",
+    "osr_entry",
+    "loop_header",
+    "safepoint_poll",
+    "return_poll",
+    "range_check",
+    "null_check",
+    "uncommon_trap",
+    "exception_handler",
+    "deopt_handler",
+    "stub",
+    "ic_miss",
 )
 """Tags in the order labels list them; also the legend order."""
 
@@ -44,8 +55,19 @@ TAG_COLOURS = {
 """Fill colour of a block, by its most important tag (the first in TAG_ORDER it carries)."""
 
 FILL_PRIORITY = (
-    "uncommon_trap", "range_check", "null_check", "exception_handler", "deopt_handler", "stub", "ic_miss",
-    "osr_entry", "verified_entry", "entry", "loop_header", "safepoint_poll", "return_poll",
+    "uncommon_trap",
+    "range_check",
+    "null_check",
+    "exception_handler",
+    "deopt_handler",
+    "stub",
+    "ic_miss",
+    "osr_entry",
+    "verified_entry",
+    "entry",
+    "loop_header",
+    "safepoint_poll",
+    "return_poll",
 )
 
 EDGE_STYLES: dict[EdgeKind, dict[str, str]] = {

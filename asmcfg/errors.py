@@ -23,7 +23,7 @@ class InputError(AsmcfgError):
     """The input cannot be read or holds nothing asmcfg understands."""
 
 
-class SelectionError(AsmcfgError):
+class SelectionError(InputError):
     """The requested method or compile id is not in the input."""
 
 

@@ -6,8 +6,8 @@ from collections import Counter
 from typing import Any
 
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.model import Analysis, Block, Flow, Loop
 from asmcfg.isa import for_name
+from asmcfg.model import Analysis, Block, Flow, Loop
 
 
 def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
@@ -65,15 +65,22 @@ def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
     warm = [b for b in loop.blocks if not is_cold(result, b)]
     checks = checks_in(result, set(warm))
     polls = sum(
-        1 for b in warm for ins in result.cfg.method.instructions[result.cfg.blocks[b].start : result.cfg.blocks[b].end]
+        1
+        for b in warm
+        for ins in result.cfg.method.instructions[result.cfg.blocks[b].start : result.cfg.blocks[b].end]
         if ins.poll
     )
     return {
-        "header": loop.header, "blocks": list(loop.blocks), "depth": loop.depth, "has_poll": loop.has_poll,
+        "header": loop.header,
+        "blocks": list(loop.blocks),
+        "depth": loop.depth,
+        "has_poll": loop.has_poll,
         "strip_mined_outer": strip_mined_outer(result, loop),
         "back_edges": list(loop.back_edges),
         "instructions": sum(result.cfg.blocks[b].end - result.cfg.blocks[b].start for b in warm),
-        "polls": polls, "range_checks": checks.get("range_check", 0), "null_checks": checks.get("null_check", 0),
+        "polls": polls,
+        "range_checks": checks.get("range_check", 0),
+        "null_checks": checks.get("null_check", 0),
         "calls": calls_in(result, warm),
     }
 
@@ -111,7 +118,11 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
     if profile is None:
         return {}
     return {
-        "profile": {"source": profile.source, "events": list(profile.events), "matched": True,
-                    "method_share": heat_dict(result, profile.method_share)},
+        "profile": {
+            "source": profile.source,
+            "events": list(profile.events),
+            "matched": True,
+            "method_share": heat_dict(result, profile.method_share),
+        },
         "hot_paths": [{"blocks": list(p.blocks), "share": heat_dict(result, p.share)} for p in result.hot_paths],
     }

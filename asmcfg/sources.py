@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, cast
 
 from asmcfg.errors import InputError
 
@@ -49,14 +49,14 @@ def _open_binary(path: str) -> IO[bytes]:
 
 
 def _decompressed(raw: IO[bytes]) -> IO[bytes]:
-    buffered = io.BufferedReader(raw) if not isinstance(raw, io.BufferedReader) else raw  # type: ignore[arg-type]
+    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(cast(io.RawIOBase, raw))
     magic = buffered.peek(6)[:6]
     if magic.startswith(b"\x1f\x8b"):
-        return gzip.GzipFile(fileobj=buffered)  # type: ignore[return-value]
+        return cast(IO[bytes], gzip.GzipFile(fileobj=buffered))
     if magic.startswith(b"\xfd7zXZ"):
-        return lzma.LZMAFile(buffered)  # type: ignore[return-value]
+        return cast(IO[bytes], lzma.LZMAFile(buffered))
     if magic.startswith(b"BZh"):
-        return bz2.BZ2File(buffered)  # type: ignore[return-value]
+        return cast(IO[bytes], bz2.BZ2File(buffered))
     return buffered
 
 

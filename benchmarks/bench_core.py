@@ -51,7 +51,8 @@ def main() -> None:
     example = median_of([*ASMCFG, str(EXAMPLE), "-q"], runs)
     print(f"cores: {os.cpu_count()}  runs per figure: {runs} (median)")
     print(f"{'measure':58} {'seconds':>8} {'ratio':>7}")
-    print(f"{'python -c \"import networkx\" (reference)':58} {reference:8.3f} {1:7.2f}")
+    name = 'python -c "import networkx" (reference)'
+    print(f"{name:58} {reference:8.3f} {1:7.2f}")
     print(f"{'asmcfg examples/c2-compiled-realTest.S (DOT + summary)':58} {example:8.3f} {example / reference:7.2f}")
     compile_id = largest_c2(BIG)
     renderers = ["graphviz-pure"] + (["dot"] if shutil.which("dot") else [])

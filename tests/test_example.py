@@ -35,7 +35,10 @@ def test_two_hot_loops_each_with_four_range_checks_to_range_check_traps() -> Non
             ("range_check", "make_not_entrant", "0xffffffe4")
         ] * 4
         assert sorted((t["bytecode"], t["bci"], t["line"]) for t in traps) == [
-            ("aaload", 39, 25), ("aaload", 42, 25), ("aaload", 45, 25), ("faload", 48, 25)
+            ("aaload", 39, 25),
+            ("aaload", 42, 25),
+            ("aaload", 45, 25),
+            ("faload", 48, 25),
         ]
 
 

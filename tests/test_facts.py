@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from corpus import HSDIS, constant_rows, data_name, facts_by_file, json_methods
 
 HSDIS_FACTS = {f: rows for f, rows in facts_by_file("print-hsdis").items()}

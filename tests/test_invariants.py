@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
+from corpus import DATA
 
 from asmcfg import isa
 from asmcfg.cfg import build_cfg
 from asmcfg.model import Cfg, EdgeKind, Flow
 from asmcfg.pipeline import open_input
-from corpus import DATA
 
 FILES = sorted(p for folder in ("hsdis", "public") for p in (DATA / folder).iterdir())
 
@@ -21,7 +22,7 @@ def check_invariants(cfg: Cfg) -> None:
     table = isa.for_name(method.isa)
     bounds = [(b.start, b.end) for b in cfg.blocks]
     assert bounds[0][0] == 0 and bounds[-1][1] == len(method.instructions)
-    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(bounds, bounds[1:], strict=False))
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in itertools.pairwise(bounds))
     ids = {b.id for b in cfg.blocks}
     starts = {method.instructions[b.start].address for b in cfg.blocks}
     addresses = {i.address for i in method.instructions}

@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from corpus import HSDIS, run_cli
 
 from asmcfg.render.svg import find_renderer
-from corpus import HSDIS, run_cli
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
 BIG = HSDIS / "jdk17-BigMethod-print-hsdis-att.txt.gz"
@@ -50,8 +50,9 @@ def test_svg_and_dot_and_json_are_deterministic(tmp_path: Path) -> None:
     outputs = []
     for n in range(2):
         svg, js = tmp_path / f"{n}.svg", tmp_path / f"{n}.json"
-        code, dot, _ = run_cli(str(EXAMPLE), "--svg", str(svg), "--json", str(js), "--dot", "-", "-q",
-                               "--renderer", "graphviz-pure")
+        code, dot, _ = run_cli(
+            str(EXAMPLE), "--svg", str(svg), "--json", str(js), "--dot", "-", "-q", "--renderer", "graphviz-pure"
+        )
         assert code == 0
         outputs.append((dot, svg.read_bytes(), js.read_bytes()))
     assert outputs[0] == outputs[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from asmcfg.analyses import checks, hotness, loops, safepoints, sections, traps
+from asmcfg.analyses import checks, heat, hotness, loops, safepoints, sections, traps
 from asmcfg.analyses.context import Context, make_context
 from asmcfg.model import Analysis, Cfg
 
@@ -17,6 +17,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("safepoints", safepoints.run),
     ("loops", loops.run),
     ("hotness", hotness.run),
+    ("heat", heat.run),
 )
 """The passes, in the order they run; later passes read what earlier ones found."""
 

@@ -49,8 +49,12 @@ def make_context(cfg: Cfg, jdk: int | None) -> Context:
             pred.setdefault(edge.dst, []).append(edge)
     table = isa.for_name(cfg.method.isa)
     return Context(
-        cfg, table, layout(cfg.method, table),
-        {k: tuple(v) for k, v in succ.items()}, {k: tuple(v) for k, v in pred.items()}, jdk,
+        cfg,
+        table,
+        layout(cfg.method, table),
+        {k: tuple(v) for k, v in succ.items()},
+        {k: tuple(v) for k, v in pred.items()},
+        jdk,
     )
 
 

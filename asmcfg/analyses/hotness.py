@@ -8,8 +8,16 @@ from dataclasses import replace
 from asmcfg.analyses.context import Context
 from asmcfg.model import Analysis, EdgeKind, Loop
 
-COLD_TAGS = frozenset({"uncommon_trap", "stub", "exception_handler", "deopt_handler", "range_check", "null_check", "ic_miss"})
-_PREFERENCE = {EdgeKind.FALLTHROUGH: 0, EdgeKind.JUMP: 1, EdgeKind.TAKEN: 2, EdgeKind.INDIRECT: 3, EdgeKind.EXCEPTION: 9}
+COLD_TAGS = frozenset(
+    {"uncommon_trap", "stub", "exception_handler", "deopt_handler", "range_check", "null_check", "ic_miss"}
+)
+_PREFERENCE = {
+    EdgeKind.FALLTHROUGH: 0,
+    EdgeKind.JUMP: 1,
+    EdgeKind.TAKEN: 2,
+    EdgeKind.INDIRECT: 3,
+    EdgeKind.EXCEPTION: 9,
+}
 
 
 def is_cold(result: Analysis, block: int) -> bool:
@@ -53,9 +61,9 @@ def _successors(ctx: Context, result: Analysis, block: int, within: set[int] | N
     edges = sorted(ctx.successors.get(block, ()), key=lambda e: (_PREFERENCE[e.kind], e.site))
     found = []
     for edge in edges:
-        if isinstance(edge.dst, int) and not is_cold(result, edge.dst) and edge.kind is not EdgeKind.EXCEPTION:
-            if within is None or edge.dst in within:
-                found.append(edge.dst)
+        warm = isinstance(edge.dst, int) and not is_cold(result, edge.dst) and edge.kind is not EdgeKind.EXCEPTION
+        if warm and isinstance(edge.dst, int) and (within is None or edge.dst in within):
+            found.append(edge.dst)
     return found
 
 
@@ -74,10 +82,10 @@ def _route(ctx: Context, result: Analysis, start: int, goal: int) -> list[int]:
     if goal not in parent:
         return [goal]
     route: list[int] = []
-    node: int | None = goal
-    while node is not None:
-        route.append(node)
-        node = parent[node]
+    step: int | None = goal
+    while step is not None:
+        route.append(step)
+        step = parent[step]
     return route[::-1]
 
 

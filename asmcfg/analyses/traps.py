@@ -36,8 +36,10 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     known = [r for r in requests.values() if r is not None]
     guess = jdk.choose(ctx.cfg.method, known, ctx.jdk)
     traps = {block: _trap(ctx, site, requests[block], guess.version) for block, site in sites.items()}
-    tags = {block: {"uncommon_trap"} if trap_kind(ctx.cfg.method.instructions[site]) == "uncommon_trap" else {"stub"}
-            for block, site in sites.items()}
+    tags = {
+        block: {"uncommon_trap"} if trap_kind(ctx.cfg.method.instructions[site]) == "uncommon_trap" else {"stub"}
+        for block, site in sites.items()
+    }
     result = replace(result, traps=traps, jdk=guess.version, jdk_why=guess.why)
     return add_tags(result, tags)
 
@@ -86,7 +88,12 @@ def _trap(ctx: Context, site: int, request: int | None, version: int) -> Trap:
         reason_action = deopt.decode(request, version)
     frame = ins.frames[0] if ins.frames else None
     return Trap(
-        site=site, request=request, reason=reason_action[0], action=reason_action[1],
-        bytecode=ins.bytecode, bci=frame.bci if frame else None,
-        line=frame.line if frame else None, method=frame.method if frame else "",
+        site=site,
+        request=request,
+        reason=reason_action[0],
+        action=reason_action[1],
+        bytecode=ins.bytecode,
+        bci=frame.bci if frame else None,
+        line=frame.line if frame else None,
+        method=frame.method if frame else "",
     )

@@ -14,7 +14,7 @@ from asmcfg.model import Method
 from asmcfg.sources import Line
 
 SAMPLE_LINES = 400
-DIALECTS = ("hsdis",)
+DIALECTS = ("hsdis", "machcode", "logcompilation")
 """Dialect modules in the order they are tried when two score the same."""
 
 

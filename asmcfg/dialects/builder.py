@@ -64,7 +64,7 @@ class MethodBuilder:
         if header.name == "<unknown>" and self.label:
             header = _renamed(header, self.label)
         main = self.sections.get("main code")
-        stub = self.sections.get("stub code")
+        last = self.sections.get("stub code") or main
         return Method(
             header=header,
             instructions=instructions,
@@ -73,7 +73,7 @@ class MethodBuilder:
             isa=isa_name,
             syntax=syntax,
             code_begin=main[0] if main else None,
-            code_end=(stub or main)[1] if (stub or main) else None,
+            code_end=last[1] if last else None,
             constants=tuple(self.constants),
             jdk_hint=jdk_hint,
             skipped=tuple(self.skipped),
@@ -113,8 +113,15 @@ def _finish(p: PendingInstruction) -> Instruction:
 
 def _renamed(header: Header, name: str) -> Header:
     return Header(
-        header.compiler, header.compile_id, header.level, header.flags, name,
-        header.osr_bci, header.bytecode_size, header.timestamp, header.line,
+        header.compiler,
+        header.compile_id,
+        header.level,
+        header.flags,
+        name,
+        header.osr_bci,
+        header.bytecode_size,
+        header.timestamp,
+        header.line,
     )
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from asmcfg.dialects.builder import HEX_ADDRESS, MethodBuilder
 from asmcfg.dialects.header import (
@@ -28,8 +28,14 @@ _RESUMED = re.compile(r"^[a-z][a-z0-9.]*(?:\t| {2,}|$)")
 _VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
 _KNOWN_NOISE = re.compile(r"^\s*(?:$|-{20,}|={20,}|#|=|Address\s+hex4|;;|\[Disassembling for|Code:)")
 _SECTION_LABELS = {
-    "Entry Point", "Verified Entry Point", "Exception Handler", "Deopt Handler Code",
-    "Stub Code", "Instructions begin", "Deopt MH Handler Code", "Constants",
+    "Entry Point",
+    "Verified Entry Point",
+    "Exception Handler",
+    "Deopt Handler Code",
+    "Stub Code",
+    "Instructions begin",
+    "Deopt MH Handler Code",
+    "Constants",
 }
 
 
@@ -146,9 +152,8 @@ class Reader:
         if self._in_constants:
             self._constant(current, text)
             return None
-        if stripped.startswith(";") and not stripped.startswith(";;"):
-            if current.add_comment(stripped):
-                return None
+        if stripped.startswith(";") and not stripped.startswith(";;") and current.add_comment(stripped):
+            return None
         self._known_or_skipped(current, line)
         return None
 

@@ -14,7 +14,28 @@ def for_name(name: str) -> Isa:
     return _TABLES[name]
 
 
-_AARCH64_ONLY = frozenset("ldr str stp ldp movn movk adrp cbz cbnz tbz tbnz bl blr ldrb strb ldur stur csel".split())
+_AARCH64_ONLY = frozenset(
+    [
+        "ldr",
+        "str",
+        "stp",
+        "ldp",
+        "movn",
+        "movk",
+        "adrp",
+        "cbz",
+        "cbnz",
+        "tbz",
+        "tbnz",
+        "bl",
+        "blr",
+        "ldrb",
+        "strb",
+        "ldur",
+        "stur",
+        "csel",
+    ]
+)
 
 
 def guess(mnemonics: list[str], operands: list[str]) -> tuple[str, str]:

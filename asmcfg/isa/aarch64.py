@@ -7,7 +7,26 @@ import re
 from asmcfg.isa.base import Isa, parse_int, signed32
 from asmcfg.model import Instruction
 
-_CONDITIONS = "eq ne cs hs cc lo mi pl vs vc hi ls ge lt gt le al nv".split()
+_CONDITIONS = [
+    "eq",
+    "ne",
+    "cs",
+    "hs",
+    "cc",
+    "lo",
+    "mi",
+    "pl",
+    "vs",
+    "vc",
+    "hi",
+    "ls",
+    "ge",
+    "lt",
+    "gt",
+    "le",
+    "al",
+    "nv",
+]
 _W1_IMM = re.compile(r"^w1\s*,\s*#?(-?(?:0x)?[0-9a-fA-F]+)(?:\s*,\s*lsl\s*#?(\d+))?$")
 _W1_DEST = re.compile(r"^[wx]1\s*,")
 

@@ -7,9 +7,38 @@ import re
 from asmcfg.isa.base import Isa, parse_int, signed32
 from asmcfg.model import Instruction
 
-_CONDITIONS = (
-    "o no b nae c ae nb nc e z ne nz be na a nbe s ns p pe np po l nge ge nl le ng g nle"
-).split()
+_CONDITIONS = [
+    "o",
+    "no",
+    "b",
+    "nae",
+    "c",
+    "ae",
+    "nb",
+    "nc",
+    "e",
+    "z",
+    "ne",
+    "nz",
+    "be",
+    "na",
+    "a",
+    "nbe",
+    "s",
+    "ns",
+    "p",
+    "pe",
+    "np",
+    "po",
+    "l",
+    "nge",
+    "ge",
+    "nl",
+    "le",
+    "ng",
+    "g",
+    "nle",
+]
 _ATT_MOV_ESI = re.compile(r"^\$(-?(?:0x)?[0-9a-fA-F]+)\s*,\s*%[er]?si$")
 _INTEL_MOV_ESI = re.compile(r"^[er]?si\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)$")
 _ATT_TO_ESI = re.compile(r",\s*%[er]?si$")
@@ -23,7 +52,26 @@ class X86(Isa):
 
     name = "x86_64"
     prefixes = frozenset(
-        "lock rep repe repz repne repnz data16 data32 addr32 addr16 notrack bnd cs ds es ss fs gs".split()
+        [
+            "lock",
+            "rep",
+            "repe",
+            "repz",
+            "repne",
+            "repnz",
+            "data16",
+            "data32",
+            "addr32",
+            "addr16",
+            "notrack",
+            "bnd",
+            "cs",
+            "ds",
+            "es",
+            "ss",
+            "fs",
+            "gs",
+        ]
     )
     conditional = frozenset(
         [f"j{c}" for c in _CONDITIONS] + ["jcxz", "jecxz", "jrcxz", "loop", "loope", "loopne", "loopz", "loopnz"]

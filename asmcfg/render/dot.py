@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -156,19 +157,29 @@ def _exit_id(name: str, names: list[str]) -> str:
 def _write_exits(result: Analysis, out: TextIO) -> None:
     names = _exit_names(result)
     for name in names:
-        attrs = {"label": name, "shape": "cds", "style": "filled", "fillcolor": "#f7f7f7", "color": describe.EXIT_COLOUR}
+        attrs = {
+            "label": name,
+            "shape": "cds",
+            "style": "filled",
+            "fillcolor": "#f7f7f7",
+            "color": describe.EXIT_COLOUR,
+        }
         out.write(f"  {_exit_id(name, names)} {_attrs(attrs)};\n")
 
 
 def _write_edges(result: Analysis, out: TextIO, folded: dict[int, str]) -> None:
     names = _exit_names(result)
-    hot = list(zip(result.hot_path, result.hot_path[1:]))
+    hot = list(itertools.pairwise(result.hot_path))
     seen: set[tuple[str, str, str]] = set()
     for edge in result.cfg.edges:
         src = folded.get(edge.src, f"b{edge.src}")
         dst = _exit_id(edge.dst, names) if isinstance(edge.dst, str) else folded.get(edge.dst, f"b{edge.dst}")
         key = (src, dst, edge.kind.value)
-        if dst.startswith("fold") and not src.startswith("fold") or (src == dst and src.startswith("fold")) or key in seen:
+        if (
+            (dst.startswith("fold") and not src.startswith("fold"))
+            or (src == dst and src.startswith("fold"))
+            or key in seen
+        ):
             continue
         seen.add(key)
         out.write(f"  {src} -> {dst} {_attrs(_edge_attrs(result, edge, (edge.src, edge.dst) in hot))};\n")
@@ -199,9 +210,9 @@ def _write_legend(out: TextIO) -> None:
             out.write(f"    {previous} -> legend_{tag} [style=invis];\n")
         previous = f"legend_{tag}"
     for kind in EdgeKind:
-        out.write(f"    legend_edge_{kind.value} {_attrs({'label': describe.EDGE_LABELS[kind], 'shape': 'plaintext', 'style': ''})};\n")
-    kinds = list(EdgeKind)
-    for a, b in zip(kinds, kinds[1:]):
+        attrs = {"label": describe.EDGE_LABELS[kind], "shape": "plaintext", "style": ""}
+        out.write(f"    legend_edge_{kind.value} {_attrs(attrs)};\n")
+    for a, b in itertools.pairwise(EdgeKind):
         style = _attrs(describe.EDGE_STYLES[a])
         out.write(f"    legend_edge_{a.value} -> legend_edge_{b.value} {style};\n")
     out.write("  }\n")
@@ -211,4 +222,3 @@ def write_many(results: Iterable[Analysis], out: TextIO, fold: bool = True) -> N
     """One DOT graph per method, one after the other (as `dot` accepts)."""
     for n, result in enumerate(results):
         write_dot(result, out, fold, name=f"cfg{n}")
-

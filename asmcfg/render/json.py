@@ -49,8 +49,13 @@ def trap_dict(result: Analysis, trap: Trap) -> dict[str, Any]:
     request = None if trap.request is None else f"0x{trap.request & 0xFFFFFFFF:08x}"
     return {
         "kind": trap_kind(result.cfg.method.instructions[trap.site]),
-        "request": request, "reason": trap.reason, "action": trap.action, "bytecode": trap.bytecode,
-        "bci": trap.bci, "line": trap.line, "method": trap.method,
+        "request": request,
+        "reason": trap.reason,
+        "action": trap.action,
+        "bytecode": trap.bytecode,
+        "bci": trap.bci,
+        "line": trap.line,
+        "method": trap.method,
     }
 
 
@@ -79,11 +84,20 @@ def method_dict(result: Analysis) -> dict[str, Any]:
     method = result.cfg.method
     header = method.header
     doc: dict[str, Any] = {
-        "name": header.name, "compiler": header.compiler, "compile_id": header.compile_id,
-        "level": header.level, "osr_bci": header.osr_bci, "flags": header.flags,
-        "bytecode_size": header.bytecode_size, "source": method.source, "line": header.line,
-        "dialect": method.dialect, "jdk": result.jdk, "jdk_assumption": result.jdk_why,
-        "isa": method.isa, "syntax": method.syntax,
+        "name": header.name,
+        "compiler": header.compiler,
+        "compile_id": header.compile_id,
+        "level": header.level,
+        "osr_bci": header.osr_bci,
+        "flags": header.flags,
+        "bytecode_size": header.bytecode_size,
+        "source": method.source,
+        "line": header.line,
+        "dialect": method.dialect,
+        "jdk": result.jdk,
+        "jdk_assumption": result.jdk_why,
+        "isa": method.isa,
+        "syntax": method.syntax,
         "entry": marker_address(result, "Entry Point"),
         "verified_entry": marker_address(result, "Verified Entry Point"),
         "blocks": [block_dict(result, b) for b in result.cfg.blocks],

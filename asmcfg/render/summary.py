@@ -23,7 +23,8 @@ def write_summary(result: Analysis, console: Console) -> None:
         f"[bold]{describe.compilation(method.header)}[/bold]  {method.source}:{method.header.line}  "
         f"{numbers['instructions']} instructions, {numbers['blocks']} blocks, {len(result.loops)} loops; "
         f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})",
-        highlight=False, markup=True,
+        highlight=False,
+        markup=True,
     )
     if result.loops:
         console.print(_loop_table(result))
@@ -43,8 +44,14 @@ def _loop_table(result: Analysis) -> Table:
         calls = ", ".join(sorted(set(info["calls"]))) or "-"
         name = f"B{loop.header}" + (" (strip-mined outer)" if info["strip_mined_outer"] else "")
         table.add_row(
-            name, str(loop.depth), str(len(loop.blocks)), str(info["instructions"]),
-            str(info["polls"]), str(info["range_checks"]), str(info["null_checks"]), calls,
+            name,
+            str(loop.depth),
+            str(len(loop.blocks)),
+            str(info["instructions"]),
+            str(info["polls"]),
+            str(info["range_checks"]),
+            str(info["null_checks"]),
+            calls,
         )
     return table
 
@@ -63,7 +70,11 @@ def _hot_path_table(result: Analysis) -> Table:
         tags = describe.ordered_tags(result.block_tags(block_id))
         name = f"B{block_id}" + (" ⟲" if block_id in loops else "")
         table.add_row(
-            name, f"0x{method.instructions[block.start].address:x}", str(block.end - block.start), where, ", ".join(tags)
+            name,
+            f"0x{method.instructions[block.start].address:x}",
+            str(block.end - block.start),
+            where,
+            ", ".join(tags),
         )
     return table
 
@@ -74,7 +85,9 @@ def _trap_table(result: Analysis) -> Table:
         table.add_column(column)
     for row in report.trap_table(result):
         where = row["where"]
-        shown = ", ".join(where[:_MAX_WHERE]) + (f", … ({len(where) - _MAX_WHERE} more)" if len(where) > _MAX_WHERE else "")
+        shown = ", ".join(where[:_MAX_WHERE]) + (
+            f", … ({len(where) - _MAX_WHERE} more)" if len(where) > _MAX_WHERE else ""
+        )
         table.add_row(row["reason"], row["action"], str(row["count"]), shown)
     return table
 
