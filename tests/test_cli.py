@@ -17,7 +17,14 @@ def test_list_shows_every_compilation_with_its_columns() -> None:
     code, out, _ = run_cli(str(TENSOR), "--list")
     assert code == 0
     rows = [line.split() for line in out.splitlines()[1:] if line.strip()]
-    assert [(r[0], r[1]) for r in rows] == [("c1", "5"), ("c1", "7"), ("c1", "6"), ("c2", "8"), ("c2", "9"), ("c2", "10")]
+    assert [(r[0], r[1]) for r in rows] == [
+        ("c1", "5"),
+        ("c1", "7"),
+        ("c1", "6"),
+        ("c2", "8"),
+        ("c2", "9"),
+        ("c2", "10"),
+    ]
     osr = rows[3]
     assert osr[2:6] == ["4", "40", "%", "Tensor4D::sum4"]
     assert osr[6:9] == ["97", "1368", "359"]
@@ -32,7 +39,14 @@ def test_default_takes_the_last_c2_compilation_and_says_so() -> None:
 
 def test_method_glob_bare_name_and_compiler_select() -> None:
     assert [m["compile_id"] for m in json_methods(str(TENSOR), "--all", "--method", "sum4")] == [5, 7, 8, 9]
-    assert [m["compile_id"] for m in json_methods(str(TENSOR), "--all", "--method", "Tensor4D::sum*")] == [5, 7, 6, 8, 9, 10]
+    assert [m["compile_id"] for m in json_methods(str(TENSOR), "--all", "--method", "Tensor4D::sum*")] == [
+        5,
+        7,
+        6,
+        8,
+        9,
+        10,
+    ]
     assert [m["compile_id"] for m in json_methods(str(TENSOR), "--all", "--compiler", "c1")] == [5, 7, 6]
     (chosen,) = json_methods(str(TENSOR), "--method", "sum4")
     assert chosen["compile_id"] == 9
@@ -44,14 +58,20 @@ def test_whole_run_log_skips_chatter_and_reads_every_compilation() -> None:
     assert [m["compiler"] for m in methods].count("c1") == 7
     assert [m["compiler"] for m in methods].count("c2") == 3
     (native,) = [m for m in methods if m["compiler"] == "native"]
-    assert (native["name"], native["flags"], native["level"]) == ("jdk.internal.misc.Unsafe::getReferenceVolatile", "n", 0)
+    assert (native["name"], native["flags"], native["level"]) == (
+        "jdk.internal.misc.Unsafe::getReferenceVolatile",
+        "n",
+        0,
+    )
 
 
 def test_stdin_gives_the_same_model_as_the_file(tmp_path: object) -> None:
     data = gzip.decompress(TENSOR.read_bytes())
     done = subprocess.run(
         [sys.executable, "-m", "asmcfg", "--compile-id", "9", "--json", "-", "-q"],
-        input=data, capture_output=True, check=True,
+        input=data,
+        capture_output=True,
+        check=True,
     )
     from_stdin = json.loads(done.stdout)["methods"][0]
     (from_file,) = json_methods(str(TENSOR), "--compile-id", "9")
