@@ -54,4 +54,4 @@ def _section_tags(ctx: Context, tags: dict[int, set[str]]) -> None:
 def _stub_like(ctx: Context, block_id: int) -> bool:
     block = ctx.block(block_id)
     instructions = ctx.cfg.method.instructions[block.start : block.end]
-    return any(any(name in ins.runtime_call() for name in _STUB_CALLS) for ins in instructions)
+    return any(any(name in ins.runtime_call() or name in ins.operands for name in _STUB_CALLS) for ins in instructions)
