@@ -14,7 +14,7 @@ from asmcfg.model import Method
 from asmcfg.sources import Line
 
 SAMPLE_LINES = 400
-DIALECTS = ("hsdis", "machcode", "logcompilation")
+DIALECTS = ("hsdis", "machcode", "logcompilation", "perfasm")
 """Dialect modules in the order they are tried when two score the same."""
 
 
