@@ -19,6 +19,10 @@ ROOT_MARKERS = (
     "Deopt MH Handler Code",
 )
 _TABLE_BASE = re.compile(r"(0x[0-9a-fA-F]+)")
+_CMP_ATT = re.compile(r"^\$(0x[0-9a-fA-F]+|\d+)\s*,")
+_CMP_INTEL = re.compile(r",\s*(0x[0-9a-fA-F]+|\d+)$")
+GAP = "gap"
+"""Marker a partial listing (perfasm) puts where printed code is not contiguous."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +61,13 @@ def build_cfg(method: Method) -> Cfg:
     edges: list[Edge] = []
     for block in blocks:
         edges.extend(_edges(method, table, lay, tables, block, block_of, len(blocks)))
+    gaps = {block_of[i] for i, label in method.markers if label == GAP and i in block_of}
+    if gaps:
+        edges = [e for e in edges if not (e.kind is EdgeKind.FALLTHROUGH and e.dst in gaps)]
     roots = _roots(method, block_of)
+    if "partial" in method.features:
+        entered = {e.dst for e in edges if isinstance(e.dst, int)}
+        roots = tuple(sorted(set(roots) | {b.id for b in blocks if b.id not in entered}))
     return Cfg(method, tuple(blocks), tuple(edges), roots)
 
 
@@ -158,20 +168,47 @@ def jump_tables(method: Method, lay: Layout) -> dict[int, tuple[int, ...]]:
     if not method.constants:
         return {}
     found: dict[int, tuple[int, ...]] = {}
+    bases = _table_bases(method)
     base: int | None = None
     for i, ins in enumerate(method.instructions):
-        if "section_word" in ins.relocs or "internal_word" in ins.relocs:
-            match = _TABLE_BASE.search(ins.operands)
-            base = int(match.group(1), 16) if match else base
+        base = bases.get(i, base)
         if lay.flows[i] is Flow.INDIRECT:
-            targets = _table_from(method.constants, base, lay.index)
+            limit = min((b for b in bases.values() if base is not None and b > base), default=None)
+            targets = _table_from(method.constants, base, limit, lay.index)[: _bound(method, i)]
             if targets:
                 found[i] = targets
     return found
 
 
-def _table_from(constants: tuple[tuple[int, int], ...], base: int | None, index: dict[int, int]) -> tuple[int, ...]:
-    rows = [(a, v) for a, v in constants if base is None or a >= base]
+def _table_bases(method: Method) -> dict[int, int]:
+    """Instruction index -> the constant-pool address it loads as a table base (`{section_word}`)."""
+    pool = {address for address, _ in method.constants}
+    bases = {}
+    for i, ins in enumerate(method.instructions):
+        if "section_word" in ins.relocs or "internal_word" in ins.relocs:
+            match = _TABLE_BASE.search(ins.operands)
+            if match and int(match.group(1), 16) in pool:
+                bases[i] = int(match.group(1), 16)
+    return bases
+
+
+def _bound(method: Method, jump: int) -> int | None:
+    """Entries the switch can index, from the `cmp $N` + `jae`/`ja` bounds check shortly before the jump."""
+    window = method.instructions[max(0, jump - 12) : jump]
+    for n in range(len(window) - 2, -1, -1):
+        ins, branch = window[n], window[n + 1].mnemonic.split(",")[0]
+        if not ins.mnemonic.startswith("cmp") or branch not in ("jae", "jnb", "ja", "jnbe"):
+            continue
+        match = _CMP_ATT.match(ins.operands.strip()) or _CMP_INTEL.search(ins.operands.strip())
+        if match:
+            return int(match.group(1), 0) + (1 if branch in ("ja", "jnbe") else 0)
+    return None
+
+
+def _table_from(
+    constants: tuple[tuple[int, int], ...], base: int | None, limit: int | None, index: dict[int, int]
+) -> tuple[int, ...]:
+    rows = [(a, v) for a, v in constants if (base is None or a >= base) and (limit is None or a < limit)]
     targets: list[int] = []
     expected = rows[0][0] if rows else 0
     for address, value in rows:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from asmcfg.analyses import heat_report
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.isa import for_name
 from asmcfg.model import Analysis, Block, Flow, Loop
@@ -117,12 +118,21 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
     profile = result.cfg.method.profile
     if profile is None:
         return {}
+    cold = heat_report.cold_share(result)
     return {
         "profile": {
             "source": profile.source,
             "events": list(profile.events),
             "matched": True,
-            "method_share": heat_dict(result, profile.method_share),
+            "method_share": heat_dict(result, profile.method_share or heat_report.method_heat(result)),
+            "cold_share": heat_dict(result, cold.heat),
         },
-        "hot_paths": [{"blocks": list(p.blocks), "share": heat_dict(result, p.share)} for p in result.hot_paths],
+        "hot_paths": [
+            {
+                "blocks": list(p.blocks),
+                "share": heat_dict(result, p.share),
+                "instructions": heat_report.path_facts(result, p).instructions,
+            }
+            for p in result.hot_paths
+        ],
     }

@@ -170,8 +170,6 @@ def test_overlay_on_the_saved_log_of_the_same_run() -> None:
     assert report.heat[0] == pytest.approx(89.29, abs=0.02)
 
 
-@pytest.mark.xfail(reason="cfg.jump_tables reads the first tableswitch's 10 rows on into the second table's "
-                   "(the rows are contiguous), which makes the hot loop irreducible; bounded, loop 0x…b5b appears")
 def test_overlay_hottest_block_is_in_a_natural_loop() -> None:
     """(b) The hottest block of the overlaid method is in a loop the loops pass finds."""
     overlaid, _ = overlay(saved_method(), read_profiles(str(JDK25)))

@@ -22,9 +22,11 @@ PASSES: tuple[tuple[str, Pass], ...] = (
 """The passes, in the order they run; later passes read what earlier ones found."""
 
 
-def analyse(cfg: Cfg, jdk: int | None = None, passes: tuple[tuple[str, Pass], ...] = PASSES) -> Analysis:
+def analyse(
+    cfg: Cfg, jdk: int | None = None, passes: tuple[tuple[str, Pass], ...] = PASSES, paths: int = 3
+) -> Analysis:
     """Run `passes` over `cfg`; `jdk` forces the reason table."""
-    ctx = make_context(cfg, jdk)
+    ctx = make_context(cfg, jdk, paths)
     result = Analysis(cfg=cfg, jdk=jdk or 17, jdk_why="--jdk" if jdk else "default")
     for _, run in passes:
         result = run(ctx, result)

@@ -26,6 +26,8 @@ class Context:
     """Incoming edges per block id (edges between blocks only)."""
     jdk: int | None
     """JDK version forced with --jdk."""
+    paths: int = 3
+    """How many measured hot paths to rank (--paths)."""
 
     def block(self, block_id: int) -> Block:
         """The block with that id."""
@@ -39,7 +41,7 @@ class Context:
         return None
 
 
-def make_context(cfg: Cfg, jdk: int | None) -> Context:
+def make_context(cfg: Cfg, jdk: int | None, paths: int = 3) -> Context:
     """Build the shared context for `cfg`."""
     succ: dict[int, list[Edge]] = {}
     pred: dict[int, list[Edge]] = {}
@@ -55,6 +57,7 @@ def make_context(cfg: Cfg, jdk: int | None) -> Context:
         {k: tuple(v) for k, v in succ.items()},
         {k: tuple(v) for k, v in pred.items()},
         jdk,
+        paths,
     )
 
 

@@ -34,7 +34,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     if profile is None:
         return result
     result = replace(result, block_heat=block_heat(ctx.cfg, profile))
-    count: int = getattr(ctx, "paths", DEFAULT_PATHS)  # a `paths` field on Context, once there is one
+    count = ctx.paths
     view = partial_view(ctx)
     scene = result if view is ctx else loops.run(view, result)
     return replace(result, hot_paths=hot_paths(view, scene, count))
@@ -124,8 +124,10 @@ def hottest_loop(result: Analysis) -> Loop | None:
     loop = max(warm, key=lambda candidate: (_loop_heat(result, candidate), -candidate.header))
     while True:
         smaller = [
-            c for c in warm
-            if set(loop_blocks(c)) & set(loop_blocks(loop)) and _size(result, c) < _size(result, loop)
+            c
+            for c in warm
+            if set(loop_blocks(c)) & set(loop_blocks(loop))
+            and _size(result, c) < _size(result, loop)
             and _primary(_loop_heat(result, c)) * 2 >= _primary(_loop_heat(result, loop))
         ]
         if not smaller:

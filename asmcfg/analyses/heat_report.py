@@ -101,8 +101,9 @@ def path_facts(result: Analysis, path: HotPath | tuple[int, ...]) -> PathFacts:
     polls = [i for i in sites if method.instructions[i].poll or method.instructions[i].poll_return]
     calls = [(i, _callee(method.instructions[i])) for i in sites if table.flow(method.instructions[i]) is Flow.CALL]
     traps = [result.traps[b] for b in blocks if b in result.traps]
-    return PathFacts(instructions_per_iteration(result, blocks), tuple(checks), tuple(traps), tuple(polls),
-                     tuple(calls))
+    return PathFacts(
+        instructions_per_iteration(result, blocks), tuple(checks), tuple(traps), tuple(polls), tuple(calls)
+    )
 
 
 def _callee(ins: Instruction) -> str:

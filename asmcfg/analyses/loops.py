@@ -53,7 +53,7 @@ def _dominates(dominators: dict[int, int], a: int, b: int) -> bool:
 
 def _body(graph: nx.DiGraph, header: int, latch: int) -> set[int]:
     body = {header, latch}
-    stack = [latch]
+    stack = [latch] if latch != header else []
     while stack:
         node = stack.pop()
         for pred in graph.predecessors(node):

@@ -10,6 +10,7 @@ from rich.table import Table
 from asmcfg import describe, report
 from asmcfg.analyses.counts import counts
 from asmcfg.model import Analysis
+from asmcfg.render.heat_summary import write_heat
 
 _MAX_SKIPPED_SHOWN = 5
 _MAX_WHERE = 6
@@ -28,7 +29,9 @@ def write_summary(result: Analysis, console: Console) -> None:
     )
     if result.loops:
         console.print(_loop_table(result))
-    if result.hot_path:
+    if result.cfg.method.profile is not None:
+        write_heat(result, console)
+    if result.hot_path and not result.hot_paths:
         console.print(_hot_path_table(result))
     if result.traps:
         console.print(_trap_table(result))
@@ -58,7 +61,9 @@ def _loop_table(result: Analysis) -> Table:
 
 def _hot_path_table(result: Analysis) -> Table:
     loops = {loop.header for loop in result.loops}
-    title = "Static hot path (no profile: entry → innermost loop along likely successors)"
+    title = "Static hot path (entry → innermost loop along likely successors)"
+    if result.cfg.method.profile is None:
+        title = title.replace("(", "(no profile: ")
     table = Table(title=title, title_justify="left")
     for column in ("block", "address", "ins", "source", "tags"):
         table.add_column(column)
