@@ -170,7 +170,7 @@ def jump_tables(method: Method, lay: Layout) -> dict[int, tuple[int, ...]]:
     found: dict[int, tuple[int, ...]] = {}
     bases = _table_bases(method)
     base: int | None = None
-    for i, ins in enumerate(method.instructions):
+    for i in range(len(method.instructions)):
         base = bases.get(i, base)
         if lay.flows[i] is Flow.INDIRECT:
             limit = min((b for b in bases.values() if base is not None and b > base), default=None)
