@@ -40,7 +40,8 @@ class AArch64(Isa):
     indirect_jumps = frozenset({"br", "braa", "brab", "braaz", "brabz"})
     calls = frozenset({"bl", "blr", "blraa", "blrab"})
     returns = frozenset({"ret", "retaa", "retab"})
-    halts = frozenset({"brk", "udf", "hlt"})
+    halts = frozenset({"brk", "udf", "hlt", "dcps1", "dcps2", "dcps3"})
+    """`dcps1 #0xdeae` is HotSpot's `stop()`: like x86 `hlt`, control never goes on."""
     unsigned_conditional = frozenset({"b.hs", "b.cs", "b.lo", "b.cc", "b.hi", "b.ls"})
 
     def base_mnemonic(self, mnemonic: str) -> str:
