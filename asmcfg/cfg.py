@@ -66,6 +66,7 @@ def build_cfg(method: Method) -> Cfg:
         edges = [e for e in edges if not (e.kind is EdgeKind.FALLTHROUGH and e.dst in gaps)]
     roots = _roots(method, block_of)
     if "partial" in method.features:
+        edges = [_not_shown(e) for e in edges]
         entered = {e.dst for e in edges if isinstance(e.dst, int)}
         roots = tuple(sorted(set(roots) | {b.id for b in blocks if b.id not in entered}))
     return Cfg(method, tuple(blocks), tuple(edges), roots)
@@ -153,6 +154,13 @@ def _destination(ins: Instruction, target: int | None, lay: Layout, block_of: di
         if reloc and reloc != "no_reloc":
             return reloc
     return f"0x{target:x}" if target is not None else UNRESOLVED
+
+
+def _not_shown(edge: Edge) -> Edge:
+    """In a partial listing (perfasm regions), a bare address outside it is code the listing did not show."""
+    if isinstance(edge.dst, str) and edge.dst.startswith("0x"):
+        return Edge(edge.src, f"not shown: {edge.dst}", edge.kind, edge.site)
+    return edge
 
 
 def _roots(method: Method, block_of: dict[int, int]) -> tuple[int, ...]:
