@@ -1,0 +1,239 @@
+"""Markup of -XX:+LogCompilation files: tags, entities, `<nmethod>` records and `<uncommon_trap>` records.
+
+The log is read line by line: HotSpot starts every element on a new line and escapes the text it copies
+into `<tty>`, so a line holding `<` is markup and any other line is text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_ENTITY = re.compile(r"&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
+_NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+_TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)([^<>]*)>")
+_ATTR = re.compile(r"([\w.:-]+)\s*=\s*(?:'([^']*)'|\"([^\"]*)\")")
+_RELEASE = re.compile(r"^\s*(?:1\.)?(\d+)")
+
+
+def unescape(text: str) -> str:
+    """`&lt;init&gt;` -> `<init>`: the five XML entities and character references."""
+    if "&" not in text:
+        return text
+    return _ENTITY.sub(_entity, text)
+
+
+def _entity(match: re.Match[str]) -> str:
+    name = match.group(1)
+    if name.startswith("#x"):
+        return chr(int(name[2:], 16))
+    if name.startswith("#"):
+        return chr(int(name[1:]))
+    return _NAMED[name]
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """One start, end or empty-element tag."""
+
+    name: str
+    """Element name (`nmethod`)."""
+    closing: bool
+    """True for an end tag (`</task>`)."""
+    empty: bool
+    """True for an empty-element tag (`<writer thread='1'/>`)."""
+    attrs: dict[str, str]
+    """Attribute values, entities replaced."""
+
+
+def tags(text: str) -> list[Tag]:
+    """The tags on one line of markup, in order."""
+    found = []
+    for closing, name, inner in _TAG.findall(text):
+        empty = inner.endswith("/")
+        attrs = {key: unescape(single or double) for key, single, double in _ATTR.findall(inner)} if inner else {}
+        found.append(Tag(name, bool(closing), empty, attrs))
+    return found
+
+
+def feature_version(release: str) -> int | None:
+    """17 from `17.0.15+6-Debian-1deb12u1`, 8 from `1.8.0_392-b08`, None if unreadable."""
+    match = _RELEASE.match(release)
+    return int(match.group(1)) if match else None
+
+
+def method_name(signature: str) -> str:
+    """`java.lang.String::hashCode` from a log's `java.lang.String hashCode ()I`."""
+    parts = signature.split(" ")
+    return f"{parts[0]}::{parts[1]}" if len(parts) > 1 else signature
+
+
+def to_int(value: str | None, base: int = 10) -> int | None:
+    """An attribute as an int, None when absent or not a number."""
+    if value is None:
+        return None
+    try:
+        return int(value, base)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class NMethodRecord:
+    """What an `<nmethod …/>` record says about one installed compilation."""
+
+    compile_id: int
+    """Compile id."""
+    compiler: str
+    """`c1`, `c2`, `jvmci`, or `native` for a `c2n` wrapper (printed as `compiler=''`)."""
+    level: int | None
+    """Tier level, 0 for native wrappers."""
+    kind: str
+    """`compile_kind`: `osr`, `c2n`, or empty for a normal compilation."""
+    method: str
+    """`pkg.Class::name`."""
+    bytecode_size: int | None
+    """`bytes`: the method's bytecode size."""
+    address: int | None
+    """Start of the nmethod in the code cache."""
+    size: int | None
+    """Size of the whole nmethod in bytes."""
+    code_begin: int | None
+    """Start of `main code` (`address + insts_offset`)."""
+    code_size: int | None
+    """Size of `main code`: from `insts_offset` to the next section, as the section table prints it."""
+    line: int
+    """Line of the record in the log."""
+
+
+_SECTION_OFFSETS = (
+    "relocation_offset", "consts_offset", "stub_offset", "scopes_data_offset", "scopes_pcs_offset",
+    "dependencies_offset", "handler_table_offset", "nul_chk_table_offset", "oops_offset", "metadata_offset",
+)
+
+
+def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
+    """The record of an `<nmethod>` tag's attributes, None without a compile id."""
+    compile_id = to_int(attrs.get("compile_id"))
+    if compile_id is None:
+        return None
+    address = to_int(attrs.get("address"), 16)
+    insts = to_int(attrs.get("insts_offset"))
+    size = to_int(attrs.get("size"))
+    code_size = None
+    if insts is not None and size is not None:
+        later = [o for o in (to_int(attrs.get(k)) for k in _SECTION_OFFSETS) if o is not None and o > insts]
+        code_size = min([*later, size]) - insts
+    kind = attrs.get("compile_kind", "")
+    return NMethodRecord(
+        compile_id=compile_id,
+        compiler=attrs.get("compiler") or ("native" if kind == "c2n" else "unknown"),
+        level=to_int(attrs.get("level")),
+        kind=kind,
+        method=method_name(attrs.get("method", "")),
+        bytecode_size=to_int(attrs.get("bytes")),
+        address=address,
+        size=size,
+        code_begin=address + insts if address is not None and insts is not None else None,
+        code_size=code_size,
+        line=line,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LogTrap:
+    """An `<uncommon_trap>` record of the log, to set beside the traps decoded from the code."""
+
+    compile_id: int
+    """The compilation it belongs to."""
+    origin: str
+    """`parse`: the compiler emitted the trap (in `<task>`); `runtime`: the trap fired (in `<tty>`)."""
+    method: str
+    """`pkg.Class::name` of the scope the trap is in (an inlined method for inlined code), or empty."""
+    bci: int | None
+    """Bytecode index in that method."""
+    reason: str
+    """Deoptimization reason (`range_check`)."""
+    action: str
+    """Deoptimization action (`make_not_entrant`)."""
+    comment: str
+    """The record's `comment` attribute, if any."""
+    line: int
+    """Line of the record in the log."""
+
+
+@dataclass(slots=True)
+class TrapCollector:
+    """Follows `<task>`, `<parse>` and `<uncommon_trap>` tags and keeps the trap records per compile id."""
+
+    traps: dict[int, list[LogTrap]] = field(default_factory=dict)
+    _task: int | None = None
+    _task_method: str = ""
+    _names: dict[str, str] = field(default_factory=dict)
+    _parse: list[str] = field(default_factory=list)
+    _runtime: dict[str, str] | None = None
+    _runtime_line: int = 0
+
+    def feed(self, tag: Tag, line: int) -> None:
+        """Take one tag of the log."""
+        name = tag.name
+        if name == "task":
+            self._enter_task(tag)
+        elif name in ("klass", "method") and not tag.closing and "id" in tag.attrs:
+            self._names[tag.attrs["id"]] = self._named(tag.attrs)
+        elif name == "parse":
+            self._on_parse(tag)
+        elif name == "uncommon_trap":
+            self._on_trap(tag, line)
+        elif name == "jvms" and self._runtime is not None:
+            self._runtime.setdefault("bci", tag.attrs.get("bci", ""))
+            self._runtime.setdefault("scope", method_name(tag.attrs.get("method", "")))
+
+    def _enter_task(self, tag: Tag) -> None:
+        self._names.clear()
+        self._parse.clear()
+        if tag.closing:
+            self._task, self._task_method = None, ""
+        else:
+            self._task = to_int(tag.attrs.get("compile_id"))
+            self._task_method = method_name(tag.attrs.get("method", ""))
+
+    def _on_parse(self, tag: Tag) -> None:
+        if tag.closing:
+            if self._parse:
+                self._parse.pop()
+        elif not tag.empty:
+            self._parse.append(self._names.get(tag.attrs.get("method", ""), ""))
+
+    def _named(self, attrs: dict[str, str]) -> str:
+        holder = self._names.get(attrs.get("holder", ""), "")
+        return f"{holder}::{attrs.get('name', '')}" if holder else attrs.get("name", "")
+
+    def _on_trap(self, tag: Tag, line: int) -> None:
+        attrs = tag.attrs
+        if "thread" in attrs or self._runtime is not None:
+            self._on_runtime(tag, line)
+            return
+        if self._task is None or tag.closing:
+            return
+        scope = self._names.get(attrs["method"], "") if "method" in attrs else ""
+        scope = scope or (self._parse[-1] if self._parse else self._task_method)
+        self._add(self._task, "parse", scope, attrs, line)
+
+    def _on_runtime(self, tag: Tag, line: int) -> None:
+        if not tag.closing:
+            self._runtime, self._runtime_line = dict(tag.attrs), line
+        runtime = self._runtime
+        if runtime is None or not (tag.closing or tag.empty):
+            return
+        compile_id = to_int(runtime.get("compile_id"))
+        if compile_id is not None:
+            self._add(compile_id, "runtime", runtime.get("scope", ""), runtime, self._runtime_line)
+        self._runtime = None
+
+    def _add(self, compile_id: int, origin: str, scope: str, attrs: dict[str, str], line: int) -> None:
+        trap = LogTrap(
+            compile_id, origin, scope, to_int(attrs.get("bci")), attrs.get("reason", ""),
+            attrs.get("action", ""), attrs.get("comment", ""), line,
+        )
+        self.traps.setdefault(compile_id, []).append(trap)
