@@ -10,16 +10,18 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from asmcfg import dialects
-from asmcfg.errors import InputError, SelectionError, StrictError
+from asmcfg import diagnose, dialects
+from asmcfg.errors import AsmcfgError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method
-from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one
+from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
+from asmcfg.profile import MethodProfile, overlay, read_profiles
 from asmcfg.render import dot, json, summary
 from asmcfg.render.files import atomic_bytes, atomic_text
 from asmcfg.render.listing import write_listing
 from asmcfg.render.svg import render_svg
 
 STDOUT = "-"
+_MAX_NAMES = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,10 @@ class Options:
     """Fail on the first line inside a method that is not understood."""
     quiet: bool = False
     """No summary on stderr."""
+    profile: str | None = None
+    """A perfasm file whose heat goes onto the graph (the input being a dump of the same run)."""
+    paths: int = 3
+    """How many measured hot paths to rank."""
 
 
 def stderr_console() -> Console:
@@ -66,21 +72,34 @@ def stderr_console() -> Console:
 
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
-    stream = open_input(options.input, options.input_format, dialects.ReadOptions(options.syntax))
+    profiles = read_profiles(options.profile) if options.profile else None
+    read = dialects.ReadOptions(options.syntax)
+    stream = open_input(options.input, options.input_format, read, annotated=profiles is not None)
     methods = _checked(stream, options.strict)
     if options.list:
         console = Console(width=200, no_color=True, highlight=False)
         if write_listing((m for m in methods if options.selector.matches(m)), console) == 0:
-            raise no_methods_error(stream.source)
+            raise _nothing_selected(stream, options.selector)
         return 0
     if options.all:
         return _run_all(stream, methods, options)
-    picked = pick_one(methods, options.selector)
+    if profiles is not None and not options.selector.any:
+        picked = pick_profiled(methods, profiles)
+    else:
+        picked = pick_one(methods, options.selector)
     if picked is None:
         raise _nothing_selected(stream, options.selector)
-    result = analyse_method(picked.method, options.jdk)
     err = stderr_console()
-    if not options.quiet:
+    method = picked.method
+    if profiles is not None:
+        method = _overlaid(method, profiles, err)
+    result = analyse_method(method, options.jdk, options.paths)
+    if not options.quiet and profiles is not None and not options.selector.any:
+        err.print(
+            f"chose the compilation the profile's samples land on, of {picked.total} in the input (see --list)",
+            highlight=False,
+        )
+    elif not options.quiet:
         _say_choice(err, picked.candidates, picked.total, options.selector)
     _write_outputs([result], options)
     if not options.quiet:
@@ -88,22 +107,47 @@ def run(options: Options) -> int:
     return 0
 
 
-def _checked(stream: Stream, strict: bool) -> Iterator[Method]:
-    for method in stream.methods:
-        if strict and method.skipped:
+class _Checked(Iterator[Method]):
+    """The stream's methods as they pass: stopped at the first skipped line under --strict, counted and named."""
+
+    def __init__(self, stream: Stream, strict: bool) -> None:
+        self._methods = stream.methods
+        self._source = stream.source
+        self._strict = strict
+        self.count = 0
+        """Methods read so far."""
+        self.names: set[str] = set()
+        """Their names (at most _MAX_NAMES), for did-you-mean hints."""
+
+    def __next__(self) -> Method:
+        method = next(self._methods)
+        if self._strict and method.skipped:
             number, text = method.skipped[0]
             raise StrictError(
-                f"line not understood: {text[:80]!r} (drop --strict to skip such lines)", stream.source, number
+                f"line not understood: {text[:80]!r} (drop --strict to skip such lines)", self._source, number
             )
-        yield method
+        self.count += 1
+        if len(self.names) < _MAX_NAMES:
+            self.names.add(method.header.name)
+        return method
 
 
-def _nothing_selected(stream: Stream, selector: Selector) -> InputError:
-    if not selector.any:
+def _checked(stream: Stream, strict: bool) -> Iterator[Method]:
+    """The stream's methods through the --strict check; the stream keeps the counting wrapper for error messages."""
+    checked = _Checked(stream, strict)
+    stream.methods = checked
+    return checked
+
+
+def _nothing_selected(stream: Stream, selector: Selector) -> AsmcfgError:
+    """No method at all (say what the input looks like), or none that matches (say how many there are)."""
+    seen = stream.methods if isinstance(stream.methods, _Checked) else None
+    if not selector.any or (seen is not None and seen.count == 0):
         return no_methods_error(stream.source)
-    wanted = selector.pattern or (f"compile id {selector.compile_id}" if selector.compile_id is not None else "")
-    wanted = wanted or f"{selector.compiler} compilation"
-    return SelectionError(f"{wanted!s} not found in the input (see --list)", stream.source)
+    what = diagnose.wanted(selector.pattern, selector.compile_id, selector.compiler)
+    if seen is None:
+        return SelectionError(f"{what} not found in input (see --list)", stream.source)
+    return SelectionError(diagnose.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
 
 
 def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -> None:
@@ -116,8 +160,16 @@ def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -
         err.print(f"{total} compilations in the input: see --list", highlight=False)
 
 
+def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Method:
+    """The method with the profile's heat, saying on stderr how well the addresses matched."""
+    overlaid, found = overlay(method, profiles)
+    prefix = "profile" if found.matched else "profile NOT applied"
+    err.print(f"{prefix}: {found.message}", highlight=False, markup=False)
+    return overlaid
+
+
 def _run_all(stream: Stream, methods: Iterator[Method], options: Options) -> int:
-    results = [analyse_method(m, options.jdk) for m in methods if options.selector.matches(m)]
+    results = [analyse_method(m, options.jdk, options.paths) for m in methods if options.selector.matches(m)]
     if not results:
         raise _nothing_selected(stream, options.selector)
     _write_outputs(results, options)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import traceback
 
@@ -11,11 +13,13 @@ from asmcfg import app
 from asmcfg.errors import AsmcfgError
 from asmcfg.pipeline import Selector
 from asmcfg.render.svg import RENDERERS
+from asmcfg.sources import display_name
 
 FORMATS = ("auto", "hsdis", "machcode", "perfasm", "logcompilation")
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
--XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering."""
+-XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering,
+4 internal error (a bug: run with --debug and report it)."""
 
 
 @click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -60,6 +64,15 @@ raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm ou
     help="Give up on Graphviz after this long.",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first line inside a method that is not understood.")
+@click.option("--profile", metavar="PERFASM", help="Put a JMH perfasm profile of the same run onto the graph.")
+@click.option(
+    "--paths",
+    type=click.IntRange(1, 50),
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="How many measured hot paths to rank (with a profile).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(package_name="asmcfg")
@@ -80,6 +93,8 @@ def main(
     renderer: str,
     render_timeout: float,
     strict: bool,
+    profile: str | None,
+    paths: int,
     quiet: bool,
     debug: bool,
 ) -> None:
@@ -103,6 +118,8 @@ def main(
         render_timeout=render_timeout,
         strict=strict,
         quiet=quiet,
+        profile=profile,
+        paths=paths,
     )
     try:
         status = app.run(options)
@@ -117,4 +134,35 @@ def main(
     except KeyboardInterrupt:
         click.echo("asmcfg: interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # the final guard: one line, never a traceback without --debug
+        if debug:
+            traceback.print_exc()
+        code, message = unexpected(exc, input)
+        click.echo(f"asmcfg: {message}", err=True)
+        sys.exit(code)
     sys.exit(status)
+
+
+INTERNAL_ERROR = 4
+"""Exit status for an exception asmcfg did not expect: a bug to report."""
+_MAX_DETAIL = 200
+
+
+def unexpected(exc: Exception, source: str) -> tuple[int, str]:
+    """Exit status and one-line message for an exception that is not an AsmcfgError."""
+    if isinstance(exc, MemoryError):
+        return 1, f"{display_name(source)}: out of memory (select one method with --method instead of --all)"
+    if isinstance(exc, OSError):
+        _drop_stdout()
+        return 1, f"cannot write the output: {exc.strerror or exc} (check free space and where the output goes)"
+    detail = " ".join(str(exc).split())[:_MAX_DETAIL]
+    return INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {detail} (run with --debug and report it)"
+
+
+def _drop_stdout() -> None:
+    """If stdout is what failed, point it at /dev/null: the flush at exit would fail again and print more."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

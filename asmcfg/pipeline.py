@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from asmcfg import dialects
+from asmcfg import diagnose, dialects
 from asmcfg.analyses import analyse
 from asmcfg.cfg import build_cfg
 from asmcfg.errors import InputError
 from asmcfg.model import Analysis, Method
-from asmcfg.sources import display_name, read_lines
+from asmcfg.sources import Line, display_name, read_lines
+
+if TYPE_CHECKING:
+    from asmcfg.profile import MethodProfile
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,24 +60,32 @@ class Stream:
     dialect: str
 
 
-def open_input(path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None) -> Stream:
-    """Start reading `path` (or `-`), sniffing its dialect."""
+def open_input(
+    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, annotated: bool = False
+) -> Stream:
+    """Start reading `path` (or `-`), sniffing its dialect; `annotated`: drop perfasm's percentage columns first."""
     name = display_name(path)
-    reader, lines = dialects.open_reader(read_lines(path), name, dialect, options)
-    return Stream(name, reader, reader.methods(lines), type(reader).__module__.rsplit(".", 1)[-1])
+    lines: Iterator[Line] = read_lines(path)
+    if annotated:
+        from asmcfg.profile import strip_columns
+
+        lines = strip_columns(lines)
+    reader, stream = dialects.open_reader(lines, name, dialect, options)
+    return Stream(name, reader, reader.methods(stream), type(reader).__module__.rsplit(".", 1)[-1])
 
 
-def analyse_method(method: Method, jdk: int | None = None) -> Analysis:
-    """Graph and analyses for one method."""
-    return analyse(build_cfg(method), jdk)
+def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
+    """Graph and analyses for one method; `paths` measured hot paths are ranked when it has a profile."""
+    return analyse(build_cfg(method), jdk, paths=paths)
 
 
-def no_methods_error(source: str) -> InputError:
-    """The error for an input with no compiled method in it."""
-    return InputError(
-        "no HotSpot compiled method found: is this PrintAssembly output? (see asmcfg --help for the supported formats)",
-        source,
-    )
+def no_methods_error(source: str, sample: Sequence[str] | None = None) -> InputError:
+    """The error for an input with no compiled method in it, saying what the input looks like instead.
+
+    `sample` is the input's first lines when the caller kept them; otherwise they are read again when possible.
+    """
+    found = diagnose.explain(diagnose.sample_input(source) if sample is None else sample)
+    return InputError(found.message, source, found.line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +115,17 @@ def pick_one(methods: Iterator[Method], selector: Selector) -> Picked | None:
             last_c2 = method
     chosen = last_c2 or last_any
     return None if chosen is None else Picked(chosen, matched, total)
+
+
+def pick_profiled(methods: Iterator[Method], profiles: Sequence[MethodProfile]) -> Picked | None:
+    """The compilation most of the profile's sampled addresses land on (ties: the later one)."""
+    sampled = {address for p in profiles for address in p.profile.heat}
+    best: Method | None = None
+    best_hits = -1
+    total = 0
+    for method in methods:
+        total += 1
+        hits = sum(1 for ins in method.instructions if ins.address in sampled)
+        if hits >= best_hits:
+            best, best_hits = method, hits
+    return None if best is None else Picked(best, total, total)

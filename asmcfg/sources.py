@@ -8,13 +8,27 @@ import io
 import lzma
 import os
 import sys
-from collections.abc import Iterator
+import zlib
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import IO, cast
 
 from asmcfg.errors import InputError
 
 STDIN = "-"
+MAX_LINE = 1 << 20
+"""Longest line kept, in bytes: the rest of a longer line is dropped, so one huge line cannot exhaust memory."""
+HEAD_LINES = 400
+"""How many first lines of the input last read are kept for error messages (stdin or a pipe cannot be reread)."""
+_KEPT_CHARS = 4096
+_kept: dict[str, list[str]] = {}
+"""Input name -> its first lines, for the input read last only."""
+
+
+def head_of(name: str) -> list[str] | None:
+    """The first lines (at most HEAD_LINES, each cut to a few KB) of the input last read, if it was `name`."""
+    kept = _kept.get(name)
+    return None if kept is None else list(kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,17 +48,21 @@ def display_name(path: str) -> str:
 
 def _open_binary(path: str) -> IO[bytes]:
     if path == STDIN:
-        return sys.stdin.buffer
+        if sys.stdin is None:
+            raise InputError("standard input is closed (give a FILE, or pipe HotSpot output in)", display_name(path))
+        stdin = sys.stdin.buffer
+        # Wrapping a test harness's BytesIO would close it when the wrapper is dropped: read it as it is.
+        return _decompressed(stdin) if isinstance(stdin, io.BufferedReader) else stdin
     if os.path.isdir(path):
         raise InputError("is a directory, not a HotSpot log (give a file)", path)
     try:
         raw: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except FileNotFoundError:
-        raise InputError("no such file", path) from None
+        raise InputError("no such file (check the path)", path) from None
     except PermissionError:
         raise InputError("permission denied (check the file's permissions)", path) from None
     except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror}", path) from None
+        raise InputError(f"cannot open: {exc.strerror} (check the path and its permissions)", path) from None
     return _decompressed(raw)
 
 
@@ -60,16 +78,31 @@ def _decompressed(raw: IO[bytes]) -> IO[bytes]:
     return buffered
 
 
-def read_lines(path: str) -> Iterator[Line]:
+def _raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of `stream`, each cut to MAX_LINE bytes (the rest of a longer line is read and dropped)."""
+    while raw := stream.readline(MAX_LINE):
+        rest = raw
+        while len(rest) == MAX_LINE and not rest.endswith(b"\n"):
+            rest = stream.readline(MAX_LINE)
+        yield raw
+
+
+def read_lines(path: str) -> Generator[Line, None, None]:
     """Yield the lines of `path` (or stdin for `-`), decompressing by content, never reading it whole."""
     stream = _open_binary(path)
     name = display_name(path)
     number = 0
+    kept: list[str] = []
+    _kept.clear()
+    _kept[name] = kept
     try:
-        for raw in stream:
+        for raw in _raw_lines(stream):
             number += 1
-            yield Line(number, raw.decode("utf-8", "replace").rstrip("\r\n"))
-    except (OSError, EOFError, lzma.LZMAError) as exc:
+            text = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if number <= HEAD_LINES:
+                kept.append(text[:_KEPT_CHARS])
+            yield Line(number, text)
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
         raise InputError(f"input ends badly: {exc} (is the file complete?)", name, number + 1) from None
     finally:
         if path != STDIN:

@@ -11,6 +11,7 @@ from asmcfg.model import Analysis, Block, Edge, EdgeKind, Instruction
 from asmcfg.render.fold import Fold, folds
 
 _MAX_OPERANDS = 48
+_MAX_LINE = 240
 LARGE_GRAPH = 150
 """Above this many nodes, layout limits keep Graphviz fast."""
 HUGE_GRAPH = 400
@@ -18,11 +19,17 @@ HUGE_GRAPH = 400
 
 
 def quote(text: str) -> str:
-    """A DOT double-quoted string whose content is shown literally."""
+    """A DOT double-quoted string whose content is shown literally.
+
+    `&` is written `&amp;`: Graphviz decodes HTML entities in labels, so `&lt;` or `&nbsp;` in a comment would
+    otherwise be shown as `<` or a non-breaking space instead of as printed.
+    """
     out = []
     for char in text:
         if char in '"\\':
             out.append("\\" + char)
+        elif char == "&":
+            out.append("&amp;")
         elif char == "\n":
             out.append("\\l")
         elif ord(char) < 32 or ord(char) == 127 or ord(char) > 126:
@@ -32,8 +39,14 @@ def quote(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def _clipped(label: str) -> str:
+    """Each line of `label` cut to _MAX_LINE characters: Graphviz runs out of memory on a megabyte label."""
+    return "\n".join(line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 3] + "..." for line in label.split("\n"))
+
+
 def _attrs(pairs: dict[str, str]) -> str:
-    return "[" + " ".join(f"{key}={quote(value)}" for key, value in pairs.items()) + "]"
+    shown = {key: _clipped(value) if key == "label" else value for key, value in pairs.items()}
+    return "[" + " ".join(f"{key}={quote(value)}" for key, value in shown.items()) + "]"
 
 
 def instruction_text(ins: Instruction) -> str:
@@ -100,7 +113,7 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
         out.write(f"  {folded[group.blocks[0]]} {_attrs(_fold_attrs(group))};\n")
     _write_exits(result, out)
     _write_edges(result, out, folded)
-    _write_legend(out)
+    _write_legend(out, result)
     out.write("}\n")
 
 
@@ -133,7 +146,7 @@ def _block_attrs(result: Analysis, block: Block, notes: list[str]) -> dict[str, 
         fill = describe.heat_colour(heat[0], hottest)
     label = block_label(result, block) + "".join(note + "\n" for note in notes)
     attrs = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
-    if block.id in result.hot_path:
+    if block.id in bold_path(result):
         attrs["penwidth"] = "2.5"
         attrs["color"] = describe.HOT_COLOUR
     return attrs
@@ -169,7 +182,7 @@ def _write_exits(result: Analysis, out: TextIO) -> None:
 
 def _write_edges(result: Analysis, out: TextIO, folded: dict[int, str]) -> None:
     names = _exit_names(result)
-    hot = list(itertools.pairwise(result.hot_path))
+    hot = list(itertools.pairwise(bold_path(result)))
     seen: set[tuple[str, str, str]] = set()
     for edge in result.cfg.edges:
         src = folded.get(edge.src, f"b{edge.src}")
@@ -200,7 +213,29 @@ def _edge_attrs(result: Analysis, edge: Edge, hot: bool) -> dict[str, str]:
     return attrs
 
 
-def _write_legend(out: TextIO) -> None:
+def bold_path(result: Analysis) -> tuple[int, ...]:
+    """The path drawn bold: the hottest measured path, else the static hot path."""
+    return result.hot_paths[0].blocks if result.hot_paths else result.hot_path
+
+
+def _write_heat_scale(out: TextIO, result: Analysis) -> None:
+    """Five swatches from cold to the hottest block's share, on the fill scale blocks use."""
+    profile = result.cfg.method.profile
+    hottest = max((h[0] for h in result.block_heat.values()), default=0.0)
+    if profile is None or not result.block_heat:
+        return
+    previous = None
+    for step in range(5):
+        share = hottest * step / 4
+        label = f"{profile.events[0]} {share:.2f}%" + (" (hottest block)" if step == 4 else "")
+        name = f"legend_heat_{step}"
+        out.write(f"    {name} {_attrs({'label': label, 'fillcolor': describe.heat_colour(share, hottest)})};\n")
+        if previous:
+            out.write(f"    {previous} -> {name} [style=invis];\n")
+        previous = name
+
+
+def _write_legend(out: TextIO, result: Analysis) -> None:
     out.write('  subgraph cluster_legend {\n    label="legend"; fontname="Courier"; style=dashed; color="#bbbbbb";\n')
     previous = None
     for tag in describe.TAG_ORDER:
@@ -215,6 +250,7 @@ def _write_legend(out: TextIO) -> None:
     for a, b in itertools.pairwise(EdgeKind):
         style = _attrs(describe.EDGE_STYLES[a])
         out.write(f"    legend_edge_{a.value} -> legend_edge_{b.value} {style};\n")
+    _write_heat_scale(out, result)
     out.write("  }\n")
 
 
