@@ -4,93 +4,20 @@ from __future__ import annotations
 
 ACTIONS = ("none", "maybe_recompile", "reinterpret", "make_not_entrant", "make_not_compilable")
 
+_JDK17 = (
+    "none null_check null_assert range_check class_check array_check intrinsic bimorphic profile_predicate "
+    "unloaded uninitialized initialized unreached unhandled constraint div0_check age predicate loop_limit_check "
+    "speculate_class_check speculate_null_check speculate_null_assert rtm_state_change unstable_if "
+    "unstable_fused_if receiver_constraint aliasing transfer_to_interpreter not_compiled_exception_handler "
+    "unresolved jsr_mismatch tenured"
+).split()
+# JDK 11 has neither `initialized` (13+) nor `receiver_constraint` (15+); JDK 8 (8u20+) also lacks
+# profile_predicate, the speculate_null_* pair, unstable_fused_if and the JVMCI/tenured tail.
+_JDK11 = [r for r in _JDK17 if r not in ("initialized", "receiver_constraint")]
 _JDK8 = [
-    "none",
-    "null_check",
-    "null_assert",
-    "range_check",
-    "class_check",
-    "array_check",
-    "intrinsic",
-    "bimorphic",
-    "unloaded",
-    "uninitialized",
-    "unreached",
-    "unhandled",
-    "constraint",
-    "div0_check",
-    "age",
-    "predicate",
-    "loop_limit_check",
-    "speculate_class_check",
-    "rtm_state_change",
-    "unstable_if",
-]
-_JDK11 = [
-    "none",
-    "null_check",
-    "null_assert",
-    "range_check",
-    "class_check",
-    "array_check",
-    "intrinsic",
-    "bimorphic",
-    "profile_predicate",
-    "unloaded",
-    "uninitialized",
-    "unreached",
-    "unhandled",
-    "constraint",
-    "div0_check",
-    "age",
-    "predicate",
-    "loop_limit_check",
-    "speculate_class_check",
-    "speculate_null_check",
-    "speculate_null_assert",
-    "rtm_state_change",
-    "unstable_if",
-    "unstable_fused_if",
-    "aliasing",
-    "transfer_to_interpreter",
-    "not_compiled_exception_handler",
-    "unresolved",
-    "jsr_mismatch",
-    "tenured",
-]
-_JDK17 = [
-    "none",
-    "null_check",
-    "null_assert",
-    "range_check",
-    "class_check",
-    "array_check",
-    "intrinsic",
-    "bimorphic",
-    "profile_predicate",
-    "unloaded",
-    "uninitialized",
-    "initialized",
-    "unreached",
-    "unhandled",
-    "constraint",
-    "div0_check",
-    "age",
-    "predicate",
-    "loop_limit_check",
-    "speculate_class_check",
-    "speculate_null_check",
-    "speculate_null_assert",
-    "rtm_state_change",
-    "unstable_if",
-    "unstable_fused_if",
-    "receiver_constraint",
-    "aliasing",
-    "transfer_to_interpreter",
-    "not_compiled_exception_handler",
-    "unresolved",
-    "jsr_mismatch",
-    "tenured",
+    r
+    for r in _JDK11[: _JDK11.index("unstable_if") + 1]
+    if r not in ("profile_predicate", "speculate_null_check", "speculate_null_assert")
 ]
 _JDK24 = [r for r in _JDK17 if r != "rtm_state_change"]
 _JDK25 = [*_JDK24[:9], "auto_vectorization_check", *_JDK24[9:]]
