@@ -8,7 +8,7 @@ from asmcfg import deopt
 
 
 @pytest.mark.parametrize(
-    ("request", "expected"),
+    ("trap_request", "expected"),
     [
         (-28, {8: "range_check", 11: "range_check", 17: "range_check", 25: "range_check"}),
         (-138, {8: "speculate_class_check", 11: "loop_limit_check", 17: "predicate", 24: "predicate", 25: "age"}),
@@ -17,9 +17,9 @@ from asmcfg import deopt
         (-146, {25: "predicate", 24: "loop_limit_check"}),
     ],
 )
-def test_worked_examples(request: int, expected: dict[int, str]) -> None:
+def test_worked_examples(trap_request: int, expected: dict[int, str]) -> None:
     for jdk, reason in expected.items():
-        assert deopt.decode(request, jdk)[0] == reason
+        assert deopt.decode(trap_request, jdk)[0] == reason
 
 
 def test_anchors_read_from_the_vms_through_jvmci() -> None:
