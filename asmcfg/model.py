@@ -259,8 +259,8 @@ class Analysis:
     """Tags per block id."""
     traps: dict[int, Trap] = field(default_factory=dict)
     """Trap per block id (the block that makes the trap call)."""
-    checks: dict[tuple[int, int | str, int], str] = field(default_factory=dict)
-    """`range_check`/`null_check` per edge key (src, dst, site)."""
+    checks: dict[Edge, str] = field(default_factory=dict)
+    """`range_check`/`null_check` per check edge (a branch's taken edge, or an implicit-exception edge)."""
     loops: tuple[Loop, ...] = ()
     """Natural loops, outermost first."""
     hot_path: tuple[int, ...] = ()

@@ -27,7 +27,7 @@ def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
 def _source_from_checks(result: Analysis, block: Block) -> dict[str, Any] | None:
     """Without debug info in the block, the line of the trap its checks lead to."""
     for edge in result.cfg.edges:
-        if edge.src == block.id and isinstance(edge.dst, int) and (edge.src, edge.dst, edge.site) in result.checks:
+        if edge.src == block.id and isinstance(edge.dst, int) and edge in result.checks:
             for target in range(edge.dst, len(result.cfg.blocks)):
                 trap = result.traps.get(target)
                 if trap is not None and trap.line is not None:
@@ -58,7 +58,7 @@ def _callee(relocs: tuple[str, ...]) -> str:
 
 def checks_in(result: Analysis, blocks: set[int]) -> Counter[str]:
     """Range and null checks whose branch lies in `blocks`."""
-    return Counter(check for (src, _, _), check in result.checks.items() if src in blocks)
+    return Counter(check for edge, check in result.checks.items() if edge.src in blocks)
 
 
 def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:

@@ -161,11 +161,11 @@ def _check_loops(result: Analysis) -> None:
 
 
 def _check_checks(result: Analysis, table: Isa) -> None:
-    edges = {(e.src, e.dst, e.site): e for e in result.cfg.edges}
+    edges = set(result.cfg.edges)
     instructions = result.cfg.method.instructions
-    for key, reason in result.checks.items():
-        require(key in edges, f"{reason} on an edge that is not in the graph: {key}")
-        edge, ins = edges[key], instructions[key[2]]
+    for edge, reason in result.checks.items():
+        require(edge in edges, f"{reason} on an edge that is not in the graph: {edge}")
+        ins = instructions[edge.site]
         if reason == "range_check":
             require(edge.kind is EdgeKind.TAKEN, "range_check on an edge that is not a taken branch")
             require(table.base_mnemonic(ins.mnemonic) in table.unsigned_conditional,

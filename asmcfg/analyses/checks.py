@@ -20,7 +20,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
             reason, path = _check_of(ctx, result, edge.kind, edge.site, edge.dst)
             if reason is None:
                 continue
-            checks[(edge.src, edge.dst, edge.site)] = reason
+            checks[edge] = reason
             for block in path:
                 tags.setdefault(block, set()).add(reason)
     return add_tags(replace(result, checks=checks), tags)

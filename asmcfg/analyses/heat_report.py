@@ -97,7 +97,7 @@ def path_facts(result: Analysis, path: HotPath | tuple[int, ...]) -> PathFacts:
     table = isa.for_name(method.isa)
     sites = [i for b in blocks for i in range(result.cfg.blocks[b].start, result.cfg.blocks[b].end)]
     on_path = set(blocks)
-    checks = sorted({(site, kind) for (src, _, site), kind in result.checks.items() if src in on_path})
+    checks = sorted({(edge.site, kind) for edge, kind in result.checks.items() if edge.src in on_path})
     polls = [i for i in sites if method.instructions[i].poll or method.instructions[i].poll_return]
     calls = [(i, _callee(method.instructions[i])) for i in sites if table.flow(method.instructions[i]) is Flow.CALL]
     traps = [result.traps[b] for b in blocks if b in result.traps]

@@ -130,7 +130,7 @@ def _fold_notes(result: Analysis, folded: dict[int, str]) -> dict[int, list[str]
     notes: dict[int, list[str]] = {}
     for edge in result.cfg.edges:
         if isinstance(edge.dst, int) and edge.dst in folded and edge.src not in folded:
-            check = result.checks.get((edge.src, edge.dst, edge.site))
+            check = result.checks.get(edge)
             what = check.replace("_", " ") if check else edge.kind.value
             note = f"-> B{edge.dst} ({what}, folded in {folded[edge.dst].replace('fold', 'F')})"
             notes.setdefault(edge.src, []).append(note)
@@ -200,7 +200,7 @@ def _write_edges(result: Analysis, out: TextIO, folded: dict[int, str]) -> None:
 
 def _edge_attrs(result: Analysis, edge: Edge, hot: bool) -> dict[str, str]:
     attrs = dict(describe.EDGE_STYLES[edge.kind])
-    check = result.checks.get((edge.src, edge.dst, edge.site))
+    check = result.checks.get(edge)
     if check:
         attrs["color"] = describe.CHECK_COLOUR
         attrs["label"] = check.replace("_", " ")
