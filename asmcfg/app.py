@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from rich.console import Console
 
@@ -19,6 +20,7 @@ from asmcfg.render import dot, json, summary
 from asmcfg.render.files import atomic_bytes, atomic_text
 from asmcfg.render.listing import write_listing
 from asmcfg.render.svg import render_svg
+from asmcfg.sources import display_name
 
 STDOUT = "-"
 _MAX_NAMES = 10_000
@@ -58,6 +60,8 @@ class Options:
     """Fail on the first line inside a method that is not understood."""
     quiet: bool = False
     """No summary on stderr."""
+    jsonl: str | None = None
+    """Write every selected method as JSON Lines here (`-` for stdout), analysed on all cores."""
     profile: str | None = None
     """A perfasm file whose heat goes onto the graph (the input being a dump of the same run)."""
     paths: int = 3
@@ -72,6 +76,8 @@ def stderr_console() -> Console:
 
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
+    if options.jsonl is not None:
+        return _run_jsonl(options)
     profiles = read_profiles(options.profile) if options.profile else None
     read = dialects.ReadOptions(options.syntax)
     stream = open_input(options.input, options.input_format, read, annotated=profiles is not None)
@@ -158,6 +164,31 @@ def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -
         )
     elif total > 1:
         err.print(f"{total} compilations in the input: see --list", highlight=False)
+
+
+def _run_jsonl(options: Options) -> int:
+    """Every selected method as one JSON line each, written as it finishes, in input order."""
+    from asmcfg import parallel
+
+    select = options.selector.matches if options.selector.any else None
+    read = dialects.ReadOptions(options.syntax)
+    assert options.jsonl is not None
+
+    def write(out: TextIO) -> None:
+        stats = parallel.analyse_to_jsonl(
+            options.input, out, json.jsonl_record, dialect=options.input_format, jdk=options.jdk,
+            select=select, options=read,
+        )
+        if stats.analysed == 0:
+            raise no_methods_error(display_name(options.input)) if stats.methods == 0 else SelectionError(
+                "no compilation matches the selection (see --list)", display_name(options.input))
+        if not options.quiet:
+            stderr_console().print(
+                f"{stats.analysed} of {stats.methods} compilations written as JSON Lines"
+                + (f"; {stats.failed} failed (see their error records)" if stats.failed else ""), highlight=False)
+
+    _write(options.jsonl, write)
+    return 0
 
 
 def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Method:

@@ -30,6 +30,7 @@ raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm ou
 @click.option("--all", "all_", is_flag=True, help="Every matching compilation (one DOT graph each).")
 @click.option("--list", "list_", is_flag=True, help="Print a table of the compilations in the input and exit.")
 @click.option("--json", "json_", metavar="FILE|-", help="Write the JSON model (schema 1) to FILE or stdout.")
+@click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--svg", metavar="FILE", help="Render the graph to an SVG file.")
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")
@@ -84,6 +85,7 @@ def main(
     all_: bool,
     list_: bool,
     json_: str | None,
+    jsonl: str | None,
     svg: str | None,
     dot: str | None,
     no_fold: bool,
@@ -108,6 +110,7 @@ def main(
         all=all_,
         list=list_,
         json=json_,
+        jsonl=jsonl,
         svg=svg,
         dot=dot,
         fold=not no_fold,

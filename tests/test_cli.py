@@ -88,3 +88,12 @@ def test_intel_and_att_give_the_same_graph_shape() -> None:
     kinds = [e["kind"] for e in dense_att["edges"]]
     assert kinds == [e["kind"] for e in dense_intel["edges"]]
     assert kinds.count("indirect") == 10
+
+
+def test_jsonl_streams_the_same_methods_as_json_all_in_input_order() -> None:
+    code, out, _ = run_cli(str(TENSOR), "--jsonl", "-", "-q")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert all(line["schema"] == 1 for line in lines)
+    document = json_methods(str(TENSOR), "--all")
+    assert [(m["compile_id"], m["counts"]) for m in lines] == [(m["compile_id"], m["counts"]) for m in document]
