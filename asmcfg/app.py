@@ -7,20 +7,22 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 
-from asmcfg import diagnose, dialects
+from asmcfg import dialects
 from asmcfg.errors import AsmcfgError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method
 from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
-from asmcfg.profile import MethodProfile, overlay, read_profiles
-from asmcfg.render import dot, json, summary
+from asmcfg.render import dot, summary
 from asmcfg.render.files import atomic_bytes, atomic_text
 from asmcfg.render.listing import write_listing
 from asmcfg.render.svg import render_svg
 from asmcfg.sources import display_name
+
+if TYPE_CHECKING:
+    from asmcfg.profile import MethodProfile
 
 STDOUT = "-"
 _MAX_NAMES = 10_000
@@ -78,7 +80,7 @@ def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
     if options.jsonl is not None:
         return _run_jsonl(options)
-    profiles = read_profiles(options.profile) if options.profile else None
+    profiles = _read_profiles(options.profile) if options.profile else None
     read = dialects.ReadOptions(options.syntax)
     stream = open_input(options.input, options.input_format, read, annotated=profiles is not None)
     methods = _checked(stream, options.strict)
@@ -150,6 +152,8 @@ def _nothing_selected(stream: Stream, selector: Selector) -> AsmcfgError:
     seen = stream.methods if isinstance(stream.methods, _Checked) else None
     if not selector.any or (seen is not None and seen.count == 0):
         return no_methods_error(stream.source)
+    from asmcfg import diagnose
+
     what = diagnose.wanted(selector.pattern, selector.compile_id, selector.compiler)
     if seen is None:
         return SelectionError(f"{what} not found in input (see --list)", stream.source)
@@ -169,6 +173,7 @@ def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -
 def _run_jsonl(options: Options) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
     from asmcfg import parallel
+    from asmcfg.render import json
 
     select = options.selector.matches if options.selector.any else None
     read = dialects.ReadOptions(options.syntax)
@@ -191,8 +196,16 @@ def _run_jsonl(options: Options) -> int:
     return 0
 
 
+def _read_profiles(path: str) -> list[MethodProfile]:
+    from asmcfg.profile import read_profiles
+
+    return read_profiles(path)
+
+
 def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Method:
     """The method with the profile's heat, saying on stderr how well the addresses matched."""
+    from asmcfg.profile import overlay
+
     overlaid, found = overlay(method, profiles)
     prefix = "profile" if found.matched else "profile NOT applied"
     err.print(f"{prefix}: {found.message}", highlight=False, markup=False)
@@ -216,6 +229,8 @@ def _write_outputs(results: list[Analysis], options: Options) -> None:
     if options.svg:
         _write_svg(results, options)
     if options.json:
+        from asmcfg.render import json
+
         _write(options.json, lambda out: json.write_json(results, out))
     if dot_target:
         _write(dot_target, lambda out: dot.write_many(results, out, options.fold))

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from asmcfg import diagnose, dialects
+from asmcfg import dialects
 from asmcfg.analyses import analyse
 from asmcfg.cfg import build_cfg
 from asmcfg.errors import InputError
@@ -84,6 +84,8 @@ def no_methods_error(source: str, sample: Sequence[str] | None = None) -> InputE
 
     `sample` is the input's first lines when the caller kept them; otherwise they are read again when possible.
     """
+    from asmcfg import diagnose
+
     found = diagnose.explain(diagnose.sample_input(source) if sample is None else sample)
     return InputError(found.message, source, found.line)
 
