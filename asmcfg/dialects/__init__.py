@@ -50,11 +50,21 @@ def _module(name: str) -> ModuleType:
     return importlib.import_module(f"asmcfg.dialects.{name}")
 
 
+SIGNS: dict[str, tuple[str, ...]] = {
+    "machcode": ("[MachCode]",),
+    "logcompilation": ("<hotspot_log", "<tty>", "<writer thread=", "<print_nmethod"),
+    "perfasm": ("[Hottest Region", "....[Hottest", "PrintAssembly processed"),
+}
+"""Text without which a dialect's own sniff scores 0: its module is imported only when one is present."""
+
+
 def choose(sample: list[str], forced: str | None = None) -> Choice:
     """The best-fitting dialect for `sample`, or `forced` when given."""
     if forced:
         return Choice(forced, 1.0)
-    scores = [(float(_module(name).sniff(sample)), -i, name) for i, name in enumerate(DIALECTS)]
+    text = "\n".join(sample)
+    candidates = [n for n in DIALECTS if n not in SIGNS or any(sign in text for sign in SIGNS[n])]
+    scores = [(float(_module(name).sniff(sample)), -DIALECTS.index(name), name) for name in candidates]
     score, _, name = max(scores)
     return Choice(name, score)
 
