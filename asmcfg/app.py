@@ -73,7 +73,10 @@ class Options:
 def stderr_console() -> Console:
     """The console for the summary: colour only on a terminal and without NO_COLOR."""
     terminal = sys.stderr.isatty()
-    return Console(stderr=True, width=None if terminal else 160, no_color=bool(os.environ.get("NO_COLOR")))
+    # markup=False: method names, comments and frames come from the input and may hold `[...]`.
+    return Console(
+        stderr=True, width=None if terminal else 160, no_color=bool(os.environ.get("NO_COLOR")), markup=False
+    )
 
 
 def run(options: Options) -> int:
@@ -85,7 +88,7 @@ def run(options: Options) -> int:
     stream = open_input(options.input, options.input_format, read, annotated=profiles is not None)
     methods = _checked(stream, options.strict)
     if options.list:
-        console = Console(width=200, no_color=True, highlight=False)
+        console = Console(width=200, no_color=True, highlight=False, markup=False)
         if write_listing((m for m in methods if options.selector.matches(m)), console) == 0:
             raise _nothing_selected(stream, options.selector)
         return 0
@@ -181,16 +184,26 @@ def _run_jsonl(options: Options) -> int:
 
     def write(out: TextIO) -> None:
         stats = parallel.analyse_to_jsonl(
-            options.input, out, json.jsonl_record, dialect=options.input_format, jdk=options.jdk,
-            select=select, options=read,
+            options.input,
+            out,
+            json.jsonl_record,
+            dialect=options.input_format,
+            jdk=options.jdk,
+            select=select,
+            options=read,
         )
         if stats.analysed == 0:
-            raise no_methods_error(display_name(options.input)) if stats.methods == 0 else SelectionError(
-                "no compilation matches the selection (see --list)", display_name(options.input))
+            raise (
+                no_methods_error(display_name(options.input))
+                if stats.methods == 0
+                else SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
+            )
         if not options.quiet:
             stderr_console().print(
                 f"{stats.analysed} of {stats.methods} compilations written as JSON Lines"
-                + (f"; {stats.failed} failed (see their error records)" if stats.failed else ""), highlight=False)
+                + (f"; {stats.failed} failed (see their error records)" if stats.failed else ""),
+                highlight=False,
+            )
 
     _write(options.jsonl, write)
     return 0

@@ -6,6 +6,7 @@ import gzip
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from corpus import HSDIS, json_methods, run_cli
 
@@ -65,7 +66,7 @@ def test_whole_run_log_skips_chatter_and_reads_every_compilation() -> None:
     )
 
 
-def test_stdin_gives_the_same_model_as_the_file(tmp_path: object) -> None:
+def test_stdin_gives_the_same_model_as_the_file(tmp_path: Path) -> None:
     data = gzip.decompress(TENSOR.read_bytes())
     done = subprocess.run(
         [sys.executable, "-m", "asmcfg", "--compile-id", "9", "--json", "-", "-q"],
@@ -97,3 +98,15 @@ def test_jsonl_streams_the_same_methods_as_json_all_in_input_order() -> None:
     assert all(line["schema"] == 1 for line in lines)
     document = json_methods(str(TENSOR), "--all")
     assert [(m["compile_id"], m["counts"]) for m in lines] == [(m["compile_id"], m["counts"]) for m in document]
+
+
+def test_brackets_in_names_are_shown_as_printed_not_as_console_markup(tmp_path: Path) -> None:
+    text = gzip.decompress(TENSOR.read_bytes()).decode()
+    evil = text.replace("Tensor4D::sumDiag (43 bytes)", "Evil::[/x][bold]m[/] (43 bytes)")
+    path = tmp_path / "evil.txt"
+    path.write_text(evil)
+    code, _, err = run_cli(str(path), "--compile-id", "10", "--dot", "-")
+    assert code == 0
+    assert "c2 id 10 tier 4 Evil::[/x][bold]m[/] (43 bytes)" in err
+    code, out, _ = run_cli(str(path), "--list")
+    assert code == 0 and "Evil::[/x][bold]m[/]" in out

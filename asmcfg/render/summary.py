@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from asmcfg import describe, report
 from asmcfg.analyses.counts import counts
@@ -20,13 +21,14 @@ def write_summary(result: Analysis, console: Console) -> None:
     """Print the summary of one analysed method."""
     method = result.cfg.method
     numbers = counts(result)
-    console.print(
-        f"[bold]{describe.compilation(method.header)}[/bold]  {method.source}:{method.header.line}  "
+    title = Text(describe.compilation(method.header), style="bold")
+    title.append(
+        f"  {method.source}:{method.header.line}  "
         f"{numbers['instructions']} instructions, {numbers['blocks']} blocks, {len(result.loops)} loops; "
         f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})",
-        highlight=False,
-        markup=True,
+        style="",
     )
+    console.print(title, highlight=False)
     if result.loops:
         console.print(_loop_table(result))
     if result.cfg.method.profile is not None:
