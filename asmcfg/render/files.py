@@ -45,7 +45,7 @@ def _atomic(path: str, mode: str) -> Iterator[IO[str] | IO[bytes]]:
     try:
         fd, temp = tempfile.mkstemp(prefix=".asmcfg-", suffix=".tmp", dir=_folder(path))
     except OSError as exc:
-        raise OutputError(f"cannot write here: {exc.strerror}", path) from None
+        raise OutputError(f"cannot write here: {exc.strerror} (check the folder's permissions)", path) from None
     try:
         with os.fdopen(fd, mode) as handle:
             yield handle

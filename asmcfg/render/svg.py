@@ -24,7 +24,7 @@ def find_renderer(choice: str = "auto") -> list[str]:
     pure = shutil.which("graphviz-pure") or _beside_python("graphviz-pure")
     if pure:
         return [pure]
-    raise RenderError("no Graphviz renderer found: install Graphviz or 'pip install graphviz-pure'")
+    raise RenderError("no Graphviz renderer found (install Graphviz, or pip install graphviz-pure)")
 
 
 def _beside_python(name: str) -> str | None:
@@ -46,5 +46,6 @@ def render_svg(dot: str, timeout: float, choice: str = "auto") -> bytes:
         raise RenderError(f"cannot run {command[0]}: {exc.strerror}") from None
     if done.returncode != 0 or not done.stdout:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise RenderError(f"{Path(command[0]).name} failed: {message[-1] if message else 'no output'}")
+        detail = message[-1] if message else "no output"
+        raise RenderError(f"{Path(command[0]).name} failed: {detail} (try --renderer graphviz-pure, or --no-fold)")
     return done.stdout
