@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
@@ -249,8 +249,8 @@ def _write_outputs(results: list[Analysis], options: Options) -> None:
         _write(dot_target, lambda out: dot.write_many(results, out, options.fold))
 
 
-def _write(target: str, writer: object) -> None:
-    assert callable(writer)
+def _write(target: str, writer: Callable[[TextIO], None]) -> None:
+    """Run `writer` on stdout (`-`) or on a file written atomically."""
     if target == STDOUT:
         writer(sys.stdout)
         sys.stdout.flush()
