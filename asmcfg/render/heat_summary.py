@@ -8,6 +8,7 @@ from rich.table import Table
 from asmcfg import report
 from asmcfg.analyses import heat_report
 from asmcfg.model import Analysis
+from asmcfg.render import literal
 
 TOP_BLOCKS = 10
 
@@ -24,7 +25,9 @@ def write_heat(result: Analysis, console: Console) -> None:
     events = " / ".join(profile.events)
     share = profile.method_share or heat_report.method_heat(result)
     console.print(
-        f"profile {profile.source}: {events}; this compilation holds {_pct(share)} of the run", highlight=False
+        f"profile {profile.source}: {events}; this compilation holds {_pct(share)} of the run",
+        highlight=False,
+        markup=False,
     )
     console.print(_top_blocks(result))
     console.print(_paths(result))
@@ -33,12 +36,13 @@ def write_heat(result: Analysis, console: Console) -> None:
         f"cold code (traps, stubs, handlers, check failures, out-of-line): {_pct(cold.heat)} of the run, "
         f"{' / '.join(f'{s:.1%}' for s in cold.share)} of this method's samples",
         highlight=False,
+        markup=False,
     )
 
 
 def _top_blocks(result: Analysis) -> Table:
     table = Table(
-        title=f"Hottest blocks ({' / '.join(result.cfg.method.profile.events)})",  # type: ignore[union-attr]
+        title=literal.title(f"Hottest blocks ({' / '.join(result.cfg.method.profile.events)})"),  # type: ignore[union-attr]
         title_justify="left",
     )
     for column in ("block", "addresses", "share", "ins", "source"):
@@ -50,18 +54,19 @@ def _top_blocks(result: Analysis) -> Table:
         source = report.block_source(result, block)
         where = f"{source['method']} line {source['line']}" if source else ""
         span = f"0x{instructions[block.start].address:x}-0x{instructions[block.end - 1].address:x}"
-        table.add_row(f"B{block_id}", span, _pct(heat), str(block.end - block.start), where)
+        literal.add_row(table, f"B{block_id}", span, _pct(heat), str(block.end - block.start), where)
     return table
 
 
 def _paths(result: Analysis) -> Table:
-    table = Table(title="Hot paths (measured)", title_justify="left")
+    table = Table(title=literal.title("Hot paths (measured)"), title_justify="left")
     for column in ("#", "share", "blocks", "ins/iter", "checks", "traps", "polls", "calls"):
         table.add_column(column)
     for rank, path in enumerate(result.hot_paths, 1):
         facts = heat_report.path_facts(result, path)
         checks = ", ".join(sorted({c for _, c in facts.checks})) or "-"
-        table.add_row(
+        literal.add_row(
+            table,
             str(rank),
             _pct(path.share),
             " ".join(f"B{b}" for b in path.blocks),

@@ -102,8 +102,7 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "verified_entry": marker_address(result, "Verified Entry Point"),
         "blocks": [block_dict(result, b) for b in result.cfg.blocks],
         "edges": [
-            {"from": e.src, "to": e.dst, "kind": e.kind.value, "check": result.checks.get(e)}
-            for e in result.cfg.edges
+            {"from": e.src, "to": e.dst, "kind": e.kind.value, "check": result.checks.get(e)} for e in result.cfg.edges
         ],
         "loops": [report.loop_dict(result, loop) for loop in result.loops],
         "hot_path": list(result.hot_path),

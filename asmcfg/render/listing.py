@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from asmcfg.model import Method
+from asmcfg.render import literal
 
 
 def _cell(value: object) -> str:
@@ -34,7 +35,8 @@ def write_listing(methods: Iterable[Method], console: Console) -> int:
     for method in methods:
         header = method.header
         size = method.code_end - method.code_begin if method.code_end and method.code_begin else None
-        table.add_row(
+        literal.add_row(
+            table,
             header.compiler,
             _cell(header.compile_id),
             _cell(header.level),

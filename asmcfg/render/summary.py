@@ -11,6 +11,7 @@ from rich.text import Text
 from asmcfg import describe, report
 from asmcfg.analyses.counts import counts
 from asmcfg.model import Analysis
+from asmcfg.render import literal
 from asmcfg.render.heat_summary import write_heat
 
 _MAX_SKIPPED_SHOWN = 5
@@ -41,14 +42,15 @@ def write_summary(result: Analysis, console: Console) -> None:
 
 
 def _loop_table(result: Analysis) -> Table:
-    table = Table(title="Loops", title_justify="left")
+    table = Table(title=literal.title("Loops"), title_justify="left")
     for column in ("header", "depth", "blocks", "ins/iter", "polls", "range chk", "null chk", "calls"):
         table.add_column(column)
     for loop in result.loops:
         info: dict[str, Any] = report.loop_dict(result, loop)
         calls = ", ".join(sorted(set(info["calls"]))) or "-"
         name = f"B{loop.header}" + (" (strip-mined outer)" if info["strip_mined_outer"] else "")
-        table.add_row(
+        literal.add_row(
+            table,
             name,
             str(loop.depth),
             str(len(loop.blocks)),
@@ -66,7 +68,7 @@ def _hot_path_table(result: Analysis) -> Table:
     title = "Static hot path (entry → innermost loop along likely successors)"
     if result.cfg.method.profile is None:
         title = title.replace("(", "(no profile: ")
-    table = Table(title=title, title_justify="left")
+    table = Table(title=literal.title(title), title_justify="left")
     for column in ("block", "address", "ins", "source", "tags"):
         table.add_column(column)
     method = result.cfg.method
@@ -76,7 +78,8 @@ def _hot_path_table(result: Analysis) -> Table:
         where = f"{source['method']} line {source['line']}" if source else ""
         tags = describe.ordered_tags(result.block_tags(block_id))
         name = f"B{block_id}" + (" ⟲" if block_id in loops else "")
-        table.add_row(
+        literal.add_row(
+            table,
             name,
             f"0x{method.instructions[block.start].address:x}",
             str(block.end - block.start),
@@ -87,7 +90,7 @@ def _hot_path_table(result: Analysis) -> Table:
 
 
 def _trap_table(result: Analysis) -> Table:
-    table = Table(title="Traps", title_justify="left")
+    table = Table(title=literal.title("Traps"), title_justify="left")
     for column in ("reason", "action", "count", "bytecode@bci line"):
         table.add_column(column)
     for row in report.trap_table(result):
@@ -95,7 +98,7 @@ def _trap_table(result: Analysis) -> Table:
         shown = ", ".join(where[:_MAX_WHERE]) + (
             f", … ({len(where) - _MAX_WHERE} more)" if len(where) > _MAX_WHERE else ""
         )
-        table.add_row(row["reason"], row["action"], str(row["count"]), shown)
+        literal.add_row(table, row["reason"], row["action"], str(row["count"]), shown)
     return table
 
 
@@ -103,6 +106,8 @@ def _skipped(result: Analysis, console: Console) -> None:
     skipped = result.cfg.method.skipped
     if not skipped:
         return
-    console.print(f"{len(skipped)} line(s) inside the method were not understood and skipped:", highlight=False)
+    console.print(
+        f"{len(skipped)} line(s) inside the method were not understood and skipped:", highlight=False, markup=False
+    )
     for number, text in skipped[:_MAX_SKIPPED_SHOWN]:
         console.print(f"  {result.cfg.method.source}:{number}: {text[:100]!r}", highlight=False, markup=False)
