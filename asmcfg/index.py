@@ -18,9 +18,12 @@ from asmcfg.model import Header
 from asmcfg.split import open_binary
 
 BUFFER = 4 << 20
-"""Bytes scanned at a time."""
+"""Bytes of a stream scanned at a time."""
+
 CONTEXT = 4 << 10
-"""Bytes after a header that are decoded with it (its section table)."""
+"""Bytes after a header kept for it across buffers."""
+TABLE = 1536
+"""Bytes after a header that are decoded with it: its section table."""
 STALE = 16 << 20
 """Bytes after an `<nmethod>` record within which its printed header is awaited."""
 HEADER = b"Compiled method"
@@ -82,33 +85,47 @@ def index_stream(stream: Stream, source: str = "") -> Iterator[IndexRecord]:
         head = stream.read(1 << 16)
     except (OSError, EOFError) as exc:
         raise InputError(f"input ends badly: {exc} (is the file complete?)", source) from None
+    yield from _records(head, _buffered(head, stream, source))
+
+
+def _records(head: bytes, windows: Iterator[Window]) -> Iterator[IndexRecord]:
     if b"<hotspot_log" in head or b"<tty>" in head or b"<writer thread=" in head:
-        yield from _xml(hits(head, stream, (NMETHOD, HEADER), source, wide=(1,)))
+        yield from _xml(hits(windows, (NMETHOD, HEADER), wide=(1,)))
         return
-    for offset, _, context in hits(head, stream, (HEADER,), source):
+    for offset, _, context in hits(windows, (HEADER,)):
         header = parse_header(_first_line(context), 0)
         if header is not None:
             begin, size = _main_code(context, context.find(b"\n") + 1)
             yield _record(header, offset, begin, size, True)
 
 
-def hits(
-    head: bytes, stream: Stream, needles: tuple[bytes, ...], source: str = "", wide: tuple[int, ...] = (0,)
-) -> Iterator[Hit]:
+Window = tuple[int, bytearray, int, int, int]
+"""(offset of the buffer in the input, buffer, where the needles may start: from, to, bytes in the buffer)."""
+
+
+def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int, ...] = (0,)) -> Iterator[Hit]:
     """(offset of the line, which needle, its text) for each needle found, in order.
 
-    The text is the line, and for the needles numbered in `wide` up to CONTEXT bytes after the needle.
+    The text is the line, and for the needles numbered in `wide` up to TABLE bytes after the needle.
     """
+    for base, buf, start, stop, filled in windows:
+        for found, which in _found(buf, needles, start, stop, filled):
+            line = buf.rfind(b"\n", 0, found) + 1
+            end = found + TABLE
+            if which not in wide:
+                end = buf.find(b"\n", found, end) + 1 or end
+            yield base + line, which, bytes(buf[line:end])
+
+
+def _buffered(head: bytes, stream: Stream, source: str) -> Iterator[Window]:
+    """Windows over a stream, read into one reused buffer; each keeps CONTEXT bytes for the next."""
     buf = bytearray(max(BUFFER, 4 * CONTEXT, len(head)))
     buf[: len(head)] = head
     filled, base, start, eof = len(head), 0, 0, not head
     while True:
         filled, eof = _fill(stream, buf, filled, source) if not eof else (filled, eof)
         stop = filled if eof else filled - CONTEXT
-        for found, which in _found(buf, needles, start, stop, filled):
-            line = buf.rfind(b"\n", 0, found) + 1
-            end = found + CONTEXT if which in wide else (buf.find(b"\n", found, found + CONTEXT) + 1 or found + CONTEXT)
-            yield base + line, which, bytes(buf[line:end])
+        yield base, buf, start, stop, filled
         if eof:
             return
         keep = buf.rfind(b"\n", 0, stop) + 1 or stop
@@ -117,6 +134,7 @@ def hits(
 
 
 Hit = tuple[int, int, bytes]
+"""(offset of the line, needle number, text)."""
 
 
 def _found(buf: bytearray, needles: tuple[bytes, ...], start: int, stop: int, end: int) -> list[tuple[int, int]]:
@@ -154,9 +172,8 @@ def _first_line(context: bytes, start: int = 0) -> str:
 
 def _main_code(context: bytes, start: int) -> tuple[int | None, int | None]:
     """Begin and size of `main code` from the section table that follows a header line."""
-    limit = context.find(HEADER, start)
-    found = context.find(_MAIN_CODE, start, limit if limit >= 0 else len(context))
-    if found < 0:
+    found = context.find(_MAIN_CODE, start)
+    if found < 0 or HEADER in context[start:found]:
         return None, None
     line = context.rfind(b"\n", 0, found) + 1
     section = parse_section(_first_line(context, line))
@@ -185,8 +202,9 @@ def _xml(found: Iterator[Hit]) -> Iterator[IndexRecord]:
 
 
 def _nmethod(line: bytes) -> NMethodRecord | None:
-    text = line.decode("utf-8", "replace")
-    return nmethod_record({key: unescape(value) for key, value in _SIMPLE_ATTR.findall(text)}, 0)
+    attrs = dict(_SIMPLE_ATTR.findall(line.decode("utf-8", "replace")))
+    attrs["method"] = unescape(attrs.get("method", ""))
+    return nmethod_record(attrs, 0)
 
 
 def _printed(pending: dict[int, _Pending], context: bytes) -> None:

@@ -1,22 +1,22 @@
 """Analyse every compilation of a log on all cores, in input order, with memory bounded by the largest method.
 
-The main process cuts the decompressed input into pieces of whole methods (at header offsets for
-PrintAssembly text, per compiler thread for LogCompilation XML) and worker processes read, analyse and
-serialize them. Results come back in input order; only a few pieces are in flight at any time.
+The calling process cuts the decompressed input into pieces of whole methods (at header offsets for
+PrintAssembly text, per compiler thread for LogCompilation XML); worker processes, and the caller itself
+while they are busy, read, analyse and serialize them. Results come back in input order; only a few
+pieces are in flight at any time.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
-import multiprocessing
 import os
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from asmcfg import dialects
+from asmcfg import dialects, pool
 from asmcfg.analyses.counts import counts
 from asmcfg.dialects import ReadOptions
 from asmcfg.dialects.logsplit import Splitter, Unit, read_unit
@@ -42,8 +42,6 @@ class Tally:
 Work = Piece | Unit | tuple[Method, ...] | Tally
 BATCH_BYTES = 1 << 20
 """Input bytes sent to a worker at a time."""
-WINDOW_PER_WORKER = 4
-"""Batches in flight per worker: enough that one slow batch at the head does not leave a worker idle."""
 _SPLIT_AT_HEADERS = ("hsdis", "machcode")
 """Dialects whose readers start afresh at each `Compiled method` header, so text can be cut there."""
 
@@ -108,7 +106,11 @@ def analyse_file(
     jdk: int | None = None, select: Select | None = None, options: ReadOptions | None = None,
     stats: RunStats | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Serialized analyses of every (selected) method of `path` or `-`, in input order."""
+    """Serialized analyses of every (selected) method of `path` or `-`, in input order.
+
+    `workers` is the number of processes to use, this one included (default: one per core); `stats`, if
+    given, is filled in as the records come.
+    """
     job = Job(display_name(path), "", serializer, False, jdk, select, options)
     for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats()):
         yield from result.records
@@ -119,7 +121,7 @@ def analyse_to_jsonl(
     dialect: str | None = None, jdk: int | None = None, select: Select | None = None,
     options: ReadOptions | None = None,
 ) -> RunStats:
-    """Write one JSON line per (selected) method of `path`, serialized in the workers; return the counts."""
+    """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts."""
     stats = RunStats()
     job = Job(display_name(path), "", serializer, True, jdk, select, options)
     for result in _results(path, job, workers, dialect, stats):
@@ -145,7 +147,8 @@ def _results(path: str, job: Job, workers: int | None, forced: str | None, stats
         choice = dialects.choose(sample, forced)
         job = Job(job.source, choice.name, job.serializer, job.encode, job.jdk, job.select, job.options)
         stats.dialect = choice.name
-        for result in _ordered(_batches(_works(stream, job)), job, workers or os.cpu_count() or 1):
+        run = functools.partial(_execute, job)
+        for result in pool.ordered(run, _batches(_works(stream, job)), workers or os.cpu_count() or 1):
             stats.methods += result.methods
             stats.analysed += len(result.records)
             stats.failed += result.failed
@@ -201,36 +204,6 @@ def _size(work: Work) -> int:
     if isinstance(work, Unit):
         return work.size
     return 0 if isinstance(work, Tally) else BATCH_BYTES // 4
-
-
-def _ordered(batches: Iterator[list[Work]], job: Job, workers: int) -> Iterator[_Result]:
-    if workers <= 1:
-        for batch in batches:
-            yield _execute(job, batch)
-        return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(workers, _init, (job,)) as pool:
-        window: deque[Any] = deque()
-        for batch in batches:
-            window.append(pool.apply_async(_run, (batch,)))
-            if len(window) > WINDOW_PER_WORKER * workers:
-                yield window.popleft().get()
-        while window:
-            yield window.popleft().get()
-
-
-_JOB: Job | None = None
-
-
-def _init(job: Job) -> None:
-    global _JOB
-    _JOB = job
-
-
-def _run(batch: list[Work]) -> _Result:
-    assert _JOB is not None
-    return _execute(_JOB, batch)
 
 
 def _execute(job: Job, batch: list[Work]) -> _Result:

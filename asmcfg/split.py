@@ -13,7 +13,7 @@ from asmcfg.dialects.logxml import unescape as replace_entities
 from asmcfg.errors import InputError
 from asmcfg.sources import Line
 
-CHUNK = 8 << 20
+CHUNK = 2 << 20
 """Bytes read at a time."""
 HEADER = b"Compiled method ("
 BANNER = b"-compiled nmethod"

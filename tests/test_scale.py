@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from asmcfg import parallel
+from asmcfg import index, parallel
 from asmcfg.dialects import hsdis, interleave
 from asmcfg.index import IndexRecord, index_file, index_stream
 from asmcfg.model import Method
@@ -90,6 +90,15 @@ def test_index_offsets_start_each_method(generated: Path) -> None:
     assert all(len(m) == 1 for m in alone)
 
 
+@pytest.mark.parametrize("name", [*TEXT_SAMPLES, "javac-jdk17-excerpt.xml.gz"])
+def test_small_buffers_find_the_same_records(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = gzip.decompress((LOGC / name).read_bytes())
+    whole = list(index_stream(io.BytesIO(data)))
+    monkeypatch.setattr(index, "BUFFER", 50_000)
+    assert list(index_stream(io.BytesIO(data))) == whole == list(index_file(str(LOGC / name)))
+    assert whole
+
+
 def methods_of_bytes(data: bytes) -> list[Method]:
     lines = (Line(i + 1, t) for i, t in enumerate(data.decode().splitlines()))
     return list(hsdis.Reader("alone").methods(lines))
@@ -156,9 +165,9 @@ def test_jsonl_lines_hold_the_records(generated: Path) -> None:
     assert again.getvalue() == out.getvalue()
 
 
-def test_selection_and_a_custom_serializer(generated: Path) -> None:
+def test_selection_and_a_custom_serializer(generated: Path, small_batches: None) -> None:
     got = list(parallel.analyse_file(
-        str(generated), lambda r: {"id": r.cfg.method.header.compile_id}, workers=1,
+        str(generated), lambda r: {"id": r.cfg.method.header.compile_id}, workers=2,
         select=lambda m: m.header.compiler == "c2",
     ))
     want = [{"id": m.header.compile_id} for m in methods_of(generated) if m.header.compiler == "c2"]

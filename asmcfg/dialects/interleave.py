@@ -169,8 +169,11 @@ def _reindex(flags: list[bool]) -> list[int]:
 
 
 def untangle(methods: Iterable[Method], window: int = WINDOW) -> Iterator[Method]:
-    """The methods in order, each with its lines printed inside a later method (within `window`) given back,
-    then guarded. Memory: `window` methods."""
+    """The methods in input order, guarded, each first given back its lines printed inside later methods.
+
+    Lines go back to one of the last `window` methods whose code range holds them; a fragment wholly
+    given back disappears. Memory: `window` methods.
+    """
     held: list[Method] = []
     for method in methods:
         rest = _give_back(held, method)

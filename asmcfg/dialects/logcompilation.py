@@ -250,8 +250,6 @@ class Reader:
             return
         methods, outside = read_text(lines, self._ctx, thread.printing)
         self.outside += outside
-        for method in methods:
-            self._ctx.records.pop(method.header.compile_id or -1, None)
         yield from methods
 
     def _flush_all(self) -> Iterator[Method]:

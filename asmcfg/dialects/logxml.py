@@ -101,15 +101,10 @@ class NMethodRecord:
     code_begin: int | None
     """Start of `main code` (`address + insts_offset`)."""
     code_size: int | None
-    """Size of `main code`: from `insts_offset` to the next section, as the section table prints it."""
+    """Size of `main code`: from `insts_offset` to the next section's `*_offset` (or the end), as the section
+    table prints it."""
     line: int
     """Line of the record in the log."""
-
-
-_SECTION_OFFSETS = (
-    "relocation_offset", "consts_offset", "stub_offset", "scopes_data_offset", "scopes_pcs_offset",
-    "dependencies_offset", "handler_table_offset", "nul_chk_table_offset", "oops_offset", "metadata_offset",
-)
 
 
 def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
@@ -122,7 +117,7 @@ def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
     size = to_int(attrs.get("size"))
     code_size = None
     if insts is not None and size is not None:
-        later = [o for o in (to_int(attrs.get(k)) for k in _SECTION_OFFSETS) if o is not None and o > insts]
+        later = [int(v) for k, v in attrs.items() if k.endswith("_offset") and v.isdigit() and int(v) > insts]
         code_size = min([*later, size]) - insts
     kind = attrs.get("compile_kind", "")
     return NMethodRecord(

@@ -1,0 +1,77 @@
+"""Run a function over a stream of batches on several processes, this one included, results in input order."""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+Batch = TypeVar("Batch")
+Result = TypeVar("Result")
+QUEUED = 2
+"""Batches queued per worker process, so that it never waits for the next one."""
+
+_FUNCTION: Callable[[Any], Any] | None = None
+
+
+def ordered(function: Callable[[Batch], Result], batches: Iterator[Batch], processes: int) -> Iterator[Result]:
+    """`function` of each batch, in order, on `processes` processes (this one included).
+
+    One process, or an input of a single batch, runs here. Otherwise `processes - 1` forked workers take
+    batches while this process reads the input, writes the results and runs batches itself whenever the
+    workers have enough queued: one process fewer keeps memory down. `function` need not be picklable
+    where processes are forked; batches and results are sent between processes.
+    """
+    first = next(batches, None)
+    second = next(batches, None) if first is not None else None
+    rest = itertools.chain([b for b in (first, second) if b is not None], batches)
+    if processes <= 1 or second is None:
+        yield from map(function, rest)
+    else:
+        yield from _shared(function, rest, processes)
+
+
+@dataclass(frozen=True, slots=True)
+class _Done(Generic[Result]):
+    value: Result
+
+
+def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], processes: int) -> Iterator[Result]:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    helpers = processes - 1
+    gc.freeze()  # forked workers then share the objects made so far instead of copying them when GC runs
+    try:
+        with context.Pool(helpers, _init, (function,)) as pool:
+            window: deque[Any] = deque()
+            for batch in batches:
+                busy = sum(1 for entry in window if not _ready(entry))
+                window.append(pool.apply_async(_call, (batch,)) if busy < QUEUED * helpers else _Done(function(batch)))
+                while window and (len(window) > 2 * QUEUED * processes or _ready(window[0])):
+                    yield _value(window.popleft())
+            while window:
+                yield _value(window.popleft())
+    finally:
+        gc.unfreeze()
+
+
+def _ready(entry: Any) -> bool:
+    return isinstance(entry, _Done) or bool(entry.ready())
+
+
+def _value(entry: Any) -> Any:
+    return entry.value if isinstance(entry, _Done) else entry.get()
+
+
+def _init(function: Callable[[Any], Any]) -> None:
+    global _FUNCTION
+    _FUNCTION = function
+
+
+def _call(batch: Any) -> Any:
+    assert _FUNCTION is not None
+    return _FUNCTION(batch)
