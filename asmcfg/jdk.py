@@ -27,7 +27,7 @@ def candidates(method: Method) -> tuple[list[int], str]:
         return [24, 25], "'immutable data' section: JDK 24+"
     if "post_call_nop" in features:
         return [21, 24, 25], "{post_call_nop}: JDK 21+"
-    if method.dialect == "hsdis" and "reexecute" not in features:
+    if method.dialect in ("hsdis", "logcompilation") and "reexecute" not in features:
         return [17], "no layout evidence: assumed JDK 17"
     return [17], "JDK 13-23 layout"
 

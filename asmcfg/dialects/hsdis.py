@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from asmcfg.dialects import interleave
 from asmcfg.dialects.builder import HEX_ADDRESS, MethodBuilder
 from asmcfg.dialects.header import (
     banner_compiler,
@@ -70,7 +71,7 @@ class Reader:
             if done is not None:
                 yield done
         if self._current is not None and self._current.instructions:
-            yield self._current.build(self.jdk_hint)
+            yield interleave.guard(self._current.build(self.jdk_hint))
         self._current = None
 
     def _feed(self, line: Line) -> Method | None:
@@ -124,7 +125,7 @@ class Reader:
         self._in_constants = False
         if current is None or not current.instructions:
             return None
-        return current.build(self.jdk_hint)
+        return interleave.guard(current.build(self.jdk_hint))
 
     def _outside(self, line: Line) -> Method | None:
         text = line.text
