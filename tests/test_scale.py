@@ -183,7 +183,13 @@ def interleaved_lines() -> tuple[list[str], list[str], list[str]]:
 
 
 def read_lines_of(texts: list[str]) -> list[Method]:
+    """Methods as the text reader yields them (interleaved lines already given back)."""
     return list(hsdis.Reader("mixed").methods(Line(i + 1, t) for i, t in enumerate(texts)))
+
+
+def raw_methods_of(texts: list[str]) -> list[Method]:
+    """Methods as printed, before interleaved lines are given back."""
+    return list(hsdis.Reader("mixed")._methods(Line(i + 1, t) for i, t in enumerate(texts)))
 
 
 def test_clean_methods_have_no_findings() -> None:
@@ -194,7 +200,7 @@ def test_clean_methods_have_no_findings() -> None:
 
 def test_interleaved_methods_are_flagged_and_not_merged() -> None:
     first, second, mixed = interleaved_lines()
-    raw = read_lines_of(mixed)
+    raw = raw_methods_of(mixed)
     (alone_first,), (alone_second,) = read_lines_of(first), read_lines_of(second)
     assert [m.header.compile_id for m in raw[:2]] == [alone_first.header.compile_id, alone_second.header.compile_id]
     assert [f.kind for f in interleave.check(raw[0])] == ["ends_early"]
@@ -214,7 +220,8 @@ def shape(method: Method) -> list[tuple[int, str, str, str]]:
 
 def test_untangle_gives_each_method_its_lines_back() -> None:
     first, second, mixed = interleaved_lines()
-    got = list(interleave.untangle(read_lines_of(mixed)))
+    got = list(interleave.untangle(raw_methods_of(mixed)))
+    assert [shape(m) for m in read_lines_of(mixed)] == [shape(m) for m in got]
     (alone_first,), (alone_second,) = read_lines_of(first), read_lines_of(second)
     assert [shape(m) for m in got] == [shape(alone_first), shape(alone_second)]
     assert all("interleaved" in m.features for m in got)
@@ -228,7 +235,7 @@ def test_untangle_gives_each_method_its_lines_back() -> None:
 def test_interleaving_without_a_section_table_is_found_from_addresses() -> None:
     first, _, mixed = interleaved_lines()
     no_table = [t for t in mixed if "[0x" not in t]
-    invaded = read_lines_of(no_table)[1]
+    invaded = raw_methods_of(no_table)[1]
     assert invaded.code_begin is None
     flags = interleave.foreign(invaded)
     assert flags is not None

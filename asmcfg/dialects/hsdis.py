@@ -65,13 +65,17 @@ class Reader:
         self._in_machcode = False
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
+        """Yield each method once read, with lines another compiler thread printed inside it given back."""
+        return interleave.untangle(self._methods(lines))
+
+    def _methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method as soon as its last line has been read."""
         for line in lines:
             done = self._feed(line)
             if done is not None:
                 yield done
         if self._current is not None and self._current.instructions:
-            yield interleave.guard(self._current.build(self.jdk_hint))
+            yield self._current.build(self.jdk_hint)
         self._current = None
 
     def _feed(self, line: Line) -> Method | None:
@@ -125,7 +129,7 @@ class Reader:
         self._in_constants = False
         if current is None or not current.instructions:
             return None
-        return interleave.guard(current.build(self.jdk_hint))
+        return current.build(self.jdk_hint)
 
     def _outside(self, line: Line) -> Method | None:
         text = line.text
