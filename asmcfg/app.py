@@ -87,6 +87,8 @@ def run(options: Options) -> int:
     read = dialects.ReadOptions(options.syntax)
     stream = open_input(options.input, options.input_format, read, annotated=profiles is not None)
     methods = _checked(stream, options.strict)
+    if options.list and _large(options.input):
+        return _run_index(options)
     if options.list:
         console = Console(width=200, no_color=True, highlight=False, markup=False)
         if write_listing((m for m in methods if options.selector.matches(m)), console) == 0:
@@ -171,6 +173,35 @@ def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -
         )
     elif total > 1:
         err.print(f"{total} compilations in the input: see --list", highlight=False)
+
+
+INDEX_BYTES = 64 << 20
+"""Inputs larger than this are listed from the fast header index instead of a full parse."""
+
+
+def _large(path: str) -> bool:
+    try:
+        return path != STDOUT and os.path.isfile(path) and os.path.getsize(path) > INDEX_BYTES
+    except OSError:
+        return False
+
+
+def _run_index(options: Options) -> int:
+    """`--list` of a large log: headers found by a byte search, nothing disassembled."""
+    from asmcfg.index import index_file
+    from asmcfg.render.listing import write_index
+
+    selector = options.selector
+    records = (
+        r
+        for r in index_file(options.input)
+        if (selector.compile_id is None or r.compile_id == selector.compile_id)
+        and (selector.compiler is None or r.compiler == selector.compiler)
+        and (selector.pattern is None or selector.name_matches(r.method))
+    )
+    if write_index(records, sys.stdout) == 0:
+        raise no_methods_error(display_name(options.input))
+    return 0
 
 
 def _run_jsonl(options: Options) -> int:

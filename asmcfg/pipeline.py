@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from asmcfg import dialects
-from asmcfg.analyses import analyse
-from asmcfg.cfg import build_cfg
 from asmcfg.errors import InputError
 from asmcfg.model import Analysis, Method
 from asmcfg.sources import Line, display_name, read_lines
@@ -41,7 +39,11 @@ class Selector:
             return False
         if self.compiler is not None and header.compiler != self.compiler:
             return False
-        return self.pattern is None or _name_matches(header.name, self.pattern)
+        return self.name_matches(header.name)
+
+    def name_matches(self, name: str) -> bool:
+        """True when `name` satisfies the pattern (or there is none)."""
+        return self.pattern is None or _name_matches(name, self.pattern)
 
 
 def _name_matches(name: str, pattern: str) -> bool:
@@ -76,6 +78,9 @@ def open_input(
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
     """Graph and analyses for one method; `paths` measured hot paths are ranked when it has a profile."""
+    from asmcfg.analyses import analyse  # networkx loads here, not for --list
+    from asmcfg.cfg import build_cfg
+
     return analyse(build_cfg(method), jdk, paths=paths)
 
 

@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from corpus import HSDIS, json_methods, run_cli
+
+from asmcfg import app
 
 FULL = HSDIS / "jdk17-Tensor4D-printassembly-full.txt.gz"
 TENSOR = HSDIS / "jdk17-Tensor4D-print-hsdis-att.txt.gz"
@@ -110,3 +113,19 @@ def test_brackets_in_names_are_shown_as_printed_not_as_console_markup(tmp_path: 
     assert "c2 id 10 tier 4 Evil::[/x][bold]m[/] (43 bytes)" in err
     code, out, _ = run_cli(str(path), "--list")
     assert code == 0 and "Evil::[/x][bold]m[/]" in out
+
+
+def test_large_inputs_are_listed_from_the_header_index(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    plain = tmp_path / "full.txt"
+    plain.write_bytes(gzip.decompress(FULL.read_bytes()))
+    code, parsed, _ = run_cli(str(plain), "--list")
+    monkeypatch.setattr(app, "INDEX_BYTES", 0)
+    code_index, indexed, _ = run_cli(str(plain), "--list")
+    assert code == code_index == 0
+    assert "offset" in indexed.splitlines()[0] and "instructions" in parsed.splitlines()[0]
+    by_parse = [(r.split()[0], r.split()[1]) for r in parsed.splitlines()[1:]]
+    by_index = [(r.split()[0], r.split()[1]) for r in indexed.splitlines()[1:]]
+    assert by_index == by_parse and len(by_index) == 11
+    offsets = [int(r.split("  ")[-2].split()[-1]) for r in indexed.splitlines()[1:]]
+    data = plain.read_bytes()
+    assert all(data[o : o + len(b"Compiled method")] == b"Compiled method" for o in offsets)

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import replace
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.model import Analysis, Loop
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 _ROOT = -1
 
 
 def block_graph(ctx: Context) -> nx.DiGraph:
     """Blocks as nodes, edges between blocks, and a virtual root feeding every entry."""
+    import networkx as nx  # loaded on first use: listing and error paths never need it
+
     graph = nx.DiGraph()
     graph.add_nodes_from(b.id for b in ctx.cfg.blocks)
     graph.add_node(_ROOT)
@@ -29,6 +33,8 @@ def block_graph(ctx: Context) -> nx.DiGraph:
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Find loops and tag their headers."""
     graph = block_graph(ctx)
+    import networkx as nx
+
     dominators = nx.immediate_dominators(graph, _ROOT)
     bodies: dict[int, set[int]] = {}
     latches: dict[int, set[int]] = {}

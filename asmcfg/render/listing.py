@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TextIO
 
 from rich.console import Console
 from rich.table import Table
 
+from asmcfg.index import IndexRecord
 from asmcfg.model import Method
 from asmcfg.render import literal
 
@@ -50,4 +52,23 @@ def write_listing(methods: Iterable[Method], console: Console) -> int:
         )
         rows += 1
     console.print(table)
+    return rows
+
+
+def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
+    """Write the fast index of a large log as fixed columns, a row as each header is found; count the rows.
+
+    Plain text, not a rich table: a table would hold every row and measure it before printing the first.
+    """
+    out.write(
+        f"{'compiler':8} {'id':>6} {'tier':>4} {'osr':>5} {'flags':5} {'bytecode':>8} {'main code':>9} "
+        f"{'offset':>12}  method\n"
+    )
+    rows = 0
+    for r in records:
+        out.write(
+            f"{r.compiler:8} {_cell(r.compile_id):>6} {_cell(r.level):>4} {_cell(r.osr_bci):>5} {r.flags.strip():5} "
+            f"{_cell(r.bytecode_size):>8} {_cell(r.code_size):>9} {r.offset:>12}  {r.method}\n"
+        )
+        rows += 1
     return rows
