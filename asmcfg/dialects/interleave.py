@@ -82,13 +82,14 @@ def foreign(method: Method) -> list[bool] | None:
     lo, hi = method.code_begin, method.code_end
     name = method.header.name
     if lo is not None and hi is not None:
+        # The section table's code range decides: a scope naming another method is inlined code or a
+        # renamed header, never by itself a sign of another thread's lines.
         flags = [not lo <= ins.address < hi for ins in instructions]
     elif name != _UNKNOWN:
         flags = _discontinuous(instructions, _MAX_GAP.get(method.isa, _X86_GAP))
+        flags = [bad or _other_scope(ins, name) for ins, bad in zip(instructions, flags, strict=True)]
     else:
         return None  # a fragment (stubs, a dump cut short): nothing says which lines belong together
-    if name != _UNKNOWN:
-        flags = [bad or _other_scope(ins, name) for ins, bad in zip(instructions, flags, strict=True)]
     return flags if any(flags) and not all(flags) else None
 
 
