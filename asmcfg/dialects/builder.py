@@ -78,7 +78,7 @@ class MethodBuilder:
             jdk_hint=jdk_hint,
             skipped=tuple(self.skipped),
             dialect=self.dialect,
-            features=frozenset(self.features | _features(instructions, self.sections)),
+            features=frozenset(self.features | layout_features(instructions, self.sections)),
         )
 
 
@@ -125,7 +125,8 @@ def _renamed(header: Header, name: str) -> Header:
     )
 
 
-def _features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> set[str]:
+def layout_features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> set[str]:
+    """Layout features that date the JDK: an `immutable data` section, `{post_call_nop}`, `{reexecute=…}`."""
     found = set()
     if "immutable data" in sections:
         found.add("immutable_data")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from asmcfg import isa
 from asmcfg.cfg import ROOT_MARKERS
 from asmcfg.dialects import hexdump
+from asmcfg.dialects.builder import layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
 from asmcfg.dialects.hexdump import ROW, Note, Row, RowBuffer
 from asmcfg.isa.base import Isa
@@ -257,18 +258,8 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
         jdk_hint=jdk_hint,
         skipped=tuple(dump.skipped),
         dialect=NAME,
-        features=_features(instructions, dump.sections),
+        features=frozenset(layout_features(instructions, dump.sections)),
     )
-
-
-def _features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> frozenset[str]:
-    """Layout features that date the JDK, as the hsdis dialect finds them."""
-    present = {
-        "immutable_data": "immutable data" in sections,
-        "post_call_nop": any("post_call_nop" in i.relocs for i in instructions),
-        "reexecute": any("reexecute=" in i.comment for i in instructions[:400]),
-    }
-    return frozenset(name for name, found in present.items() if found)
 
 
 def unlabelled_handlers(
