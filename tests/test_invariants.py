@@ -13,7 +13,8 @@ from asmcfg.cfg import build_cfg
 from asmcfg.model import Cfg, EdgeKind, Flow
 from asmcfg.pipeline import open_input
 
-FILES = sorted(p for folder in ("hsdis", "public") for p in (DATA / folder).iterdir())
+EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
+FILES = [*sorted(p for folder in ("hsdis", "public") for p in (DATA / folder).iterdir()), EXAMPLE]
 
 
 def check_invariants(cfg: Cfg) -> None:
