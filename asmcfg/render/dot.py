@@ -106,9 +106,11 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
     out.write(f'  node [shape=box style="rounded,filled" fontname={quote(describe.FONT)} fontsize=10];\n')
     out.write(f"  edge [fontname={quote(describe.FONT)} fontsize=9];\n")
     notes = _fold_notes(result, folded)
+    bold, hottest = set(bold_path(result)), hottest_share(result)
     for block in result.cfg.blocks:
         if block.id not in folded:
-            out.write(f"  b{block.id} {_attrs(_block_attrs(result, block, notes.get(block.id, [])))};\n")
+            attrs = _block_attrs(result, block, notes.get(block.id, []), bold, hottest)
+            out.write(f"  b{block.id} {_attrs(attrs)};\n")
     for group in groups:
         out.write(f"  {folded[group.blocks[0]]} {_attrs(_fold_attrs(group))};\n")
     _write_exits(result, out)
@@ -137,16 +139,20 @@ def _fold_notes(result: Analysis, folded: dict[int, str]) -> dict[int, list[str]
     return notes
 
 
-def _block_attrs(result: Analysis, block: Block, notes: list[str]) -> dict[str, str]:
+def hottest_share(result: Analysis) -> float:
+    """The first event's share in the hottest block (0 without a profile): the top of the heat scale."""
+    return max((h[0] for h in result.block_heat.values() if h), default=0.0)
+
+
+def _block_attrs(result: Analysis, block: Block, notes: list[str], bold: set[int], hottest: float) -> dict[str, str]:
     tags = result.block_tags(block.id)
     heat = result.block_heat.get(block.id)
     fill = describe.fill_for(tags)
     if heat is not None and result.block_heat:
-        hottest = max(h[0] for h in result.block_heat.values())
         fill = describe.heat_colour(heat[0], hottest)
     label = block_label(result, block) + "".join(note + "\n" for note in notes)
     attrs = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
-    if block.id in bold_path(result):
+    if block.id in bold:
         attrs["penwidth"] = "2.5"
         attrs["color"] = describe.HOT_COLOUR
     return attrs
@@ -221,7 +227,7 @@ def bold_path(result: Analysis) -> tuple[int, ...]:
 def _write_heat_scale(out: TextIO, result: Analysis) -> None:
     """Five swatches from cold to the hottest block's share, on the fill scale blocks use."""
     profile = result.cfg.method.profile
-    hottest = max((h[0] for h in result.block_heat.values()), default=0.0)
+    hottest = hottest_share(result)
     if profile is None or not result.block_heat:
         return
     previous = None
