@@ -19,7 +19,7 @@ from asmcfg.render import dot, summary
 from asmcfg.render.files import atomic_bytes, atomic_text
 from asmcfg.render.listing import write_listing
 from asmcfg.render.svg import render_svg
-from asmcfg.sources import display_name
+from asmcfg.sources import STDIN, display_name
 
 if TYPE_CHECKING:
     from asmcfg.profile import MethodProfile
@@ -181,7 +181,7 @@ INDEX_BYTES = 64 << 20
 
 def _large(path: str) -> bool:
     try:
-        return path != STDOUT and os.path.isfile(path) and os.path.getsize(path) > INDEX_BYTES
+        return path != STDIN and os.path.isfile(path) and os.path.getsize(path) > INDEX_BYTES
     except OSError:
         return False
 

@@ -26,8 +26,8 @@ def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
 
 def _source_from_checks(result: Analysis, block: Block) -> dict[str, Any] | None:
     """Without debug info in the block, the line of the trap its checks lead to."""
-    for edge in result.cfg.edges:
-        if edge.src == block.id and isinstance(edge.dst, int) and edge in result.checks:
+    for edge in result.checks:  # check edges only, in graph order within a block
+        if edge.src == block.id and isinstance(edge.dst, int):
             for target in range(edge.dst, len(result.cfg.blocks)):
                 trap = result.traps.get(target)
                 if trap is not None and trap.line is not None:
