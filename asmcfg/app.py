@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from rich.console import Console
 
@@ -15,6 +15,7 @@ from asmcfg import dialects
 from asmcfg.errors import AsmcfgError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method
 from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
+from asmcfg.progress import Progress
 from asmcfg.render import dot, summary
 from asmcfg.render.files import atomic_bytes, atomic_text
 from asmcfg.render.listing import write_listing
@@ -24,6 +25,7 @@ from asmcfg.sources import STDIN, display_name
 if TYPE_CHECKING:
     from asmcfg.profile import MethodProfile
 
+T = TypeVar("T")
 STDOUT = "-"
 _MAX_NAMES = 10_000
 
@@ -81,29 +83,37 @@ def stderr_console() -> Console:
 
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
+    # --list to a terminal: its rows show the progress, and a bar would tangle with them
+    with Progress(options.input, options.quiet or (options.list and sys.stdout.isatty())) as progress:
+        return _run(options, progress)
+
+
+def _run(options: Options, progress: Progress) -> int:
     if options.jsonl is not None:
-        return _run_jsonl(options)
+        return _run_jsonl(options, progress)
+    if options.list and _large(options.input):
+        return _run_index(options, progress)
     profiles = _read_profiles(options.profile) if options.profile else None
     read = dialects.ReadOptions(options.syntax)
-    stream = open_input(options.input, options.input_format, read, annotated=profiles is not None)
-    methods = _checked(stream, options.strict)
-    if options.list and _large(options.input):
-        return _run_index(options)
+    meter = progress.read if progress.shown else None
+    stream = open_input(options.input, options.input_format, read, annotated=profiles is not None, meter=meter)
+    methods = _checked(stream, options.strict, progress)
     if options.list:
         console = Console(width=200, no_color=True, highlight=False, markup=False)
         if write_listing((m for m in methods if options.selector.matches(m)), console) == 0:
             raise _nothing_selected(stream, options.selector)
         return 0
     if options.all:
-        return _run_all(stream, methods, options)
+        return _run_all(stream, methods, options, progress)
     if profiles is not None and not options.selector.any:
         picked = pick_profiled(methods, profiles)
     else:
         picked = pick_one(methods, options.selector)
     if picked is None:
         raise _nothing_selected(stream, options.selector)
+    progress.close()
     err = stderr_console()
-    method = picked.method
+    method = stream.complete(picked.method)
     if profiles is not None:
         method = _overlaid(method, profiles, err)
     result = analyse_method(method, options.jdk, options.paths)
@@ -123,10 +133,11 @@ def run(options: Options) -> int:
 class _Checked(Iterator[Method]):
     """The stream's methods as they pass: stopped at the first skipped line under --strict, counted and named."""
 
-    def __init__(self, stream: Stream, strict: bool) -> None:
+    def __init__(self, stream: Stream, strict: bool, progress: Progress) -> None:
         self._methods = stream.methods
         self._source = stream.source
         self._strict = strict
+        self._progress = progress
         self.count = 0
         """Methods read so far."""
         self.names: set[str] = set()
@@ -140,14 +151,15 @@ class _Checked(Iterator[Method]):
                 f"line not understood: {text[:80]!r} (drop --strict to skip such lines)", self._source, number
             )
         self.count += 1
+        self._progress.found()
         if len(self.names) < _MAX_NAMES:
             self.names.add(method.header.name)
         return method
 
 
-def _checked(stream: Stream, strict: bool) -> Iterator[Method]:
+def _checked(stream: Stream, strict: bool, progress: Progress) -> Iterator[Method]:
     """The stream's methods through the --strict check; the stream keeps the counting wrapper for error messages."""
-    checked = _Checked(stream, strict)
+    checked = _Checked(stream, strict, progress)
     stream.methods = checked
     return checked
 
@@ -186,7 +198,7 @@ def _large(path: str) -> bool:
         return False
 
 
-def _run_index(options: Options) -> int:
+def _run_index(options: Options, progress: Progress) -> int:
     """`--list` of a large log: headers found by a byte search, nothing disassembled."""
     from asmcfg.index import index_file
     from asmcfg.render.listing import write_index
@@ -194,7 +206,7 @@ def _run_index(options: Options) -> int:
     selector = options.selector
     records = (
         r
-        for r in index_file(options.input)
+        for r in _counted(index_file(options.input, progress.read if progress.shown else None), progress)
         if (selector.compile_id is None or r.compile_id == selector.compile_id)
         and (selector.compiler is None or r.compiler == selector.compiler)
         and (selector.pattern is None or selector.name_matches(r.method))
@@ -204,7 +216,13 @@ def _run_index(options: Options) -> int:
     return 0
 
 
-def _run_jsonl(options: Options) -> int:
+def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
+    for record in records:
+        progress.found()
+        yield record
+
+
+def _run_jsonl(options: Options, progress: Progress) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
     from asmcfg import parallel
     from asmcfg.render import json
@@ -222,7 +240,9 @@ def _run_jsonl(options: Options) -> int:
             jdk=options.jdk,
             select=select,
             options=read,
+            progress=progress,
         )
+        progress.close()
         if stats.analysed == 0:
             raise (
                 no_methods_error(display_name(options.input))
@@ -256,8 +276,10 @@ def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Me
     return overlaid
 
 
-def _run_all(stream: Stream, methods: Iterator[Method], options: Options) -> int:
-    results = [analyse_method(m, options.jdk, options.paths) for m in methods if options.selector.matches(m)]
+def _run_all(stream: Stream, methods: Iterator[Method], options: Options, progress: Progress) -> int:
+    selected = [m for m in methods if options.selector.matches(m)]
+    progress.close()
+    results = [analyse_method(stream.complete(m), options.jdk, options.paths) for m in selected]
     if not results:
         raise _nothing_selected(stream, options.selector)
     _write_outputs(results, options)

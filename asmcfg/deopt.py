@@ -57,3 +57,16 @@ def decode(request: int, jdk: int) -> tuple[str, str]:
     names = table_for(jdk)
     reason = names[reason_index] if reason_index < len(names) else f"reason_{reason_index}"
     return reason, ACTIONS[inverted & 7] if (inverted & 7) < len(ACTIONS) else f"action_{inverted & 7}"
+
+
+JVMCI_NAMES = {
+    "null_assert_or_unreached0": "null_assert",
+    "intrinsic_or_type_checked_inlining": "intrinsic",
+    "bimorphic_or_optimized_type_check": "bimorphic",
+}
+"""The names a VM built with JVMCI prints for three reasons (same numbers), to the names the tables use."""
+
+
+def plain_reason(name: str) -> str:
+    """A reason name as the tables spell it (`null_assert` for a JVMCI build's `null_assert_or_unreached0`)."""
+    return JVMCI_NAMES.get(name, name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from asmcfg.model import EdgeKind, Header
+from asmcfg.model import EdgeKind, Header, TrapEvidence
 
 TAG_ORDER = (
     "entry",
@@ -90,6 +90,8 @@ CHECK_COLOUR = "#d95f00"
 HOT_COLOUR = "#c00000"
 EXIT_COLOUR = "#999999"
 FOLD_COLOUR = "#eeeeee"
+DIFFERS_COLOUR = "#7b2cbf"
+"""Border of a trap block the LogCompilation log disagrees with."""
 FONT = "Courier"
 """A font both Graphviz and graphviz-pure have metrics for."""
 
@@ -133,3 +135,14 @@ def heat_colour(share: float, hottest: float) -> str:
 def address(value: int | None) -> str | None:
     """`0x7f6e3cec8140` (no leading zeros), or None."""
     return None if value is None else f"0x{value:x}"
+
+
+def trap_log_line(evidence: TrapEvidence) -> str:
+    """What the LogCompilation log says of a decoded trap, in one ASCII line."""
+    fired = f"; fired {evidence.fired}x at run time" if evidence.fired else ""
+    if evidence.verdict == "agrees":
+        return f"log agrees{fired}"
+    if evidence.verdict == "unlogged":
+        return f"LOG DIFFERS: the compiler logged no trap at this bci{fired}"
+    logged = ", ".join(sorted({f"{r.reason} / {r.action}" for r in evidence.logged}))
+    return f"LOG DIFFERS: the compiler logged {logged} here{fired}"

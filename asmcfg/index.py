@@ -15,6 +15,7 @@ from asmcfg.dialects.header import parse_header, parse_section
 from asmcfg.dialects.logxml import NMethodRecord, nmethod_record, unescape
 from asmcfg.errors import InputError
 from asmcfg.model import Header
+from asmcfg.sources import Meter
 from asmcfg.split import open_binary
 
 BUFFER = 4 << 20
@@ -73,9 +74,9 @@ class IndexRecord:
     """True when the log holds the compilation's assembly (always for PrintAssembly text)."""
 
 
-def index_file(path: str) -> Iterator[IndexRecord]:
-    """Every compilation in `path` (plain, .gz, .xz or `-` for stdin), in input order."""
-    with open_binary(path) as stream:
+def index_file(path: str, meter: Meter | None = None) -> Iterator[IndexRecord]:
+    """Every compilation in `path` (plain, .gz, .xz or `-` for stdin), in input order; `meter` counts bytes read."""
+    with open_binary(path, meter) as stream:
         yield from index_stream(stream, path)  # type: ignore[arg-type]
 
 

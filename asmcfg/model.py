@@ -124,6 +124,28 @@ class Profile:
 
 
 @dataclass(frozen=True, slots=True)
+class LogTrap:
+    """An `<uncommon_trap>` record of the log, to set beside the traps decoded from the code."""
+
+    compile_id: int
+    """The compilation it belongs to."""
+    origin: str
+    """`parse`: the compiler emitted the trap (in `<task>`); `runtime`: the trap fired (in `<tty>`)."""
+    method: str
+    """`pkg.Class::name` of the scope the trap is in (an inlined method for inlined code), or empty."""
+    bci: int | None
+    """Bytecode index in that method."""
+    reason: str
+    """Deoptimization reason (`range_check`)."""
+    action: str
+    """Deoptimization action (`make_not_entrant`)."""
+    comment: str
+    """The record's `comment` attribute, if any."""
+    line: int
+    """Line of the record in the log."""
+
+
+@dataclass(frozen=True, slots=True)
 class Method:
     """One compilation: header, instructions and the markers between them."""
 
@@ -155,6 +177,8 @@ class Method:
     """Measured heat, when a perfasm profile was read or overlaid."""
     features: frozenset[str] = frozenset()
     """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`) that date the JDK."""
+    log_traps: tuple[LogTrap, ...] | None = None
+    """The LogCompilation log's `<uncommon_trap>` records of this compilation; None when there is no such log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +244,19 @@ class Trap:
 
 
 @dataclass(frozen=True, slots=True)
+class TrapEvidence:
+    """What a LogCompilation log says about one decoded trap."""
+
+    verdict: str
+    """`agrees`: a record of the compiler names the same scope, bci, reason and action; `differs`: records at
+    that scope and bci name another reason or action; `unlogged`: the compiler logged no trap there."""
+    logged: tuple[LogTrap, ...]
+    """The compiler's records (`origin` `parse`) at the trap's scope and bci."""
+    fired: int
+    """Records of the trap firing at run time (same scope, bci and reason)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Loop:
     """A natural loop."""
 
@@ -269,6 +306,10 @@ class Analysis:
     """Summed percent per event for each block, when the method has a profile."""
     hot_paths: tuple[HotPath, ...] = ()
     """Measured hot paths, hottest first, when the method has a profile."""
+    trap_log: dict[int, TrapEvidence] = field(default_factory=dict)
+    """Per trap block id, what the LogCompilation log says of that trap (only for methods read with one)."""
+    fired_elsewhere: tuple[LogTrap, ...] = ()
+    """Traps the log saw fire at run time that match no decoded trap call (an implicit null check, say)."""
 
     def block_tags(self, block: int) -> frozenset[str]:
         """Tags of one block (empty when none)."""

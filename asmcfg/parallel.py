@@ -19,10 +19,11 @@ from typing import Any, TextIO
 from asmcfg import dialects, pool
 from asmcfg.analyses.counts import counts
 from asmcfg.dialects import ReadOptions
-from asmcfg.dialects.logsplit import Splitter, Unit, read_unit
-from asmcfg.model import Analysis, Method
+from asmcfg.dialects.logsplit import Splitter, Unit, read_log_traps, read_unit
+from asmcfg.model import Analysis, LogTrap, Method
 from asmcfg.pipeline import analyse_method, no_methods_error
-from asmcfg.sources import display_name
+from asmcfg.progress import Progress
+from asmcfg.sources import STDIN, display_name
 from asmcfg.split import Piece, Readable, line_pieces, open_binary, peek, text_pieces
 
 Serializer = Callable[[Analysis], dict[str, Any]]
@@ -112,19 +113,21 @@ def analyse_file(
     given, is filled in as the records come.
     """
     job = Job(display_name(path), "", serializer, False, jdk, select, options)
-    for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats()):
+    for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress()):
         yield from result.records
 
 
 def analyse_to_jsonl(
     path: str, out: TextIO, serializer: Serializer = summary, *, workers: int | None = None,
     dialect: str | None = None, jdk: int | None = None, select: Select | None = None,
-    options: ReadOptions | None = None,
+    options: ReadOptions | None = None, progress: Progress | None = None,
 ) -> RunStats:
-    """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts."""
+    """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts.
+
+    `progress` is told the bytes read and the methods found."""
     stats = RunStats()
     job = Job(display_name(path), "", serializer, True, jdk, select, options)
-    for result in _results(path, job, workers, dialect, stats):
+    for result in _results(path, job, workers, dialect, stats, progress or Progress()):
         for line in result.records:
             out.write(line)
             out.write("\n")
@@ -141,15 +144,19 @@ def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> int:
     return written
 
 
-def _results(path: str, job: Job, workers: int | None, forced: str | None, stats: RunStats) -> Iterator[_Result]:
-    with open_binary(path) as raw:
+def _results(
+    path: str, job: Job, workers: int | None, forced: str | None, stats: RunStats, progress: Progress
+) -> Iterator[_Result]:
+    with open_binary(path, progress.read if progress.shown else None) as raw:
         stream, sample = peek(raw, job.source)
         choice = dialects.choose(sample, forced)
         job = Job(job.source, choice.name, job.serializer, job.encode, job.jdk, job.select, job.options)
         stats.dialect = choice.name
         run = functools.partial(_execute, job)
-        for result in pool.ordered(run, _batches(_works(stream, job)), workers or os.cpu_count() or 1):
+        works = _works(stream, job, _log_traps(path, choice.name))
+        for result in pool.ordered(run, _batches(works), workers or os.cpu_count() or 1):
             stats.methods += result.methods
+            progress.found(result.methods)
             stats.analysed += len(result.records)
             stats.failed += result.failed
             stats.outside += result.outside
@@ -158,11 +165,18 @@ def _results(path: str, job: Job, workers: int | None, forced: str | None, stats
         raise no_methods_error(job.source)
 
 
-def _works(stream: Readable, job: Job) -> Iterator[Work]:
+def _log_traps(path: str, dialect: str) -> dict[int, list[LogTrap]] | None:
+    """A LogCompilation file's trap records, read ahead (they follow the code); None for stdin, read once."""
+    if dialect != "logcompilation" or path == STDIN:
+        return None
+    return read_log_traps(path)
+
+
+def _works(stream: Readable, job: Job, traps: dict[int, list[LogTrap]] | None = None) -> Iterator[Work]:
     if job.dialect in _SPLIT_AT_HEADERS:
         yield from text_pieces(stream, BATCH_BYTES, job.source)
     elif job.dialect == "logcompilation":
-        yield from Splitter(job.source).units(stream)
+        yield from Splitter(job.source, traps).units(stream)
     else:
         yield from _serial(stream, job)
 

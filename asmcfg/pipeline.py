@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from asmcfg import dialects
 from asmcfg.errors import InputError
 from asmcfg.model import Analysis, Method
-from asmcfg.sources import Line, display_name, read_lines
+from asmcfg.sources import Line, Meter, display_name, read_lines
 
 if TYPE_CHECKING:
     from asmcfg.profile import MethodProfile
@@ -61,13 +61,21 @@ class Stream:
     methods: Iterator[Method]
     dialect: str
 
+    def complete(self, method: Method) -> Method:
+        """`method` with what the input says of it after its code (a LogCompilation log's trap records);
+        call once the methods are all read."""
+        with_log = getattr(self.reader, "with_log", None)
+        return method if with_log is None else with_log(method)
+
 
 def open_input(
-    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, annotated: bool = False
+    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, annotated: bool = False,
+    meter: Meter | None = None,
 ) -> Stream:
-    """Start reading `path` (or `-`), sniffing its dialect; `annotated`: drop perfasm's percentage columns first."""
+    """Start reading `path` (or `-`), sniffing its dialect; `annotated`: drop perfasm's percentage columns first;
+    `meter` is told the bytes read."""
     name = display_name(path)
-    lines: Iterator[Line] = read_lines(path)
+    lines: Iterator[Line] = read_lines(path, meter)
     if annotated:
         from asmcfg.profile import strip_columns
 

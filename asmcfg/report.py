@@ -136,3 +136,38 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
             for p in result.hot_paths
         ],
     }
+
+
+def trap_log_counts(result: Analysis) -> dict[str, Any] | None:
+    """How the decoded traps compare with the LogCompilation log's records; None without such a log."""
+    records = result.cfg.method.log_traps
+    if records is None:
+        return None
+    verdicts = Counter(e.verdict for e in result.trap_log.values())
+    return {
+        "records": sum(1 for r in records if r.origin == "parse"),
+        "agrees": verdicts["agrees"],
+        "differs": verdicts["differs"],
+        "unlogged": verdicts["unlogged"],
+        "fired": sum(1 for r in records if r.origin == "runtime"),
+        "fired_elsewhere": [
+            {"reason": r.reason, "action": r.action, "method": r.method, "bci": r.bci, "line": r.line}
+            for r in result.fired_elsewhere
+        ],
+    }
+
+
+def trap_log_disagreements(result: Analysis) -> list[dict[str, Any]]:
+    """The decoded traps the log disagrees with: block, what the code says, what the log says."""
+    rows = []
+    for block_id in sorted(result.trap_log):
+        evidence = result.trap_log[block_id]
+        if evidence.verdict == "agrees":
+            continue
+        trap = result.traps[block_id]
+        logged = sorted({f"{r.reason} / {r.action}" for r in evidence.logged})
+        rows.append({
+            "block": block_id, "code": f"{trap.reason} / {trap.action}", "log": logged or ["(no record)"],
+            "where": f"{trap.method}@{trap.bci}", "log_lines": sorted(r.line for r in evidence.logged),
+        })
+    return rows

@@ -9,7 +9,7 @@ import lzma
 import os
 import sys
 import zlib
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import IO, cast
 
@@ -46,7 +46,32 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
-def _open_binary(path: str) -> IO[bytes]:
+Meter = Callable[[int], None]
+"""Told how many bytes were just read from the file (compressed bytes for a compressed file)."""
+
+
+class _Counted(io.RawIOBase):
+    """A file that tells a meter how much was read from it."""
+
+    def __init__(self, raw: io.FileIO, meter: Meter) -> None:
+        self._raw = raw
+        self._meter = meter
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        count = self._raw.readinto(buffer) or 0
+        self._meter(count)
+        return count
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def open_binary(path: str, meter: Meter | None = None) -> IO[bytes]:
+    """The decompressed bytes of `path` (or stdin for `-`), decompressing by content; `meter` counts file bytes."""
     if path == STDIN:
         if sys.stdin is None:
             raise InputError("standard input is closed (give a FILE, or pipe HotSpot output in)", display_name(path))
@@ -56,7 +81,11 @@ def _open_binary(path: str) -> IO[bytes]:
     if os.path.isdir(path):
         raise InputError("is a directory, not a HotSpot log (give a file)", path)
     try:
-        raw: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed by the caller
+        raw: IO[bytes] = (
+            open(path, "rb")  # noqa: SIM115 - closed by the caller
+            if meter is None
+            else io.BufferedReader(_Counted(open(path, "rb", buffering=0), meter), 1 << 20)  # noqa: SIM115
+        )
     except FileNotFoundError:
         raise InputError("no such file (check the path)", path) from None
     except PermissionError:
@@ -87,9 +116,9 @@ def _raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
         yield raw
 
 
-def read_lines(path: str) -> Generator[Line, None, None]:
+def read_lines(path: str, meter: Meter | None = None) -> Generator[Line, None, None]:
     """Yield the lines of `path` (or stdin for `-`), decompressing by content, never reading it whole."""
-    stream = _open_binary(path)
+    stream = open_binary(path, meter)
     name = display_name(path)
     number = 0
     kept: list[str] = []

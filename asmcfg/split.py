@@ -31,9 +31,9 @@ class Readable(Protocol):
 
 
 @contextmanager
-def open_binary(path: str) -> Iterator[IO[bytes]]:
+def open_binary(path: str, meter: sources.Meter | None = None) -> Iterator[IO[bytes]]:
     """The decompressed bytes of `path` (or stdin for `-`), closed afterwards (stdin stays open)."""
-    stream = sources._open_binary(path)
+    stream = sources.open_binary(path, meter)
     try:
         yield stream
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from asmcfg.analyses import checks, heat, hotness, loops, safepoints, sections, traps
+from asmcfg.analyses import checks, heat, hotness, loops, safepoints, sections, traplog, traps
 from asmcfg.analyses.context import Context, make_context
 from asmcfg.model import Analysis, Cfg
 
@@ -13,6 +13,7 @@ Pass = Callable[[Context, Analysis], Analysis]
 PASSES: tuple[tuple[str, Pass], ...] = (
     ("sections", sections.run),
     ("traps", traps.run),
+    ("traplog", traplog.run),
     ("checks", checks.run),
     ("safepoints", safepoints.run),
     ("loops", loops.run),

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from asmcfg.dialects import hsdis, interleave, machcode
 from asmcfg.dialects.logxml import (
-    LogTrap,
     NMethodRecord,
     Tag,
     TrapCollector,
@@ -25,7 +24,7 @@ from asmcfg.dialects.logxml import (
     to_int,
     unescape,
 )
-from asmcfg.model import Header, Method
+from asmcfg.model import Header, LogTrap, Method
 from asmcfg.sources import Line
 
 if TYPE_CHECKING:
@@ -114,6 +113,8 @@ class Context:
     """Feature version from `<release>`."""
     records: dict[int, NMethodRecord]
     """`<nmethod>` records by compile id."""
+    traps: dict[int, list[LogTrap]] | None = None
+    """The log's `<uncommon_trap>` records by compile id, when they were read ahead (None: not known yet)."""
 
 
 def read_text(lines: list[Line], ctx: Context, printing: int | None = None) -> tuple[list[Method], int]:
@@ -139,7 +140,8 @@ def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     if record is not None and method.code_begin is None and record.code_begin is not None:
         end = record.code_begin + (record.code_size or 0)
         method = replace(method, code_begin=record.code_begin, code_end=end)
-    return interleave.guard(replace(method, header=header, dialect=NAME))
+    traps = None if ctx.traps is None else tuple(ctx.traps.get(header.compile_id or -1, ()))
+    return interleave.guard(replace(method, header=header, dialect=NAME, log_traps=traps))
 
 
 def _inside(method: Method, record: NMethodRecord) -> bool:
@@ -177,6 +179,11 @@ class Reader:
     def jdk_hint(self) -> int | None:
         """Feature version named by `<release>`, once read."""
         return self._ctx.jdk_hint
+
+    def with_log(self, method: Method) -> Method:
+        """`method` with the log's `<uncommon_trap>` records of its compilation (call once `methods()` is done:
+        the compiler tasks holding them follow all the code)."""
+        return replace(method, log_traps=tuple(self.log_traps.get(method.header.compile_id or -1, ())))
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method as soon as its thread has printed all of it."""

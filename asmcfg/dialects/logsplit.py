@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from asmcfg.dialects.logcompilation import Context, read_text
 from asmcfg.dialects.logxml import (
-    LogTrap,
     NMethodRecord,
     Tag,
     TrapCollector,
@@ -23,7 +22,7 @@ from asmcfg.dialects.logxml import (
     tags,
     to_int,
 )
-from asmcfg.model import Method
+from asmcfg.model import LogTrap, Method
 from asmcfg.sources import Line
 from asmcfg.split import CHUNK, Piece, Readable, chunks, open_binary, to_lines
 
@@ -35,9 +34,8 @@ HEADERLESS_BYTES = 8 << 20
 _END = b"[/Disassembly]"
 _HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+\d+\s+(?:\S+:)?\s*(\d+) ")
 _RECORD_LIMIT = 4096
-_TRAP_TAGS = (b"<task", b"</task", b"<klass", b"<method", b"<parse", b"</parse", b"<uncommon_trap",
-              b"</uncommon_trap", b"<jvms")
-"""The tags `TrapCollector` follows."""
+_TRAP_TAG = re.compile(rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms)[ \t/>][^\n]*")
+"""A tag `TrapCollector` follows, and the rest of its line."""
 
 
 def last_end(data: bytes) -> int:
@@ -64,6 +62,8 @@ class Unit:
     """`<nmethod>` records of the compile ids in the text."""
     jdk_hint: int | None
     """Feature version from `<release>`."""
+    traps: tuple[LogTrap, ...] | None = None
+    """The log's `<uncommon_trap>` records of the compile ids in the text, when they were read ahead."""
 
     @property
     def size(self) -> int:
@@ -76,7 +76,12 @@ def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tu
     lines: list[Line] = []
     for segment in unit.segments:
         lines.extend(to_lines(segment.first_line, segment.data, unescape=True))
-    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records})
+    traps: dict[int, list[LogTrap]] | None = None
+    if unit.traps is not None:
+        traps = {}
+        for trap in unit.traps:
+            traps.setdefault(trap.compile_id, []).append(trap)
+    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records}, traps)
     return read_text(lines, ctx, unit.printing)
 
 
@@ -91,8 +96,10 @@ class _Thread:
 class Splitter:
     """Turns the bytes of a LogCompilation log into Units, in the order the serial reader yields methods."""
 
-    def __init__(self, source: str = "") -> None:
+    def __init__(self, source: str = "", traps: dict[int, list[LogTrap]] | None = None) -> None:
         self.source = source
+        self.traps = traps
+        """The log's trap records read ahead (`read_log_traps`), handed to the units that need them."""
         self.jdk_hint: int | None = None
         self._records: dict[int, NMethodRecord] = {}
         self._threads: dict[str, _Thread] = {}
@@ -208,8 +215,9 @@ class Splitter:
         if thread.printing is not None:
             ids.add(thread.printing)
         records = tuple(self._records[i] for i in sorted(ids) if i in self._records)
+        traps = None if self.traps is None else tuple(t for i in sorted(ids) for t in self.traps.get(i, ()))
         thread.pending, thread.size, thread.header = [], 0, False
-        yield Unit(segments, thread.printing, records, self.jdk_hint)
+        yield Unit(segments, thread.printing, records, self.jdk_hint, traps)
 
     def _flush_all(self) -> Iterator[Unit]:
         waiting = [t for t in self._threads.values() if t.pending]
@@ -220,8 +228,7 @@ class Splitter:
 def read_log_traps(path: str) -> dict[int, list[LogTrap]]:
     """The `<uncommon_trap>` records of a LogCompilation log per compile id, as `Reader.log_traps` holds them.
 
-    One pass that decodes only the markup lines the records need; for parallel runs, whose workers never
-    see the compiler tasks after `</tty>`.
+    One pass ahead of a parallel run, whose units are cut before the compiler tasks after `</tty>` are read.
     """
     collector = TrapCollector()
     number, rest = 0, b""
@@ -238,20 +245,13 @@ def read_log_traps(path: str) -> dict[int, list[LogTrap]]:
 def _collect(collector: TrapCollector, data: bytes, number: int) -> int:
     """Feed the trap-related tags of `data` (whole lines after line `number`) to `collector`; the last line's number.
 
-    Only lines holding `<` are looked at: in `<tty>` that skips the escaped assembly text at C speed.
+    A regex finds the few tags the records need: in `<tty>` that skips the escaped assembly text, after it
+    the many other tags of the compiler tasks, at C speed.
     """
-    done = newlines = 0
-    found = data.find(b"<")
-    while found >= 0:
-        start = data.rfind(b"\n", 0, found) + 1
-        end = data.find(b"\n", found)
-        end = len(data) if end < 0 else end
-        newlines += data.count(b"\n", done, start)
-        line = data[start:end]
-        if line.lstrip().startswith(_TRAP_TAGS):
-            for tag in tags(line.decode("utf-8", "replace")):
-                collector.feed(tag, number + newlines + 1)
-        newlines += end < len(data)
-        done = end + 1
-        found = data.find(b"<", done)
+    done, line = 0, number + 1
+    for match in _TRAP_TAG.finditer(data):
+        line += data.count(b"\n", done, match.start())
+        done = match.start()
+        for tag in tags(match.group().decode("utf-8", "replace")):
+            collector.feed(tag, line)
     return number + data.count(b"\n")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from asmcfg.model import LogTrap
+
 _ENTITY = re.compile(r"&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)([^<>]*)>")
@@ -133,28 +135,6 @@ def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
         code_size=code_size,
         line=line,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class LogTrap:
-    """An `<uncommon_trap>` record of the log, to set beside the traps decoded from the code."""
-
-    compile_id: int
-    """The compilation it belongs to."""
-    origin: str
-    """`parse`: the compiler emitted the trap (in `<task>`); `runtime`: the trap fired (in `<tty>`)."""
-    method: str
-    """`pkg.Class::name` of the scope the trap is in (an inlined method for inlined code), or empty."""
-    bci: int | None
-    """Bytecode index in that method."""
-    reason: str
-    """Deoptimization reason (`range_check`)."""
-    action: str
-    """Deoptimization action (`make_not_entrant`)."""
-    comment: str
-    """The record's `comment` attribute, if any."""
-    line: int
-    """Line of the record in the log."""
 
 
 @dataclass(slots=True)

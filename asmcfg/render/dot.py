@@ -93,6 +93,9 @@ def block_label(result: Analysis, block: Block) -> str:
         where = f" at {trap.bytecode}@{trap.bci}" if trap.bci is not None else ""
         line = f" line {trap.line}" if trap.line is not None else ""
         lines.append(f"trap: {trap.reason} / {trap.action}{where}{line}")
+    evidence = result.trap_log.get(block.id)
+    if evidence is not None:
+        lines.append(describe.trap_log_line(evidence))
     return "\n".join(lines) + "\n"
 
 
@@ -152,6 +155,10 @@ def _block_attrs(result: Analysis, block: Block, notes: list[str], bold: set[int
         fill = describe.heat_colour(heat[0], hottest)
     label = block_label(result, block) + "".join(note + "\n" for note in notes)
     attrs = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
+    evidence = result.trap_log.get(block.id)
+    if evidence is not None and evidence.verdict != "agrees":
+        attrs["penwidth"] = "2.5"
+        attrs["color"] = describe.DIFFERS_COLOUR
     if block.id in bold:
         attrs["penwidth"] = "2.5"
         attrs["color"] = describe.HOT_COLOUR

@@ -44,9 +44,16 @@ def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[s
     return item
 
 
-def trap_dict(result: Analysis, trap: Trap) -> dict[str, Any]:
-    """A decoded trap as JSON."""
+def trap_dict(result: Analysis, trap: Trap, block: int) -> dict[str, Any]:
+    """A decoded trap as JSON, with what a LogCompilation log says of it (`log`, null without one)."""
     request = None if trap.request is None else f"0x{trap.request & 0xFFFFFFFF:08x}"
+    evidence = result.trap_log.get(block)
+    log = None if evidence is None else {
+        "verdict": evidence.verdict,
+        "logged": [{"reason": r.reason, "action": r.action, "comment": r.comment, "line": r.line}
+                   for r in evidence.logged],
+        "fired": evidence.fired,
+    }
     return {
         "kind": trap_kind(result.cfg.method.instructions[trap.site]),
         "request": request,
@@ -56,6 +63,7 @@ def trap_dict(result: Analysis, trap: Trap) -> dict[str, Any]:
         "bci": trap.bci,
         "line": trap.line,
         "method": trap.method,
+        "log": log,
     }
 
 
@@ -71,7 +79,7 @@ def block_dict(result: Analysis, block: Block) -> dict[str, Any]:
         "end": _hex(last.address + last.size) if last.size else _hex(last.address),
         "instructions": [instruction_dict(i, profile) for i in instructions],
         "tags": describe.ordered_tags(result.block_tags(block.id)),
-        "trap": trap_dict(result, trap) if trap else None,
+        "trap": trap_dict(result, trap, block.id) if trap else None,
         "source": report.block_source(result, block),
     }
     if result.block_heat:
@@ -109,6 +117,7 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "hot_path_kind": "static",
         "counts": counts(result),
         "skipped_lines": [{"line": n, "text": t} for n, t in method.skipped],
+        "trap_log": report.trap_log_counts(result),
     }
     if method.profile is not None:
         doc.update(report.profile_fields(result))

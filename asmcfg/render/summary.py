@@ -38,6 +38,7 @@ def write_summary(result: Analysis, console: Console) -> None:
         console.print(_hot_path_table(result))
     if result.traps:
         console.print(_trap_table(result))
+    _trap_log(result, console)
     _skipped(result, console)
 
 
@@ -100,6 +101,29 @@ def _trap_table(result: Analysis) -> Table:
         )
         literal.add_row(table, row["reason"], row["action"], str(row["count"]), shown)
     return table
+
+
+def _trap_log(result: Analysis, console: Console) -> None:
+    found = report.trap_log_counts(result)
+    if found is None:
+        return
+    elsewhere = len(found["fired_elsewhere"])
+    console.print(
+        f"LogCompilation: {found['records']} trap records of the compiler; of the decoded traps {found['agrees']} "
+        f"agree, {found['differs']} differ, {found['unlogged']} unlogged; {found['fired']} fired at run time"
+        + (f" ({elsewhere} where no trap call is, e.g. an implicit null check)" if elsewhere else ""),
+        highlight=False, markup=False,
+    )
+    rows = report.trap_log_disagreements(result)
+    if not rows:
+        return
+    table = Table(title=literal.title("Traps the log disagrees with"), title_justify="left")
+    for column in ("block", "code says", "log says (parse)", "scope@bci", "log lines"):
+        table.add_column(column)
+    for row in rows:
+        literal.add_row(table, f"B{row['block']}", row["code"], ", ".join(row["log"]), row["where"],
+                        ", ".join(map(str, row["log_lines"])) or "-")
+    console.print(table)
 
 
 def _skipped(result: Analysis, console: Console) -> None:

@@ -1,0 +1,53 @@
+"""Set each decoded trap beside the LogCompilation log's `<uncommon_trap>` records of its compilation.
+
+The compiler logs a record for every trap it emits while parsing (`origin` `parse`), and the VM one for
+every trap that fires (`runtime`). A decoded trap agrees when a parse record names the same scope, bci,
+reason and action; it differs when the records at that scope and bci name something else (C2 may change
+a trap after parsing, e.g. when it folds two compares into one range check); it is unlogged when the
+compiler logged nothing there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from asmcfg.analyses.context import Context
+from asmcfg.deopt import plain_reason
+from asmcfg.model import Analysis, LogTrap, Trap, TrapEvidence
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """Evidence per decoded C2 trap, and the fired traps no trap call accounts for."""
+    records = ctx.cfg.method.log_traps
+    if not records:
+        return result
+    parsed = [r for r in records if r.origin == "parse"]
+    fired = [r for r in records if r.origin == "runtime"]
+    evidence: dict[int, TrapEvidence] = {}
+    matched: set[int] = set()
+    for block, trap in result.traps.items():
+        if trap.request is None:
+            continue
+        hits = [i for i, r in enumerate(fired) if _site(r) == _site_of(trap) and plain_reason(r.reason) == trap.reason]
+        matched.update(hits)
+        if parsed:
+            evidence[block] = _evidence(trap, parsed, len(hits))
+    elsewhere = tuple(r for i, r in enumerate(fired) if i not in matched)
+    return replace(result, trap_log=evidence, fired_elsewhere=elsewhere)
+
+
+def _evidence(trap: Trap, parsed: list[LogTrap], fired: int) -> TrapEvidence:
+    here = tuple(r for r in parsed if _site(r) == _site_of(trap))
+    if any(plain_reason(r.reason) == trap.reason and r.action == trap.action for r in here):
+        verdict = "agrees"
+    else:
+        verdict = "differs" if here else "unlogged"
+    return TrapEvidence(verdict, here, fired)
+
+
+def _site(record: LogTrap) -> tuple[str, int | None]:
+    return record.method.replace("/", "."), record.bci
+
+
+def _site_of(trap: Trap) -> tuple[str, int | None]:
+    return trap.method.replace("/", "."), trap.bci
