@@ -50,10 +50,10 @@ def layout(method: Method, table: Isa) -> Layout:
     return Layout(flows, ends, index)
 
 
-def build_cfg(method: Method) -> Cfg:
-    """Blocks and edges of `method`."""
+def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
+    """Blocks and edges of `method`; `lay` is its layout when the caller has it already."""
     table = isa.for_name(method.isa)
-    lay = layout(method, table)
+    lay = lay or layout(method, table)
     tables = jump_tables(method, lay)
     leaders = _leaders(method, table, lay, tables)
     blocks = _blocks(leaders, len(method.instructions))

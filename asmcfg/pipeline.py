@@ -86,10 +86,12 @@ def open_input(
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
     """Graph and analyses for one method; `paths` measured hot paths are ranked when it has a profile."""
+    from asmcfg import isa
     from asmcfg.analyses import analyse  # networkx loads here, not for --list
-    from asmcfg.cfg import build_cfg
+    from asmcfg.cfg import build_cfg, layout
 
-    return analyse(build_cfg(method), jdk, paths=paths)
+    lay = layout(method, isa.for_name(method.isa))
+    return analyse(build_cfg(method, lay), jdk, paths=paths, lay=lay)
 
 
 def no_methods_error(source: str, sample: Sequence[str] | None = None) -> InputError:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from asmcfg.analyses import checks, heat, hotness, loops, safepoints, sections, traplog, traps
 from asmcfg.analyses.context import Context, make_context
+from asmcfg.cfg import Layout
 from asmcfg.model import Analysis, Cfg
 
 Pass = Callable[[Context, Analysis], Analysis]
@@ -24,10 +25,11 @@ PASSES: tuple[tuple[str, Pass], ...] = (
 
 
 def analyse(
-    cfg: Cfg, jdk: int | None = None, passes: tuple[tuple[str, Pass], ...] = PASSES, paths: int = 3
+    cfg: Cfg, jdk: int | None = None, passes: tuple[tuple[str, Pass], ...] = PASSES, paths: int = 3,
+    lay: Layout | None = None,
 ) -> Analysis:
-    """Run `passes` over `cfg`; `jdk` forces the reason table."""
-    ctx = make_context(cfg, jdk, paths)
+    """Run `passes` over `cfg`; `jdk` forces the reason table; `lay` is the method's layout if already made."""
+    ctx = make_context(cfg, jdk, paths, lay)
     result = Analysis(cfg=cfg, jdk=jdk or 17, jdk_why="--jdk" if jdk else "default")
     for _, run in passes:
         result = run(ctx, result)

@@ -41,8 +41,8 @@ class Context:
         return None
 
 
-def make_context(cfg: Cfg, jdk: int | None, paths: int = 3) -> Context:
-    """Build the shared context for `cfg`."""
+def make_context(cfg: Cfg, jdk: int | None, paths: int = 3, lay: Layout | None = None) -> Context:
+    """Build the shared context for `cfg` (`lay`: the method's layout, when the caller has it already)."""
     succ: dict[int, list[Edge]] = {}
     pred: dict[int, list[Edge]] = {}
     for edge in cfg.edges:
@@ -53,7 +53,7 @@ def make_context(cfg: Cfg, jdk: int | None, paths: int = 3) -> Context:
     return Context(
         cfg,
         table,
-        layout(cfg.method, table),
+        lay or layout(cfg.method, table),
         {k: tuple(v) for k, v in succ.items()},
         {k: tuple(v) for k, v in pred.items()},
         jdk,

@@ -23,6 +23,10 @@ NORETURN_CALLS = (
 )
 
 
+_CACHED = 1 << 16
+"""Distinct mnemonic spellings remembered per table (a bound against hostile input)."""
+
+
 class Isa:
     """An architecture's tables. Subclasses override the sets, not the logic."""
 
@@ -37,8 +41,20 @@ class Isa:
     unsigned_conditional: frozenset[str] = frozenset()
     """Conditional branches on an unsigned comparison (range checks use these)."""
 
+    def __init__(self) -> None:
+        self._bases: dict[str, str] = {}
+        self._flows: dict[str, Flow] = {}
+
     def base_mnemonic(self, mnemonic: str) -> str:
         """The mnemonic without prefixes and branch hints (`repz retq` -> `retq`, `jae,pn` -> `jae`)."""
+        base = self._bases.get(mnemonic)
+        if base is None:
+            base = self._base(mnemonic)
+            if len(self._bases) < _CACHED:
+                self._bases[mnemonic] = base
+        return base
+
+    def _base(self, mnemonic: str) -> str:
         words = mnemonic.lower().split()
         while len(words) > 1 and words[0] in self.prefixes:
             words.pop(0)
@@ -46,11 +62,20 @@ class Isa:
 
     def flow(self, ins: Instruction) -> Flow:
         """What `ins` does to control flow."""
+        known = self._flows.get(ins.mnemonic)
+        if known is not None:
+            return known
         base = self.base_mnemonic(ins.mnemonic)
-        if base in self.conditional:
-            return Flow.COND
         if base in self.jumps:
             return Flow.JUMP if self.target(ins) is not None else Flow.INDIRECT
+        flow = self._flow(base)
+        if len(self._flows) < _CACHED:
+            self._flows[ins.mnemonic] = flow
+        return flow
+
+    def _flow(self, base: str) -> Flow:
+        if base in self.conditional:
+            return Flow.COND
         if base in self.indirect_jumps:
             return Flow.INDIRECT
         if base in self.calls:
