@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -32,8 +33,11 @@ def _bytecode(segment: str) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=8192)
 def read_notes(comment: str) -> Notes:
-    """Split a comment (lines joined by newlines) into relocations, scope and handler."""
+    """Split a comment (lines joined by newlines) into relocations, scope and handler.
+
+    Cached: the instructions of one bytecode print the same comment, and Notes are immutable."""
     relocs: list[str] = []
     frames: list[Frame] = []
     bytecode = ""

@@ -25,6 +25,12 @@ GAP = "gap"
 """Marker a partial listing (perfasm) puts where printed code is not contiguous."""
 
 
+_ENDING = frozenset({Flow.COND, Flow.JUMP, Flow.INDIRECT, Flow.RETURN, Flow.HALT})
+"""Flows that end a block (calls end one only when they never return)."""
+_DIRECT = frozenset({Flow.COND, Flow.JUMP})
+"""Flows with a target address in the operand."""
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Per-instruction facts the builder and the passes share."""
@@ -41,9 +47,10 @@ def layout(method: Method, table: Isa) -> Layout:
     """Flow kind and block-ending flag of every instruction."""
     last = len(method.instructions) - 1
     flows = tuple(table.flow(ins) for ins in method.instructions)
+    call = Flow.CALL
     ends = tuple(
-        flow in (Flow.COND, Flow.JUMP, Flow.INDIRECT, Flow.RETURN, Flow.HALT)
-        or (flow is Flow.CALL and table.noreturn(ins, i == last))
+        flow in _ENDING
+        or (flow is call and table.noreturn(ins, i == last))
         for i, (ins, flow) in enumerate(zip(method.instructions, flows, strict=True))
     )
     index = {ins.address: i for i, ins in enumerate(method.instructions)}
@@ -86,7 +93,7 @@ def _leaders(method: Method, table: Isa, lay: Layout, tables: dict[int, tuple[in
 
 def _targets(table: Isa, lay: Layout, ins: Instruction, i: int, tables: dict[int, tuple[int, ...]]) -> list[int]:
     found: list[int] = []
-    if lay.flows[i] in (Flow.COND, Flow.JUMP):
+    if lay.flows[i] in _DIRECT:
         target = table.target(ins)
         if target is not None:
             found.append(target)

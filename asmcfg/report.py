@@ -13,11 +13,11 @@ from asmcfg.model import Analysis, Block, Flow, Loop
 
 def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
     """The dominant source line and inlined method of a block, from its debug info."""
-    frames = Counter(
-        (ins.frames[0].method, ins.frames[0].line)
-        for ins in result.cfg.method.instructions[block.start : block.end]
-        if ins.frames
-    )
+    frames: dict[tuple[str, int | None], int] = {}
+    for ins in result.cfg.method.instructions[block.start : block.end]:
+        if ins.frames:
+            key = (ins.frames[0].method, ins.frames[0].line)
+            frames[key] = frames.get(key, 0) + 1
     if not frames:
         return _source_from_checks(result, block)
     (method, line), _ = max(frames.items(), key=lambda kv: (kv[1], kv[0][1] or 0, kv[0][0]))

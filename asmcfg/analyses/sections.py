@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
+import re
+
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.model import Analysis
 
@@ -14,12 +17,14 @@ _MARKER_TAGS = {
     "Stub Code": "stub",
 }
 _STUB_CALLS = ("SafepointBlob", "method_entry_barrier", "counter_overflow", "patching", "_Java", "C2 Runtime")
+_STUB_NAMES = re.compile("|".join(map(re.escape, _STUB_CALLS)))
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Tag blocks by the section they lie in and by what they call or jump to."""
     tags: dict[int, set[str]] = {}
     _section_tags(ctx, tags)
+    stubby = _stub_calls(ctx)
     for block in ctx.cfg.blocks:
         names = tags.setdefault(block.id, set())
         for edge in ctx.successors.get(block.id, ()):
@@ -27,7 +32,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
                 names.add("ic_miss")
             if isinstance(edge.dst, str) and "SafepointBlob" in edge.dst:
                 names.add("stub")
-        if _stub_like(ctx, block.id):
+        first = bisect.bisect_left(stubby, block.start)
+        if first < len(stubby) and stubby[first] < block.end:
             names.add("stub")
     return add_tags(result, tags)
 
@@ -51,7 +57,10 @@ def _section_tags(ctx: Context, tags: dict[int, set[str]]) -> None:
                     tags.setdefault(block.id, set()).add(tag)
 
 
-def _stub_like(ctx: Context, block_id: int) -> bool:
-    block = ctx.block(block_id)
-    instructions = ctx.cfg.method.instructions[block.start : block.end]
-    return any(any(name in ins.runtime_call() or name in ins.operands for name in _STUB_CALLS) for ins in instructions)
+def _stub_calls(ctx: Context) -> list[int]:
+    """Indexes of the instructions that call or name a stub (SafepointBlob, the entry barrier, …), ascending."""
+    return [
+        i
+        for i, ins in enumerate(ctx.cfg.method.instructions)
+        if _STUB_NAMES.search(ins.operands) or (ins.relocs and _STUB_NAMES.search(ins.runtime_call()))
+    ]

@@ -96,18 +96,14 @@ def split_mnemonic(text: str) -> tuple[str, str]:
 
 
 def _finish(p: PendingInstruction) -> Instruction:
-    comment = "\n".join(c.strip() for c in p.comment if c.strip())
+    parts = p.comment
+    if not parts:
+        return Instruction(p.address, p.mnemonic, p.operands, p.line)
+    comment = parts[0].strip() if len(parts) == 1 else "\n".join(c.strip() for c in parts if c.strip())
     notes = read_notes(comment)
     return Instruction(
-        address=p.address,
-        mnemonic=p.mnemonic,
-        operands=p.operands,
-        line=p.line,
-        comment=comment,
-        relocs=notes.relocs,
-        bytecode=notes.bytecode,
-        frames=notes.frames,
-        implicit_target=notes.implicit_target,
+        p.address, p.mnemonic, p.operands, p.line, comment, notes.relocs, notes.bytecode, notes.frames,
+        notes.implicit_target,
     )
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 NAME = "hsdis"
 _INSTRUCTION = re.compile(r"^\s*0x[0-9a-fA-F]+:\s+[a-z.]")
+_MNEMONIC_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz.")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]\s*$")
 _RESUMED = re.compile(r"^[a-z][a-z0-9.]*(?:\t| {2,}|$)")
@@ -38,6 +39,11 @@ _SECTION_LABELS = {
     "Deopt MH Handler Code",
     "Constants",
 }
+
+
+def _starts_instruction(text: str, address: re.Match[str]) -> bool:
+    """What `_INSTRUCTION` matches, from the address already matched: a blank, then a lowercase mnemonic."""
+    return address.group(2)[:1] in _MNEMONIC_FIRST and text[address.end(1) + 1].isspace()
 
 
 def sniff(sample: list[str]) -> float:
@@ -94,19 +100,16 @@ class Reader:
         if current is None:
             return self._outside(line)
         broken, self._broken = self._broken, None
-        if _INSTRUCTION.match(text) and not self._in_constants:
-            match = HEX_ADDRESS.match(text)
-            assert match is not None
-            current.add_instruction(int(match.group(1), 16), match.group(2), line.number)
+        address = None if self._in_constants else HEX_ADDRESS.match(text)
+        if address is not None and _starts_instruction(text, address):
+            current.add_instruction(int(address.group(1), 16), address.group(2), line.number)
             return None
         if broken is not None and _RESUMED.match(text):
             # The rest of an instruction line cut by the program's own output.
             current.add_instruction(broken, text, line.number)
             return None
-        if not self._in_constants:
-            cut = HEX_ADDRESS.match(text)
-            if cut and cut.group(2).strip():
-                self._broken = int(cut.group(1), 16)
+        if address is not None and address.group(2).strip():
+            self._broken = int(address.group(1), 16)
         return self._other(current, line)
 
     def _start(self, line: Line) -> Method | None:
