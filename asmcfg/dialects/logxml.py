@@ -7,6 +7,7 @@ into `<tty>`, so a line holding `<` is markup and any other line is text.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 
 from asmcfg.model import LogTrap
@@ -207,8 +208,9 @@ class TrapCollector:
         self._runtime = None
 
     def _add(self, compile_id: int, origin: str, scope: str, attrs: dict[str, str], line: int) -> None:
+        # interned: a whole log's records are held at once, and their names repeat
         trap = LogTrap(
-            compile_id, origin, scope, to_int(attrs.get("bci")), attrs.get("reason", ""),
-            attrs.get("action", ""), attrs.get("comment", ""), line,
+            compile_id, origin, sys.intern(scope), to_int(attrs.get("bci")), sys.intern(attrs.get("reason", "")),
+            sys.intern(attrs.get("action", "")), sys.intern(attrs.get("comment", "")), line,
         )
         self.traps.setdefault(compile_id, []).append(trap)
