@@ -3,29 +3,27 @@
 from __future__ import annotations
 
 import io
-import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TextIO, TypeVar
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from asmcfg import dialects
+from asmcfg import dialects, wholelog
 from asmcfg.errors import AsmcfgError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method
 from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
 from asmcfg.progress import Progress
 from asmcfg.render import dot, summary
-from asmcfg.render.files import atomic_bytes, atomic_text
+from asmcfg.render.files import atomic_bytes, write_to
 from asmcfg.render.listing import write_listing
+from asmcfg.render.summary import stderr_console
 from asmcfg.render.svg import render_svg
-from asmcfg.sources import STDIN, display_name
 
 if TYPE_CHECKING:
     from asmcfg.profile import MethodProfile
 
-T = TypeVar("T")
 STDOUT = "-"
 _MAX_NAMES = 10_000
 
@@ -72,15 +70,6 @@ class Options:
     """How many measured hot paths to rank."""
 
 
-def stderr_console() -> Console:
-    """The console for the summary: colour only on a terminal and without NO_COLOR."""
-    terminal = sys.stderr.isatty()
-    # markup=False: method names, comments and frames come from the input and may hold `[...]`.
-    return Console(
-        stderr=True, width=None if terminal else 160, no_color=bool(os.environ.get("NO_COLOR")), markup=False
-    )
-
-
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
     # --list to a terminal: its rows show the progress, and a bar would tangle with them
@@ -89,10 +78,8 @@ def run(options: Options) -> int:
 
 
 def _run(options: Options, progress: Progress) -> int:
-    if options.jsonl is not None:
-        return _run_jsonl(options, progress)
-    if options.list and _large(options.input):
-        return _run_index(options, progress)
+    if options.jsonl is not None or (options.list and wholelog.large(options.input)):
+        return wholelog.run(options, progress)
     profiles = _read_profiles(options.profile) if options.profile else None
     read = dialects.ReadOptions(options.syntax)
     meter = progress.read if progress.shown else None
@@ -187,79 +174,6 @@ def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -
         err.print(f"{total} compilations in the input: see --list", highlight=False)
 
 
-INDEX_BYTES = 64 << 20
-"""Inputs larger than this are listed from the fast header index instead of a full parse."""
-
-
-def _large(path: str) -> bool:
-    try:
-        return path != STDIN and os.path.isfile(path) and os.path.getsize(path) > INDEX_BYTES
-    except OSError:
-        return False
-
-
-def _run_index(options: Options, progress: Progress) -> int:
-    """`--list` of a large log: headers found by a byte search, nothing disassembled."""
-    from asmcfg.index import index_file
-    from asmcfg.render.listing import write_index
-
-    selector = options.selector
-    records = (
-        r
-        for r in _counted(index_file(options.input, progress.read if progress.shown else None), progress)
-        if (selector.compile_id is None or r.compile_id == selector.compile_id)
-        and (selector.compiler is None or r.compiler == selector.compiler)
-        and (selector.pattern is None or selector.name_matches(r.method))
-    )
-    if write_index(records, sys.stdout) == 0:
-        raise no_methods_error(display_name(options.input))
-    return 0
-
-
-def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
-    for record in records:
-        progress.found()
-        yield record
-
-
-def _run_jsonl(options: Options, progress: Progress) -> int:
-    """Every selected method as one JSON line each, written as it finishes, in input order."""
-    from asmcfg import parallel
-    from asmcfg.render import json
-
-    select = options.selector.matches if options.selector.any else None
-    read = dialects.ReadOptions(options.syntax)
-    assert options.jsonl is not None
-
-    def write(out: TextIO) -> None:
-        stats = parallel.analyse_to_jsonl(
-            options.input,
-            out,
-            json.jsonl_record,
-            dialect=options.input_format,
-            jdk=options.jdk,
-            select=select,
-            options=read,
-            progress=progress,
-        )
-        progress.close()
-        if stats.analysed == 0:
-            raise (
-                no_methods_error(display_name(options.input))
-                if stats.methods == 0
-                else SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
-            )
-        if not options.quiet:
-            stderr_console().print(
-                f"{stats.analysed} of {stats.methods} compilations written as JSON Lines"
-                + (f"; {stats.failed} failed (see their error records)" if stats.failed else ""),
-                highlight=False,
-            )
-
-    _write(options.jsonl, write)
-    return 0
-
-
 def _read_profiles(path: str) -> list[MethodProfile]:
     from asmcfg.profile import read_profiles
 
@@ -297,19 +211,9 @@ def _write_outputs(results: list[Analysis], options: Options) -> None:
     if options.json:
         from asmcfg.render import json
 
-        _write(options.json, lambda out: json.write_json(results, out))
+        write_to(options.json, lambda out: json.write_json(results, out))
     if dot_target:
-        _write(dot_target, lambda out: dot.write_many(results, out, options.fold))
-
-
-def _write(target: str, writer: Callable[[TextIO], None]) -> None:
-    """Run `writer` on stdout (`-`) or on a file written atomically."""
-    if target == STDOUT:
-        writer(sys.stdout)
-        sys.stdout.flush()
-        return
-    with atomic_text(target) as out:
-        writer(out)
+        write_to(dot_target, lambda out: dot.write_many(results, out, options.fold))
 
 
 def _write_svg(results: list[Analysis], options: Options) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from corpus import HSDIS, json_methods, run_cli
 
-from asmcfg import app
+from asmcfg import wholelog
 
 FULL = HSDIS / "jdk17-Tensor4D-printassembly-full.txt.gz"
 TENSOR = HSDIS / "jdk17-Tensor4D-print-hsdis-att.txt.gz"
@@ -119,7 +119,7 @@ def test_large_inputs_are_listed_from_the_header_index(monkeypatch: pytest.Monke
     plain = tmp_path / "full.txt"
     plain.write_bytes(gzip.decompress(FULL.read_bytes()))
     code, parsed, _ = run_cli(str(plain), "--list")
-    monkeypatch.setattr(app, "INDEX_BYTES", 0)
+    monkeypatch.setattr(wholelog, "INDEX_BYTES", 0)
     code_index, indexed, _ = run_cli(str(plain), "--list")
     assert code == code_index == 0
     assert "offset" in indexed.splitlines()[0] and "instructions" in parsed.splitlines()[0]

@@ -9,8 +9,9 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, TextIO
 
 from asmcfg.errors import OutputError
@@ -68,3 +69,13 @@ def atomic_bytes(path: str, data: bytes) -> None:
     """Write `data` to `path` atomically."""
     with _atomic(path, "wb") as handle:
         handle.write(data)  # type: ignore[arg-type]
+
+
+def write_to(target: str, writer: Callable[[TextIO], None]) -> None:
+    """Run `writer` on stdout (`-`) or on `target` written atomically."""
+    if target == "-":
+        writer(sys.stdout)
+        sys.stdout.flush()
+        return
+    with atomic_text(target) as out:
+        writer(out)

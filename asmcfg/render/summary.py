@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -16,6 +18,15 @@ from asmcfg.render.heat_summary import write_heat
 
 _MAX_SKIPPED_SHOWN = 5
 _MAX_WHERE = 6
+
+
+def stderr_console() -> Console:
+    """The console for the summary: colour only on a terminal and without NO_COLOR."""
+    terminal = sys.stderr.isatty()
+    # markup=False: method names, comments and frames come from the input and may hold `[...]`.
+    return Console(
+        stderr=True, width=None if terminal else 160, no_color=bool(os.environ.get("NO_COLOR")), markup=False
+    )
 
 
 def write_summary(result: Analysis, console: Console) -> None:
