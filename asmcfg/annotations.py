@@ -33,7 +33,7 @@ def _bytecode(segment: str) -> str:
     return text
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1024)
 def read_notes(comment: str) -> Notes:
     """Split a comment (lines joined by newlines) into relocations, scope and handler.
 

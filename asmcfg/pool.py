@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import itertools
 import multiprocessing
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,6 +15,8 @@ Batch = TypeVar("Batch")
 Result = TypeVar("Result")
 QUEUED = 2
 """Batches queued per worker process, so that it never waits for the next one."""
+_SWITCH = 0.0002
+"""Seconds between GIL hand-overs in this process while workers run."""
 
 _FUNCTION: Callable[[Any], Any] | None = None
 
@@ -45,6 +48,10 @@ def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     helpers = processes - 1
     gc.freeze()  # forked workers then share the objects made so far instead of copying them when GC runs
+    interval = sys.getswitchinterval()
+    # The pool's threads here move batches and results through pipes a chunk at a time, each chunk waiting for
+    # the GIL while this thread computes: a short switch interval keeps the workers from stalling on them.
+    sys.setswitchinterval(_SWITCH)
     try:
         with context.Pool(helpers, _init, (function,)) as pool:
             window: deque[Any] = deque()
@@ -56,6 +63,7 @@ def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
             while window:
                 yield _value(window.popleft())
     finally:
+        sys.setswitchinterval(interval)
         gc.unfreeze()
 
 
