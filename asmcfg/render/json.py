@@ -29,7 +29,7 @@ def marker_address(result: Analysis, label: str) -> str | None:
 
 def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[str, Any]:
     """One instruction as JSON, with its measured heat when a profile is given."""
-    item: dict[str, Any] = {"address": _hex(ins.address), "mnemonic": ins.mnemonic, "operands": ins.operands}
+    item: dict[str, Any] = {"address": f"0x{ins.address:x}", "mnemonic": ins.mnemonic, "operands": ins.operands}
     if ins.relocs:
         item["relocs"] = list(ins.relocs)
     if ins.bytecode:
