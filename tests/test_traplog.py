@@ -99,3 +99,13 @@ def test_without_a_log_the_trap_log_is_null() -> None:
     doc = method_json(str(DATA / "logc" / "jdk17-Tensor4D-stdout.txt.gz"), 6)
     assert doc["trap_log"] is None
     assert all(t["log"] is None for t in traps_of(doc))
+
+
+def test_a_c1_compilation_of_a_log_says_the_log_has_no_records_for_it() -> None:
+    xml = str(LOGC / "jdk17-Tensor4D.xml.gz")
+    code, _, err = run_cli(xml, "--method", "sum4", "--compiler", "c1", "--dot", "-")
+    assert code == 0
+    assert "LogCompilation: the log holds no trap records for this compilation" in err
+    doc = json.loads(run_cli(xml, "--method", "sum4", "--compiler", "c1", "--json", "-", "-q")[1])["methods"][0]
+    assert doc["trap_log"] == {"records": 0, "agrees": 0, "differs": 0, "unlogged": 0, "fired": 0,
+                               "fired_elsewhere": []}

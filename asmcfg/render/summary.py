@@ -118,6 +118,9 @@ def _trap_log(result: Analysis, console: Console) -> None:
     found = report.trap_log_counts(result)
     if found is None:
         return
+    if not found["records"] and not found["fired"]:
+        console.print("LogCompilation: the log holds no trap records for this compilation", highlight=False)
+        return
     elsewhere = len(found["fired_elsewhere"])
     console.print(
         f"LogCompilation: {found['records']} trap records of the compiler; of the decoded traps {found['agrees']} "
