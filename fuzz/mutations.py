@@ -203,12 +203,26 @@ def _c2_windows(lines: Lines, limit: int) -> Iterable[bytes]:
             writer = next((lines[n] for n in range(start, -1, -1) if lines[n].startswith(b"<writer")), b"")
             end = next((n for n in range(start, len(lines)) if lines[n].startswith(b"</print_nmethod")), len(lines))
             if end - start <= limit:
-                yield b"\n".join([*head, writer, *lines[start : end + 1], b"</tty>", b"</hotspot_log>"])
+                task = _task_of(lines, lines[start])
+                yield b"\n".join([*head, writer, *lines[start : end + 1], b"</tty>", *task, b"</hotspot_log>"])
         return
     starts = [n for n, line in enumerate(lines) if b"Compiled method (c2)" in line]
     for start, end in itertools.pairwise([*starts, len(lines)]):
         if end - start <= limit:
             yield b"\n".join(lines[max(0, start - 3) : end])
+
+
+def _task_of(lines: Lines, print_line: bytes) -> Lines:
+    """The compiler's `<task>` element (with its `<uncommon_trap>` records) of the compile id being printed."""
+    match = re.search(rb"compile_id='(\d+)'", print_line)
+    if match is None:
+        return []
+    opening = b"<task compile_id='" + match.group(1) + b"'"
+    start = next((n for n, line in enumerate(lines) if line.startswith(opening)), None)
+    if start is None:
+        return []
+    end = next((n for n in range(start, len(lines)) if lines[n].startswith(b"</task>")), len(lines) - 1)
+    return [b"<compilation_log thread='0'>", *lines[start : end + 1], b"</compilation_log>"]
 
 
 def corpus_files(*roots: Path) -> list[Path]:

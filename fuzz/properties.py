@@ -55,10 +55,14 @@ def run_case(path: str, forced: str | None = None, also: Callable[[Analysis], No
     """
     stream = open_input(path, forced)
     count = empty = 0
-    for method in itertools.islice(stream.methods, MAX_METHODS):
-        result = analyse_method(method)
+    methods = list(itertools.islice(stream.methods, MAX_METHODS))
+    for _ in stream.methods:  # read to the end: a LogCompilation log's trap records follow all the code
+        pass
+    for method in methods:
+        result = analyse_method(stream.complete(method))
         check_graph(result)
         check_tags(result)
+        check_trap_log(result)
         check_dot(result)
         check_json(result)
         if also is not None:
@@ -66,6 +70,18 @@ def run_case(path: str, forced: str | None = None, also: Callable[[Analysis], No
         count += 1
         empty += not method.instructions
     return Outcome(count, empty)
+
+
+def check_trap_log(result: Analysis) -> None:
+    """Log evidence sits on decoded C2 traps only, with a known verdict and records of the trap's own site."""
+    require(set(result.trap_log) <= set(result.traps), "log evidence on a block without a trap")
+    for block, evidence in result.trap_log.items():
+        trap = result.traps[block]
+        require(trap.request is not None, "log evidence on a trap without a request")
+        require(evidence.verdict in ("agrees", "differs", "unlogged"), f"unknown verdict {evidence.verdict}")
+        require(all(r.bci == trap.bci for r in evidence.logged), "logged records of another bci")
+        require((evidence.verdict == "unlogged") == (not evidence.logged), "unlogged with records, or the reverse")
+    require(result.cfg.method.log_traps is not None or not result.trap_log, "log evidence without a log")
 
 
 def check_graph(result: Analysis) -> None:
