@@ -225,24 +225,27 @@ def _size(work: Work) -> int:
 def _execute(job: Job, batch: list[Work]) -> _Result:
     result = _Result()
     for work in batch:
-        methods, outside = _read(job, work)
-        result.outside += outside
-        for method in methods:
+        for method in _read(job, work, result):
             result.methods += 1
             if job.select is None or job.select(method):
                 _analyse(job, method, result)
     return result
 
 
-def _read(job: Job, work: Work) -> tuple[list[Method], int]:
+def _read(job: Job, work: Work, result: _Result) -> Iterator[Method]:
+    """The methods of one piece of work, each analysed before the next is read; counts lines outside them."""
     if isinstance(work, Unit):
-        return read_unit(work, job.source, job.options)
-    if isinstance(work, Piece):
+        methods, outside = read_unit(work, job.source, job.options)
+        result.outside += outside
+        yield from methods
+    elif isinstance(work, Piece):
         reader = _dialect(job.dialect).Reader(job.source, job.options or ReadOptions())
-        return list(reader.methods(work.lines())), reader.outside
-    if isinstance(work, Tally):
-        return [], work.outside
-    return list(work), 0
+        yield from reader.methods(work.lines())
+        result.outside += reader.outside
+    elif isinstance(work, Tally):
+        result.outside += work.outside
+    else:
+        yield from work
 
 
 def _analyse(job: Job, method: Method, result: _Result) -> None:
