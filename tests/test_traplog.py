@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -109,3 +111,13 @@ def test_a_c1_compilation_of_a_log_says_the_log_has_no_records_for_it() -> None:
     doc = json.loads(run_cli(xml, "--method", "sum4", "--compiler", "c1", "--json", "-", "-q")[1])["methods"][0]
     assert doc["trap_log"] == {"records": 0, "agrees": 0, "differs": 0, "unlogged": 0, "fired": 0,
                                "fired_elsewhere": []}
+
+
+def test_jsonl_from_stdin_cannot_read_the_records_ahead_and_says_null() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "asmcfg", "-", "--jsonl", "-", "-q"], input=TRAPS.read_bytes(), capture_output=True,
+        check=True,
+    )
+    records = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [r["compile_id"] for r in records] == [75, 97]
+    assert all(r["trap_log"] is None for r in records)
