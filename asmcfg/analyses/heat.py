@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from asmcfg.analyses import loops
 from asmcfg.analyses.context import Context, make_context
-from asmcfg.analyses.hotness import is_cold
+from asmcfg.analyses.hotness import entry_block, is_cold
 from asmcfg.cfg import GAP
 from asmcfg.model import Analysis, Cfg, EdgeKind, HotPath, Loop, Profile
 
@@ -50,14 +50,14 @@ def partial_view(ctx: Context) -> Context:
     starts = {block.start: block.id for block in cfg.blocks}
     after_gap = {starts[i] for i, label in cfg.method.markers if label == GAP and i in starts}
     edges = tuple(e for e in cfg.edges if not (e.kind is EdgeKind.FALLTHROUGH and e.dst in after_gap))
-    view = make_context(replace(cfg, edges=edges), ctx.jdk)
+    view = make_context(replace(cfg, edges=edges), ctx.jdk, lay=ctx.layout)
     candidates = [b.id for b in cfg.blocks if not _padding(view, b.id)]
     roots = set(cfg.roots) | {b for b in candidates if not any(e.src != b for e in view.predecessors.get(b, ()))}
     while True:
         reached = _reachable(view, roots)
         rest = [b for b in candidates if b not in reached]
         if not rest:
-            return make_context(replace(cfg, edges=edges, roots=tuple(sorted(roots))), ctx.jdk)
+            return make_context(replace(cfg, edges=edges, roots=tuple(sorted(roots))), ctx.jdk, ctx.paths, ctx.layout)
         roots.add(rest[0])
 
 
@@ -169,19 +169,11 @@ def hot_paths(ctx: Context, result: Analysis, count: int = DEFAULT_PATHS) -> tup
 
 def _start(ctx: Context, result: Analysis) -> int | None:
     """The entry when it is sampled (or nothing is), else the hottest block."""
-    entry = _entry(ctx, result)
+    entry = entry_block(ctx, result)
     heated = [b for b, h in result.block_heat.items() if any(v > 0 for v in h)]
     if entry is not None and (entry in heated or not heated):
         return entry
     return max(heated, key=lambda b: (result.block_heat[b], -b), default=entry)
-
-
-def _entry(ctx: Context, result: Analysis) -> int | None:
-    for tag in ("verified_entry", "entry"):
-        for block in ctx.cfg.roots:
-            if tag in result.block_tags(block):
-                return block
-    return ctx.cfg.roots[0] if ctx.cfg.roots else None
 
 
 def _successors(ctx: Context, result: Analysis, block: int) -> list[int]:

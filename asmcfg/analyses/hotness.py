@@ -27,7 +27,7 @@ def is_cold(result: Analysis, block: int) -> bool:
 
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Compute the static hot path."""
-    start = _start(ctx, result)
+    start = entry_block(ctx, result)
     if start is None:
         return result
     loop = _target_loop(ctx, result)
@@ -38,7 +38,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     return replace(result, hot_path=tuple(lead[:-1] + body))
 
 
-def _start(ctx: Context, result: Analysis) -> int | None:
+def entry_block(ctx: Context, result: Analysis) -> int | None:
+    """The block the method is entered at: the verified entry, else the entry, else the first root."""
     for tag in ("verified_entry", "entry"):
         for block in ctx.cfg.roots:
             if tag in result.block_tags(block):
