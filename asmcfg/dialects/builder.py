@@ -63,8 +63,7 @@ class MethodBuilder:
         header = self.header
         if header.name == "<unknown>" and self.label:
             header = _renamed(header, self.label)
-        main = self.sections.get("main code")
-        last = self.sections.get("stub code") or main
+        begin, end = code_range(self.sections)
         return Method(
             header=header,
             instructions=instructions,
@@ -72,8 +71,8 @@ class MethodBuilder:
             source=self.source,
             isa=isa_name,
             syntax=syntax,
-            code_begin=main[0] if main else None,
-            code_end=last[1] if last else None,
+            code_begin=begin,
+            code_end=end,
             constants=tuple(self.constants),
             jdk_hint=jdk_hint,
             skipped=tuple(self.skipped),
@@ -119,6 +118,13 @@ def _renamed(header: Header, name: str) -> Header:
         header.timestamp,
         header.line,
     )
+
+
+def code_range(sections: dict[str, tuple[int, int]]) -> tuple[int | None, int | None]:
+    """Start of `main code` and end of `stub code` (or of `main code`) from a section table."""
+    main = sections.get("main code")
+    last = sections.get("stub code") or main
+    return (main[0] if main else None), (last[1] if last else None)
 
 
 def layout_features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> set[str]:

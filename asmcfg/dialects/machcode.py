@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from asmcfg import isa
 from asmcfg.cfg import ROOT_MARKERS
 from asmcfg.dialects import hexdump
-from asmcfg.dialects.builder import layout_features
+from asmcfg.dialects.builder import code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
 from asmcfg.dialects.hexdump import ROW, Note, Row, RowBuffer
 from asmcfg.isa.base import Isa
@@ -243,8 +243,7 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
     header = dump.header
     if header.name == "<unknown>" and dump.label:
         header = replace(header, name=dump.label)
-    main = dump.sections.get("main code")
-    last = dump.sections.get("stub code") or main
+    begin, end = code_range(dump.sections)
     return Method(
         header=header,
         instructions=instructions,
@@ -252,8 +251,8 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
         source=source,
         isa=isa_name,
         syntax=syntax,
-        code_begin=main[0] if main else None,
-        code_end=last[1] if last else None,
+        code_begin=begin,
+        code_end=end,
         constants=tuple(dump.constants),
         jdk_hint=jdk_hint,
         skipped=tuple(dump.skipped),
