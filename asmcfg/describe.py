@@ -144,5 +144,4 @@ def trap_log_line(evidence: TrapEvidence) -> str:
         return f"log agrees{fired}"
     if evidence.verdict == "unlogged":
         return f"LOG DIFFERS: the compiler logged no trap at this bci{fired}"
-    logged = ", ".join(sorted({f"{r.reason} / {r.action}" for r in evidence.logged}))
-    return f"LOG DIFFERS: the compiler logged {logged} here{fired}"
+    return f"LOG DIFFERS: the compiler logged {', '.join(evidence.logged_as())} here{fired}"

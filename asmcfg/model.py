@@ -255,6 +255,15 @@ class TrapEvidence:
     fired: int
     """Records of the trap firing at run time (same scope, bci and reason)."""
 
+    @property
+    def disagrees(self) -> bool:
+        """True when the log says something else, or nothing, where the code traps."""
+        return self.verdict != "agrees"
+
+    def logged_as(self) -> list[str]:
+        """The distinct `reason / action` pairs the compiler logged here, sorted."""
+        return sorted({f"{r.reason} / {r.action}" for r in self.logged})
+
 
 @dataclass(frozen=True, slots=True)
 class Loop:

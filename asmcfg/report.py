@@ -162,12 +162,11 @@ def trap_log_disagreements(result: Analysis) -> list[dict[str, Any]]:
     rows = []
     for block_id in sorted(result.trap_log):
         evidence = result.trap_log[block_id]
-        if evidence.verdict == "agrees":
+        if not evidence.disagrees:
             continue
         trap = result.traps[block_id]
-        logged = sorted({f"{r.reason} / {r.action}" for r in evidence.logged})
         rows.append({
-            "block": block_id, "code": f"{trap.reason} / {trap.action}", "log": logged or ["(no record)"],
+            "block": block_id, "code": f"{trap.reason} / {trap.action}", "log": evidence.logged_as() or ["(no record)"],
             "where": f"{trap.method}@{trap.bci}", "log_lines": sorted(r.line for r in evidence.logged),
         })
     return rows

@@ -156,7 +156,7 @@ def _block_attrs(result: Analysis, block: Block, notes: list[str], bold: set[int
     label = block_label(result, block) + "".join(note + "\n" for note in notes)
     attrs = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
     evidence = result.trap_log.get(block.id)
-    if evidence is not None and evidence.verdict != "agrees":
+    if evidence is not None and evidence.disagrees:
         attrs["penwidth"] = "2.5"
         attrs["color"] = describe.DIFFERS_COLOUR
     if block.id in bold:

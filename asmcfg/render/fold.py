@@ -43,6 +43,6 @@ def _label(result: Analysis, run: list[int]) -> str:
     ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
     listed = ", ".join(f"{reason} x{n}" if n > 1 else reason for reason, n in ranked)
     traps = f"{count} trap{'s' if count != 1 else ''}: {listed}" if count else "no traps"
-    differs = [f"B{b}" for b in run if b in result.trap_log and result.trap_log[b].verdict != "agrees"]
+    differs = [f"B{b}" for b in run if b in result.trap_log and result.trap_log[b].disagrees]
     log = f"\nLOG DIFFERS at {', '.join(differs)}" if differs else ""
     return f"{len(run)} blocks -> {traps}{log}"
