@@ -144,8 +144,13 @@ def test_empty_stdin() -> None:
     assert "<stdin>: input is empty" in assert_one_line_error(done.returncode, done.stderr.decode())
 
 
+def _close_stdin() -> None:
+    os.close(0)
+
+
 def test_closed_stdin() -> None:
-    done = subprocess.run(["sh", "-c", 'exec "$0" -m asmcfg <&-', sys.executable], capture_output=True, timeout=60)
+    # stdin closed in the child before asmcfg starts, without a shell
+    done = subprocess.run([sys.executable, "-m", "asmcfg"], capture_output=True, timeout=60, preexec_fn=_close_stdin)
     message = assert_one_line_error(done.returncode, done.stderr.decode())
     assert "<stdin>: standard input is closed (give a FILE, or pipe HotSpot output in)" in message
 
