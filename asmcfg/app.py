@@ -83,7 +83,7 @@ def _run(options: Options, progress: Progress) -> int:
     profiles = _read_profiles(options.profile) if options.profile else None
     read = dialects.ReadOptions(options.syntax)
     meter = progress.read if progress.shown else None
-    stream = open_input(options.input, options.input_format, read, annotated=profiles is not None, meter=meter)
+    stream = open_input(options.input, options.input_format, read, meter=meter)
     methods = _checked(stream, options.strict, progress)
     if options.list:
         console = Console(width=200, no_color=True, highlight=False, markup=False)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from asmcfg import dialects
 from asmcfg.errors import InputError
 from asmcfg.model import Analysis, Method
+from asmcfg.saved import SavedHeat
 from asmcfg.sources import Line, Meter, display_name, read_lines
 
 if TYPE_CHECKING:
@@ -69,19 +70,18 @@ class Stream:
 
 
 def open_input(
-    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, annotated: bool = False,
-    meter: Meter | None = None,
+    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, meter: Meter | None = None,
 ) -> Stream:
-    """Start reading `path` (or `-`), sniffing its dialect; `annotated`: drop perfasm's percentage columns first;
-    `meter` is told the bytes read."""
+    """Start reading `path` (or `-`), sniffing its dialect; `meter` is told the bytes read. Outside perfasm
+    output, percentage columns before instruction lines (a JMH `saveLog` file) become the methods' heat."""
     name = display_name(path)
     lines: Iterator[Line] = read_lines(path, meter)
-    if annotated:
-        from asmcfg.profile import strip_columns
-
-        lines = strip_columns(lines)
     reader, stream = dialects.open_reader(lines, name, dialect, options)
-    return Stream(name, reader, reader.methods(stream), type(reader).__module__.rsplit(".", 1)[-1])
+    kind = type(reader).__module__.rsplit(".", 1)[-1]
+    if kind == "perfasm":
+        return Stream(name, reader, reader.methods(stream), kind)
+    saved = SavedHeat(name)
+    return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), kind)
 
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:

@@ -8,16 +8,14 @@ a profile from another run lands nowhere, and the overlay says so.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects import perfasm
 from asmcfg.errors import InputError
 from asmcfg.model import Header, Method, Profile
-from asmcfg.sources import Line, display_name, read_lines
+from asmcfg.sources import STDIN, Line, display_name, read_lines
 
-_COLUMNS = re.compile(r"^(?:\s*\d{1,3}\.\d\d%)*\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +91,10 @@ def overlay(method: Method, profiles: Sequence[MethodProfile]) -> tuple[Method, 
 def strip_columns(lines: Iterable[Line]) -> Iterator[Line]:
     """The lines of a perfasm-annotated HotSpot log (JMH `saveLog`) without the percentage columns.
 
-    The columns and the indentation after them go, so any dialect can read the HotSpot text."""
-    for line in lines:
-        match = _COLUMNS.match(line.text)
-        yield Line(line.number, line.text[match.end() :] if match else line.text)
+    The columns become blanks of the same width, so any dialect reads the HotSpot text as if unsampled."""
+    from asmcfg.saved import SavedHeat
+
+    return SavedHeat(display_name(STDIN)).lines(lines)
 
 
 def _landed(profile: MethodProfile, addresses: set[int]) -> int:
