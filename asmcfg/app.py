@@ -84,7 +84,7 @@ class Options:
 
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
-    if options.input == STDIN and sys.stdin.isatty() and not options.quiet:
+    if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
         sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
                          "or give a FILE, see --help)\n")
     # --list to a terminal: its rows show the progress, and a bar would tangle with them

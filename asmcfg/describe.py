@@ -178,3 +178,7 @@ def unprinted(name: str, share: tuple[float, ...], lines: int, threshold: int, c
         f"or read the saveLog of the same run (-prof 'perfasm:saveLog=true'): asmcfg SAVELOG {select} "
         "(its lines carry the percentages), adding --profile PERFASM for the event names"
     )
+
+HOT_PATHS_TITLE = "Hot paths (measured: 1 goes round the hottest loop, or from the entry; 2.. by share, highest first)"
+FIRST_PATH = {"loop": "1 loop", "entry": "1 entry"}
+"""The first hot path's rank cell: it goes round the hottest loop (or starts at the entry), whatever its share."""

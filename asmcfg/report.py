@@ -132,6 +132,7 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
         "hot_paths": [
             {
                 "blocks": list(p.blocks),
+                "first": p.first or None,
                 "share": heat_dict(result, p.share),
                 "instructions": heat_report.path_facts(result, p).instructions,
             }

@@ -94,7 +94,7 @@ def _top_blocks(result: Analysis) -> Table:
 
 
 def _paths(result: Analysis) -> Table:
-    table = Table(title=literal.title("Hot paths (measured; ranked by share, highest first)"), title_justify="left")
+    table = Table(title=literal.title(describe.HOT_PATHS_TITLE), title_justify="left")
     for column in ("#", "share", "blocks", "ins/iter", "checks", "traps", "polls", "calls"):
         table.add_column(column)
     for rank, path in enumerate(result.hot_paths, 1):
@@ -102,7 +102,7 @@ def _paths(result: Analysis) -> Table:
         checks = ", ".join(sorted({c for _, c in facts.checks})) or "-"
         literal.add_row(
             table,
-            str(rank),
+            describe.FIRST_PATH.get(path.first, str(rank)),
             _pct(path.share),
             " ".join(f"B{b}" for b in path.blocks),
             str(facts.instructions),
