@@ -211,8 +211,10 @@ def _nothing_selected(stream: Stream, selector: Selector) -> AsmcfgError:
 def _say_choice(err: Console, picked: Picked, selector: Selector) -> None:
     """Which compilation was chosen and by what rule, with how many others there are."""
     say = functools.partial(err.print, highlight=False, markup=False, soft_wrap=True)
-    if picked.rule == "profile":
-        say(f"chose the compilation the profile's samples land on, of {picked.total} in the input (see --list)")
+    if picked.rule in ("profile", "unprinted"):
+        why = ("the profile's samples land on" if picked.rule == "profile"
+               else "the profile names as the run's hottest (perfasm did not print it)")
+        say(f"chose the compilation {why}, of {picked.total} in the input (see --list)")
         return
     if picked.inlined is not None:
         say(f"no compilation is named {selector.pattern!r}: chose among those that inline {picked.inlined}")

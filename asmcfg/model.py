@@ -149,6 +149,8 @@ class RegionHeat:
     """Lines `.byte 0x62` (the first byte of an EVEX instruction hsdis could not decode)."""
     too_big: int = 0
     """Lines of a region perfasm did not print (`<region is too big to display, has N lines …>`), else 0."""
+    spilled: tuple[float, ...] = ()
+    """The percentages printed on the region's lines of other code it runs into (a stub), counted in its total."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,7 +133,8 @@ class Picked:
     total: int
     """How many compilations the input holds."""
     rule: str = "profile"
-    """Why it was chosen: `hottest`, `last_c2`, `last`, or `profile` (the profile's samples land on it)."""
+    """Why it was chosen: `hottest`, `last_c2`, `last`, `profile` (the profile's samples land on it) or
+    `unprinted` (the profile's hottest compilation, which perfasm did not print)."""
     names: tuple[str, ...] = ()
     """The different method names of the matching compilations (at most _MAX_NAMES)."""
     inlined: str | None = None
@@ -216,4 +217,6 @@ def pick_profiled(
         hits = sum(1 for ins in method.instructions if ins.address in sampled)
         if hits >= best_hits:
             best, best_hits = method, hits
-    return None if best is None else Picked(best, total, total)
+    if best is None:
+        return None
+    return Picked(best, total, total, "unprinted" if best_hits == _STICKY else "profile")

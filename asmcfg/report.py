@@ -190,6 +190,7 @@ def unattributed_dict(result: Analysis) -> dict[str, Any] | None:
         "cause": "evex_misdecoded" if found.misdecoded else None,
         "advice": unattributed_advice(result, found),
         "outside_regions": heat_dict(result, found.elsewhere),
+        "margins": heat_dict(result, found.margins),
     }
 
 

@@ -116,13 +116,17 @@ class Unattributed:
     """Samples perfasm counted in a compilation's regions but printed on no line of it."""
 
     heat: Heat
-    """Percent of the run per event: the region totals minus the heat of the blocks (never below 0)."""
+    """Percent of the run per event: the sum over the regions of what each total holds beyond its printed lines
+    (of this compilation and of code it runs into; never below 0 for a region)."""
     regions: tuple[tuple[RegionHeat, Heat], ...]
     """Each region with its own unattributed percent per event (its total minus its printed lines)."""
     misdecoded: int
     """`.byte 0x62` lines in the regions: hsdis could not decode EVEX (AVX-512) instructions there."""
     elsewhere: Heat
     """Percent of the run in this compilation's regions perfasm did not print at all (below its threshold)."""
+    margins: Heat
+    """Percent of the run on printed lines of this compilation outside its regions' ranges (shown in the margin
+    of a region, counted in another region's total): block heat + `heat` - `margins` = the region totals."""
 
 
 def unattributed(result: Analysis) -> Unattributed | None:
@@ -131,10 +135,12 @@ def unattributed(result: Analysis) -> Unattributed | None:
     if profile is None or not profile.regions:
         return None
     width = len(profile.events)
+    regions = tuple((r, tuple(max(0.0, r.total[i] - r.printed[i] - (r.spilled[i] if r.spilled else 0.0))
+                              for i in range(width))) for r in profile.regions)
+    heat = tuple(sum(share[i] for _, share in regions) for i in range(width))
+    owned = tuple(sum(r.printed[i] for r in profile.regions) for i in range(width))
+    margins = tuple(max(0.0, h - o) for h, o in zip(method_heat(result), owned, strict=True))
     totals = tuple(sum(r.total[i] for r in profile.regions) for i in range(width))
-    heat = tuple(max(0.0, t - h) for t, h in zip(totals, method_heat(result), strict=True))
-    regions = tuple((r, tuple(max(0.0, t - p) for t, p in zip(r.total, r.printed, strict=True)))
-                    for r in profile.regions)
     share = profile.method_share or totals
     elsewhere = tuple(max(0.0, s - t) for s, t in zip(share, totals, strict=True))
-    return Unattributed(heat, regions, sum(r.misdecoded for r in profile.regions), elsewhere)
+    return Unattributed(heat, regions, sum(r.misdecoded for r in profile.regions), elsewhere, margins)

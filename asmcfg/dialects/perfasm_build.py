@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.builder import MethodBuilder
@@ -12,6 +14,7 @@ from asmcfg.model import Header, Method, Profile, RegionHeat, Unprinted
 NAME = "perfasm"
 GAP = "gap"
 """Marker label put before an instruction that does not follow the previous one in any printout."""
+_RANGE = re.compile(r"^\[(0x[0-9a-fA-F]+):(0x[0-9a-fA-F]+)\]")
 MERGE_DISTANCE = 4096
 """Regions named alike (old JMH prints no version) are one compilation when at most this many bytes apart."""
 
@@ -148,29 +151,40 @@ def build_run(run: Run, source: str, jdk_hint: int | None) -> Built:
 
 
 def _owned(run: Run, width: int) -> dict[int, RegionHeat]:
-    """Each region's total against the heat of the sampled lines it owns: a line printed in several regions
-    (in one's margin, at the heart of another) belongs to the region where it is farthest from the printout's
-    edges."""
+    """Each region's total against the heat of the sampled lines it owns: those inside the address range an old
+    title prints (`[0x…:0x…] in …`); else a line printed in several regions (in one's margin, at the heart of
+    another) belongs to the region where it is farthest from the printout's edges."""
     best: dict[tuple[str, int], tuple[int, int]] = {}
     for draft in run.regions:
-        for piece in draft.pieces:
-            for row in piece.rows:
-                if row.values:
-                    depth = min(row.index, draft.printed - 1 - row.index)
-                    key = (piece.key, row.address)
-                    if key not in best or depth > best[key][0]:
-                        best[key] = (depth, draft.number)
+        for piece, row in _sampled(draft):
+            depth = min(row.index, draft.printed - 1 - row.index)
+            key = (piece.key, row.address)
+            if key not in best or depth > best[key][0]:
+                best[key] = (depth, draft.number)
     found: dict[int, RegionHeat] = {}
     for draft in run.regions:
-        printed = [0.0] * width
-        for piece in draft.pieces:
-            for row in piece.rows:
-                if row.values and best[(piece.key, row.address)][1] == draft.number:
-                    printed = [p + v for p, v in zip(printed, _heat(row.values, run, width), strict=True)]
-        total = _widen(run.totals.get(draft.number, {}), width)
+        if draft.number not in run.totals:
+            continue
+        span = _RANGE.match(draft.title)
+        owner = next((piece.key for piece in draft.pieces if piece.owner), "")
+        sums = {True: [0.0] * width, False: [0.0] * width}
+        for piece, row in _sampled(draft):
+            inside = int(span.group(1), 16) <= row.address <= int(span.group(2), 16) if span else True
+            if inside if span else best[(piece.key, row.address)][1] == draft.number:
+                mine = sums[piece.key == owner]
+                mine[:] = [p + v for p, v in zip(mine, _heat(row.values, run, width), strict=True)]
+        total = _widen(run.totals[draft.number], width)
         lines = draft.too_big[0] if draft.too_big else 0
-        found[draft.number] = RegionHeat(draft.number, total, tuple(printed), draft.misdecoded, lines)
+        found[draft.number] = RegionHeat(draft.number, total, tuple(sums[True]), draft.misdecoded, lines,
+                                         tuple(sums[False]))
     return found
+
+
+def _sampled(draft: Draft) -> Iterator[tuple[Piece, Row]]:
+    for piece in draft.pieces:
+        for row in piece.rows:
+            if row.values:
+                yield piece, row
 
 
 def _too_big(group: _Group, run: Run) -> bool:
