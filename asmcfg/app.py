@@ -137,8 +137,9 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
     return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
 
 
-def _list(stream: Stream, methods: Iterator[Method], selector: Selector) -> int:
-    """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
+def _matching(methods: Iterator[Method], selector: Selector) -> list[tuple[Method, str | None]]:
+    """The compilations the selector matches by their own name, else those that inline a matching method (with
+    the inlined method's name)."""
     own: list[tuple[Method, str | None]] = []
     inlining: list[tuple[Method, str | None]] = []
     for method in methods:
@@ -148,9 +149,15 @@ def _list(stream: Stream, methods: Iterator[Method], selector: Selector) -> int:
             inlined = selector.inlined(method)
             if inlined is not None:
                 inlining.append((method, inlined))
+    return own or inlining
+
+
+def _list(stream: Stream, methods: Iterator[Method], selector: Selector) -> int:
+    """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
+    rows = _matching(methods, selector)
     unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
     console = Console(width=300, no_color=True, highlight=False, markup=False)
-    if write_listing(own or inlining, console, unprinted) == 0:
+    if write_listing(rows, console, unprinted) == 0:
         raise _nothing_selected(stream, selector)
     return 0
 
@@ -255,7 +262,7 @@ def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
 
 
 def _run_all(stream: Stream, methods: Iterator[Method], options: Options, progress: Progress) -> int:
-    selected = [m for m in methods if options.selector.matches(m)]
+    selected = [m for m, _ in _matching(methods, options.selector)]
     progress.close()
     results = [analyse_method(stream.complete(m), options.jdk, options.paths) for m in selected]
     if not results:
