@@ -23,12 +23,12 @@ _LEFT = ("compiler", "method", "flags")
 
 
 def write_listing(
-    rows: Iterable[tuple[Method, str | None]], console: Console, unprinted: Sequence[Unprinted] = ()
+    methods: Iterable[Method | tuple[Method, str | None]], console: Console, unprinted: Sequence[Unprinted] = ()
 ) -> int:
-    """Print the table and return how many rows it has. Each row is a compilation and the inlined method a
-    pattern matched in it (None when its own name matched); compilations with measured heat get a `share`
-    column (of the run, per event), and those perfasm measured but did not print a row of their own."""
-    rows = list(rows)
+    """Print the table and return how many rows it has. Each row is a compilation, or a compilation and the
+    inlined method a pattern matched in it; compilations with measured heat get a `share` column (of the run,
+    per event), and those perfasm measured but did not print a row of their own."""
+    rows = [item if isinstance(item, tuple) else (item, None) for item in methods]
     shares = bool(unprinted) or any(method.profile is not None for method, _ in rows)
     table = Table(title=None, box=None, pad_edge=False)
     for column in _COLUMNS + (("share",) if shares else ()):
