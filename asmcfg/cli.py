@@ -9,11 +9,11 @@ import traceback
 
 import click
 
-from asmcfg import app
 from asmcfg.errors import AsmcfgError
-from asmcfg.pipeline import Selector
 from asmcfg.render.svg import RENDERERS
-from asmcfg.sources import display_name
+from asmcfg.run import app
+from asmcfg.run.pipeline import Selector
+from asmcfg.sources.lines import display_name
 
 FORMATS = ("auto", "hsdis", "machcode", "perfasm", "logcompilation")
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),

@@ -19,9 +19,9 @@ from asmcfg.analyses.sections import _STUB_CALLS
 from asmcfg.analyses.traps import trap_kind
 from asmcfg.isa.base import Isa
 from asmcfg.model import Analysis, EdgeKind, Flow
-from asmcfg.pipeline import analyse_method, open_input
 from asmcfg.render import dot
 from asmcfg.render import json as json_render
+from asmcfg.run.pipeline import analyse_method, open_input
 
 MAX_METHODS = 6
 """Methods checked per case: enough to reach every reader state, few enough to keep cases fast."""

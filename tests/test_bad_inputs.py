@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 from corpus import run_cli
 
-from asmcfg import app, diagnose, sources
 from asmcfg.cli import INTERNAL_ERROR
+from asmcfg.run import app
+from asmcfg.sources import diagnose
+from asmcfg.sources import lines as sources
 
 BAD = Path(__file__).parent / "bad"
 CASES: list[dict[str, Any]] = json.loads((BAD / "cases.json").read_text())["cases"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from asmcfg import deopt, jdk
 from asmcfg.analyses.context import Context, add_tags
+from asmcfg.hotspot import deopt, jdk
 from asmcfg.model import Analysis, Flow, Instruction, Trap
 
 _C1_THROWS = {

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from asmcfg.errors import InputError
 from asmcfg.model import Method
-from asmcfg.sources import Line
+from asmcfg.sources.lines import Line
 
 SAMPLE_LINES = 400
 DIALECTS = ("hsdis", "machcode", "logcompilation", "perfasm")
@@ -47,7 +47,7 @@ class Choice:
 
 
 def _module(name: str) -> ModuleType:
-    return importlib.import_module(f"asmcfg.dialects.{name}")
+    return importlib.import_module(f"asmcfg.dialects.{name}.reader")
 
 
 SIGNS: dict[str, tuple[str, ...]] = {

@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from asmcfg import describe, report
-from asmcfg.analyses.counts import counts
+from asmcfg import describe
 from asmcfg.analyses.traps import trap_kind
+from asmcfg.facts import report
+from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, Block, Instruction, Profile, Trap
 
 SCHEMA = 1

@@ -16,7 +16,7 @@ from asmcfg.dialects.header import (
     unnamed_header,
 )
 from asmcfg.model import Method
-from asmcfg.sources import Line
+from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions

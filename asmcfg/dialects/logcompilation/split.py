@@ -12,8 +12,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from asmcfg.dialects.logcompilation import Context, read_text
-from asmcfg.dialects.logxml import (
+from asmcfg.dialects.logcompilation.logxml import (
     NMethodRecord,
     Tag,
     TrapCollector,
@@ -22,9 +21,10 @@ from asmcfg.dialects.logxml import (
     tags,
     to_int,
 )
+from asmcfg.dialects.logcompilation.reader import Context, read_text
 from asmcfg.model import LogTrap, Method
-from asmcfg.sources import Line
-from asmcfg.split import CHUNK, Piece, Readable, chunks, open_binary, to_lines
+from asmcfg.sources.lines import Line
+from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, open_binary, to_lines
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions

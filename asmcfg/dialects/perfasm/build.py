@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.builder import MethodBuilder
-from asmcfg.dialects.perfasm_text import Title, estimate
+from asmcfg.dialects.perfasm.text import Title, estimate
 from asmcfg.model import Header, Method, Profile
 
 NAME = "perfasm"

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from asmcfg.errors import AsmcfgError
-from asmcfg.sources import STDIN, display_name, head_of, read_lines
+from asmcfg.sources.lines import STDIN, display_name, head_of, read_lines
 
 SAMPLE_LINES = 400
 """How many lines of the input the recognisers look at."""

@@ -10,19 +10,20 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from asmcfg import dialects, wholelog
+from asmcfg import dialects
 from asmcfg.errors import AsmcfgError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method
-from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
-from asmcfg.progress import Progress
 from asmcfg.render import dot, summary
 from asmcfg.render.files import atomic_bytes, write_to
 from asmcfg.render.listing import write_listing
 from asmcfg.render.summary import stderr_console
 from asmcfg.render.svg import render_svg
+from asmcfg.run import wholelog
+from asmcfg.run.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
+from asmcfg.run.progress import Progress
 
 if TYPE_CHECKING:
-    from asmcfg.profile import MethodProfile
+    from asmcfg.dialects.perfasm.profile import MethodProfile
 
 STDOUT = "-"
 _MAX_NAMES = 10_000
@@ -156,7 +157,7 @@ def _nothing_selected(stream: Stream, selector: Selector) -> AsmcfgError:
     seen = stream.methods if isinstance(stream.methods, _Checked) else None
     if not selector.any or (seen is not None and seen.count == 0):
         return no_methods_error(stream.source)
-    from asmcfg import diagnose
+    from asmcfg.sources import diagnose
 
     what = diagnose.wanted(selector.pattern, selector.compile_id, selector.compiler)
     if seen is None:
@@ -175,14 +176,14 @@ def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -
 
 
 def _read_profiles(path: str) -> list[MethodProfile]:
-    from asmcfg.profile import read_profiles
+    from asmcfg.dialects.perfasm.profile import read_profiles
 
     return read_profiles(path)
 
 
 def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Method:
     """The method with the profile's heat, saying on stderr how well the addresses matched."""
-    from asmcfg.profile import overlay
+    from asmcfg.dialects.perfasm.profile import overlay
 
     overlaid, found = overlay(method, profiles)
     prefix = "profile" if found.matched else "profile NOT applied"

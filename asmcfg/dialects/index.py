@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from asmcfg.dialects.header import parse_header, parse_section
-from asmcfg.dialects.logxml import NMethodRecord, nmethod_record, unescape
+from asmcfg.dialects.logcompilation.logxml import NMethodRecord, nmethod_record, unescape
 from asmcfg.errors import InputError
 from asmcfg.model import Header
-from asmcfg.sources import Meter
-from asmcfg.split import open_binary
+from asmcfg.sources.lines import Meter
+from asmcfg.sources.split import open_binary
 
 BUFFER = 4 << 20
 """Bytes of a stream scanned at a time."""

@@ -16,15 +16,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from asmcfg import dialects, pool
-from asmcfg.analyses.counts import counts
+from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
-from asmcfg.dialects.logsplit import Splitter, Unit, read_log_traps, read_unit
+from asmcfg.dialects.logcompilation.split import Splitter, Unit, read_log_traps, read_unit
+from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, LogTrap, Method
-from asmcfg.pipeline import analyse_method, no_methods_error
-from asmcfg.progress import Progress
-from asmcfg.sources import STDIN, display_name
-from asmcfg.split import Piece, Readable, line_pieces, open_binary, peek, text_pieces
+from asmcfg.run import pool
+from asmcfg.run.pipeline import analyse_method, no_methods_error
+from asmcfg.run.progress import Progress
+from asmcfg.sources.lines import STDIN, display_name
+from asmcfg.sources.split import Piece, Readable, line_pieces, open_binary, peek, text_pieces
 
 Serializer = Callable[[Analysis], dict[str, Any]]
 """Turns one analysis into a JSON-ready dict (e.g. `asmcfg.render.json.method_dict`)."""
@@ -198,7 +199,7 @@ def _serial(stream: Readable, job: Job) -> Iterator[tuple[Method, ...] | Tally]:
 
 
 def _dialect(name: str) -> Any:
-    return importlib.import_module(f"asmcfg.dialects.{name}")
+    return importlib.import_module(f"asmcfg.dialects.{name}.reader")
 
 
 def _batches(works: Iterator[Work]) -> Iterator[list[Work]]:

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from asmcfg.dialects.perfasm_build import GAP, Draft, Piece, Region, RegionLine, Row, Run, build_run
-from asmcfg.dialects.perfasm_text import (
+from asmcfg.dialects.perfasm.build import GAP, Draft, Piece, Region, RegionLine, Row, Run, build_run
+from asmcfg.dialects.perfasm.text import (
     Content,
     classify,
     nmethod_title,
@@ -24,7 +24,7 @@ from asmcfg.dialects.perfasm_text import (
     stub_title,
 )
 from asmcfg.model import Method
-from asmcfg.sources import Line
+from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions

@@ -8,10 +8,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Protocol
 
-from asmcfg import sources
-from asmcfg.dialects.logxml import unescape as replace_entities
+from asmcfg.dialects.logcompilation.logxml import unescape as replace_entities
 from asmcfg.errors import InputError
-from asmcfg.sources import Line
+from asmcfg.sources import lines as sources
+from asmcfg.sources.lines import Line
 
 CHUNK = 2 << 20
 """Bytes read at a time."""

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from asmcfg import dialects
 from asmcfg.errors import SelectionError
-from asmcfg.pipeline import no_methods_error
-from asmcfg.progress import Progress
 from asmcfg.render.files import write_to
 from asmcfg.render.summary import stderr_console
-from asmcfg.sources import STDIN, display_name
+from asmcfg.run.pipeline import no_methods_error
+from asmcfg.run.progress import Progress
+from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
-    from asmcfg.app import Options
+    from asmcfg.run.app import Options
 
 T = TypeVar("T")
 INDEX_BYTES = 64 << 20
@@ -38,7 +38,7 @@ def run(options: Options, progress: Progress) -> int:
 
 def _index(options: Options, progress: Progress) -> int:
     """`--list` of a large log: headers found by a byte search, nothing disassembled."""
-    from asmcfg.index import index_file
+    from asmcfg.dialects.index import index_file
     from asmcfg.render.listing import write_index
 
     selector = options.selector
@@ -62,8 +62,8 @@ def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
 
 def _jsonl(options: Options, progress: Progress) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
-    from asmcfg import parallel
     from asmcfg.render import json
+    from asmcfg.run import parallel
 
     select = options.selector.matches if options.selector.any else None
     read = dialects.ReadOptions(options.syntax)

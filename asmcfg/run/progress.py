@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from asmcfg.sources import STDIN
+from asmcfg.sources.lines import STDIN
 
 PROGRESS_BYTES = 4 << 20
 """Inputs at least this large (on disk) get a progress bar."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asmcfg import deopt
+from asmcfg.hotspot import deopt
 from asmcfg.model import Method
 
 

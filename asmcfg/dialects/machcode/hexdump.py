@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from asmcfg.annotations import read_notes
+from asmcfg.dialects.annotations import read_notes
 from asmcfg.isa.base import Isa
 from asmcfg.model import Flow, Instruction
 

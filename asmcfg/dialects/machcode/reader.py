@@ -9,14 +9,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asmcfg import isa
-from asmcfg.cfg import ROOT_MARKERS
-from asmcfg.dialects import hexdump
+from asmcfg.cfg.build import ROOT_MARKERS
 from asmcfg.dialects.builder import code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
-from asmcfg.dialects.hexdump import ROW, Note, Row, RowBuffer
+from asmcfg.dialects.machcode import hexdump
+from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
 from asmcfg.isa.base import Isa
 from asmcfg.model import Flow, Header, Instruction, Method
-from asmcfg.sources import Line
+from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions

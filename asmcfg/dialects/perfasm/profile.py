@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from asmcfg.dialects import perfasm
+from asmcfg.dialects.perfasm import reader as perfasm
 from asmcfg.errors import InputError
 from asmcfg.model import Header, Method, Profile
-from asmcfg.sources import Line, display_name, read_lines
+from asmcfg.sources.lines import Line, display_name, read_lines
 
 _COLUMNS = re.compile(r"^(?:\s*\d{1,3}\.\d\d%)*\s*")
 

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from asmcfg import dialects
 from asmcfg.errors import InputError
 from asmcfg.model import Analysis, Method
-from asmcfg.sources import Line, Meter, display_name, read_lines
+from asmcfg.sources.lines import Line, Meter, display_name, read_lines
 
 if TYPE_CHECKING:
-    from asmcfg.profile import MethodProfile
+    from asmcfg.dialects.perfasm.profile import MethodProfile
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,18 +77,18 @@ def open_input(
     name = display_name(path)
     lines: Iterator[Line] = read_lines(path, meter)
     if annotated:
-        from asmcfg.profile import strip_columns
+        from asmcfg.dialects.perfasm.profile import strip_columns
 
         lines = strip_columns(lines)
     reader, stream = dialects.open_reader(lines, name, dialect, options)
-    return Stream(name, reader, reader.methods(stream), type(reader).__module__.rsplit(".", 1)[-1])
+    return Stream(name, reader, reader.methods(stream), type(reader).__module__.split(".")[2])
 
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
     """Graph and analyses for one method; `paths` measured hot paths are ranked when it has a profile."""
     from asmcfg import isa
     from asmcfg.analyses import analyse  # networkx loads here, not for --list
-    from asmcfg.cfg import build_cfg, layout
+    from asmcfg.cfg.build import build_cfg, layout
 
     lay = layout(method, isa.for_name(method.isa))
     return analyse(build_cfg(method, lay), jdk, paths=paths, lay=lay)
@@ -99,7 +99,7 @@ def no_methods_error(source: str, sample: Sequence[str] | None = None) -> InputE
 
     `sample` is the input's first lines when the caller kept them; otherwise they are read again when possible.
     """
-    from asmcfg import diagnose
+    from asmcfg.sources import diagnose
 
     found = diagnose.explain(diagnose.sample_input(source) if sample is None else sample)
     return InputError(found.message, source, found.line)

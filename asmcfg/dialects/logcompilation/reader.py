@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from asmcfg.dialects import hsdis, interleave, machcode
-from asmcfg.dialects.logxml import (
+from asmcfg.dialects import interleave
+from asmcfg.dialects.hsdis import reader as hsdis
+from asmcfg.dialects.logcompilation.logxml import (
     NMethodRecord,
     Tag,
     TrapCollector,
@@ -24,8 +25,9 @@ from asmcfg.dialects.logxml import (
     to_int,
     unescape,
 )
+from asmcfg.dialects.machcode import reader as machcode
 from asmcfg.model import Header, LogTrap, Method
-from asmcfg.sources import Line
+from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from asmcfg.analyses import heat_report
 from asmcfg.analyses.hotness import is_cold
+from asmcfg.facts import heat_report
 from asmcfg.isa import for_name
 from asmcfg.model import Analysis, Block, Flow, Loop
 
