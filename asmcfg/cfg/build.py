@@ -7,17 +7,11 @@ import re
 from dataclasses import dataclass
 
 from asmcfg import isa
+from asmcfg.hotspot import sections
 from asmcfg.isa.base import Isa
 from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
 
 UNRESOLVED = "unresolved jump table"
-ROOT_MARKERS = (
-    "Entry Point",
-    "Verified Entry Point",
-    "Exception Handler",
-    "Deopt Handler Code",
-    "Deopt MH Handler Code",
-)
 _TABLE_BASE = re.compile(r"(0x[0-9a-fA-F]+)")
 _CMP_ATT = re.compile(r"^\$(0x[0-9a-fA-F]+|\d+)\s*,")
 _CMP_INTEL = re.compile(r",\s*(0x[0-9a-fA-F]+|\d+)$")
@@ -173,7 +167,7 @@ def _not_shown(edge: Edge) -> Edge:
 def _roots(method: Method, block_of: dict[int, int]) -> tuple[int, ...]:
     roots = {0} if method.instructions else set()
     for index, label in method.markers:
-        if label in ROOT_MARKERS and index in block_of:
+        if label in sections.ROOTS and index in block_of:
             roots.add(block_of[index])
     return tuple(sorted(roots))
 

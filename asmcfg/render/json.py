@@ -10,6 +10,7 @@ from asmcfg import describe
 from asmcfg.analyses.traps import trap_kind
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
+from asmcfg.hotspot import sections
 from asmcfg.model import Analysis, Block, Instruction, Profile, Trap
 
 SCHEMA = 1
@@ -107,8 +108,8 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "jdk_assumption": result.jdk_why,
         "isa": method.isa,
         "syntax": method.syntax,
-        "entry": marker_address(result, "Entry Point"),
-        "verified_entry": marker_address(result, "Verified Entry Point"),
+        "entry": marker_address(result, sections.ENTRY),
+        "verified_entry": marker_address(result, sections.VERIFIED_ENTRY),
         "blocks": [block_dict(result, b) for b in result.cfg.blocks],
         "edges": [
             {"from": e.src, "to": e.dst, "kind": e.kind.value, "check": result.checks.get(e)} for e in result.cfg.edges

@@ -15,6 +15,7 @@ from asmcfg.dialects.header import (
     parse_section,
     unnamed_header,
 )
+from asmcfg.hotspot import sections
 from asmcfg.model import Method
 from asmcfg.sources.lines import Line
 
@@ -29,16 +30,7 @@ _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]\s*$")
 _RESUMED = re.compile(r"^[a-z][a-z0-9.]*(?:\t| {2,}|$)")
 _VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
 _KNOWN_NOISE = re.compile(r"^\s*(?:$|-{20,}|={20,}|#|=|Address\s+hex4|;;|\[Disassembling for|Code:)")
-_SECTION_LABELS = {
-    "Entry Point",
-    "Verified Entry Point",
-    "Exception Handler",
-    "Deopt Handler Code",
-    "Stub Code",
-    "Instructions begin",
-    "Deopt MH Handler Code",
-    "Constants",
-}
+_SECTION_LABELS = sections.KEPT | {sections.CONSTANTS}
 
 
 def _starts_instruction(text: str, address: re.Match[str]) -> bool:

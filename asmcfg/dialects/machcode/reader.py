@@ -9,11 +9,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asmcfg import isa
-from asmcfg.cfg.build import ROOT_MARKERS
 from asmcfg.dialects.builder import code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
 from asmcfg.dialects.machcode import hexdump
 from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
+from asmcfg.hotspot import sections
 from asmcfg.isa.base import Isa
 from asmcfg.model import Flow, Header, Instruction, Method
 from asmcfg.sources.lines import Line
@@ -28,8 +28,8 @@ _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9
 _FRAME = re.compile(r"^;\s*-\s+(?:\(reexecute\)\s+)?(\S+?)@-?\d+(?:\s+\(line \d+\))?\s*$")
 _VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
 _NOISE = re.compile(r"^\s*(?:#|=|Address\s+hex4)")
-_EXCEPTION, _DEOPT, _STUB = "Exception Handler", "Deopt Handler Code", "Stub Code"
-_SECTIONS = {*ROOT_MARKERS, _STUB}
+_EXCEPTION, _DEOPT, _STUB = sections.EXCEPTION_HANDLER, sections.DEOPT_HANDLER, sections.STUB_CODE
+_SECTIONS = {*sections.ROOTS, _STUB}
 _SAMPLE_BYTES = 1024
 _LITERAL = re.compile(r"0x[0-9a-fA-F]+")
 

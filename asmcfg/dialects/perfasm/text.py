@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from asmcfg.dialects.header import parse_header
+from asmcfg.hotspot import sections
 from asmcfg.model import Header
 
 _PREFIX = re.compile(r"^(?:\s+|\d{1,3}\.\d\d%)*")
@@ -31,11 +32,6 @@ _COMPILE_ID = re.compile(r", compile id (\d+)\s*$")
 _NOISE = re.compile(
     r"^(?:$|-{10,}|={10,}|#|<|Address\s+hex4|Decoding CodeBlob|ImmutableOopMap|\[/?Disassembly\]|\[Constant)"
 )
-LABELS = frozenset({
-    "Entry Point", "Verified Entry Point", "Exception Handler", "Deopt Handler Code",
-    "Stub Code", "Instructions begin", "Deopt MH Handler Code",
-})
-"""Section markers kept on the method (the others are layout noise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +152,7 @@ def classify(rest: str) -> Content:
     if text == "...." or set(text) == {"."}:
         return Content("gap", text)
     marker = _MARKER.match(text)
-    if marker and marker.group(1) in LABELS:
+    if marker and marker.group(1) in sections.KEPT:
         return Content("marker", marker.group(1))
     stub = _STUB.match(text)
     if stub:
