@@ -12,6 +12,7 @@ import click
 from asmcfg.errors import AsmcfgError
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run import app
+from asmcfg.run.options import Options
 from asmcfg.run.pipeline import Selector
 from asmcfg.sources.lines import display_name
 
@@ -104,7 +105,7 @@ def main(
     with a hot-path summary on stderr."""
     if all_ and svg:
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
-    options = app.Options(
+    options = Options(
         input=input,
         selector=Selector(pattern, compile_id, compiler),
         all=all_,

@@ -16,7 +16,7 @@ from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
-    from asmcfg.run.app import Options
+    from asmcfg.run.options import Options
 
 T = TypeVar("T")
 INDEX_BYTES = 64 << 20

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import lzma
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Protocol
 
-from asmcfg.dialects.logcompilation.logxml import unescape as replace_entities
 from asmcfg.errors import InputError
 from asmcfg.sources import lines as sources
 from asmcfg.sources.lines import Line
@@ -114,15 +113,15 @@ class Piece:
         return to_lines(self.first_line, self.data)
 
 
-def to_lines(first_line: int, data: bytes, unescape: bool = False) -> list[Line]:
-    """Decode `data` into numbered lines (optionally replacing XML entities), as `sources.read_lines` would."""
+def to_lines(first_line: int, data: bytes, unescape: Callable[[str], str] | None = None) -> list[Line]:
+    """Decode `data` into numbered lines, as `sources.read_lines` would; `unescape` replaces XML entities."""
     texts = data.decode("utf-8", "replace").split("\n")
     if texts and texts[-1] == "":
         texts.pop()
     if b"\r" in data:
         texts = [t.rstrip("\r") for t in texts]
     if unescape and b"&" in data:
-        texts = [replace_entities(t) for t in texts]
+        texts = [unescape(t) for t in texts]
     return [Line(number, text) for number, text in enumerate(texts, first_line)]
 
 

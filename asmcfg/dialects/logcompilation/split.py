@@ -20,6 +20,7 @@ from asmcfg.dialects.logcompilation.logxml import (
     nmethod_record,
     tags,
     to_int,
+    unescape,
 )
 from asmcfg.dialects.logcompilation.reader import Context, read_text
 from asmcfg.model import LogTrap, Method
@@ -75,7 +76,7 @@ def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tu
     """The unit's methods and the count of its lines outside any method."""
     lines: list[Line] = []
     for segment in unit.segments:
-        lines.extend(to_lines(segment.first_line, segment.data, unescape=True))
+        lines.extend(to_lines(segment.first_line, segment.data, unescape))
     traps: dict[int, list[LogTrap]] | None = None
     if unit.traps is not None:
         traps = {}
