@@ -136,9 +136,3 @@ def write_json(results: Iterable[Analysis], out: TextIO) -> None:
 def jsonl_record(result: Analysis) -> dict[str, Any]:
     """One method as a JSON Lines record: the method object plus its schema number."""
     return {"schema": SCHEMA, **method_dict(result)}
-
-
-def write_jsonl_line(result: Analysis, out: TextIO) -> None:
-    """One method as one JSON line with its schema number."""
-    json.dump({"schema": SCHEMA, **method_dict(result)}, out, separators=(",", ":"))
-    out.write("\n")

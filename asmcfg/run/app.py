@@ -17,7 +17,7 @@ from asmcfg.render.files import atomic_bytes, write_to
 from asmcfg.render.listing import write_listing
 from asmcfg.render.summary import stderr_console
 from asmcfg.render.svg import render_svg
-from asmcfg.run import wholelog
+from asmcfg.run import selection, wholelog
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
 from asmcfg.run.progress import Progress
@@ -115,12 +115,11 @@ def _nothing_selected(stream: Stream, selector: Selector) -> AsmcfgError:
     seen = stream.methods if isinstance(stream.methods, _Checked) else None
     if not selector.any or (seen is not None and seen.count == 0):
         return no_methods_error(stream.source)
-    from asmcfg.sources import diagnose
 
-    what = diagnose.wanted(selector.pattern, selector.compile_id, selector.compiler)
+    what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
     if seen is None:
         return SelectionError(f"{what} not found in input (see --list)", stream.source)
-    return SelectionError(diagnose.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
+    return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
 
 
 def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -> None:
@@ -180,10 +179,3 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     text = io.StringIO()
     dot.write_dot(results[0], text, options.fold)
     atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
-
-
-def dot_text(result: Analysis, fold: bool = True) -> str:
-    """DOT for one result as a string."""
-    out = io.StringIO()
-    dot.write_dot(result, out, fold)
-    return out.getvalue()

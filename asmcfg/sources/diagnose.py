@@ -9,11 +9,10 @@ up, so it takes the first lines sources kept of the input, or reads them again f
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from asmcfg.errors import AsmcfgError
@@ -22,7 +21,6 @@ from asmcfg.sources.lines import STDIN, display_name, head_of, read_lines
 SAMPLE_LINES = 400
 """How many lines of the input the recognisers look at."""
 _SAMPLE_CHARS = 65536
-_MAX_SUGGESTIONS = 3
 
 GENERIC = (
     "no HotSpot compiled method found: is this PrintAssembly output? (see asmcfg --help for the supported formats)"
@@ -260,35 +258,6 @@ def explain(sample: Sequence[str]) -> Diagnosis:
         if found is not None:
             return found
     return Diagnosis(GENERIC)
-
-
-def wanted(pattern: str | None, compile_id: int | None, compiler: str | None) -> str:
-    """The selection in words: `method 'Foo::bar' (compile id 7, c2)`, `compile id 7`, `c1 compilation`."""
-    if pattern is not None:
-        extras = [f"compile id {compile_id}"] if compile_id is not None else []
-        extras += [compiler] if compiler is not None else []
-        return f"method {pattern!r}" + (f" ({', '.join(extras)})" if extras else "")
-    if compile_id is not None:
-        return f"compile id {compile_id}" + (f" ({compiler})" if compiler is not None else "")
-    return f"{compiler} compilation" if compiler is not None else "compilation"
-
-
-def not_found(what: str, total: int, names: Iterable[str] = (), pattern: str | None = None) -> str:
-    """`method 'Foo::bar' not found; 12 methods in input (see --list; did you mean 'Foo::baz'?)`."""
-    plural = "method" if total == 1 else "methods"
-    hint = "see --list"
-    close = _close_names(pattern, names) if pattern else []
-    if close:
-        hint += "; did you mean " + " or ".join(repr(n) for n in close) + "?"
-    return f"{what} not found; {total} {plural} in input ({hint})"
-
-
-def _close_names(pattern: str, names: Iterable[str]) -> list[str]:
-    choices = sorted(set(names))
-    bare = {name.split("::", 1)[-1]: name for name in choices}
-    close = difflib.get_close_matches(pattern, choices, _MAX_SUGGESTIONS, 0.6)
-    close += [bare[b] for b in difflib.get_close_matches(pattern, list(bare), _MAX_SUGGESTIONS, 0.6)]
-    return list(dict.fromkeys(close))[:_MAX_SUGGESTIONS]
 
 
 def sample_input(source: str, limit: int = SAMPLE_LINES) -> list[str]:
