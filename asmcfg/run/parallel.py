@@ -9,7 +9,6 @@ pieces are in flight at any time.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -18,14 +17,14 @@ from typing import Any, TextIO
 
 from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
-from asmcfg.dialects.logcompilation.split import Splitter, Unit, read_log_traps, read_unit
+from asmcfg.dialects.logcompilation.split import Unit, read_unit
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis, LogTrap, Method
+from asmcfg.model import Analysis, Method
 from asmcfg.run import pool
 from asmcfg.run.pipeline import analyse_method, no_methods_error
 from asmcfg.run.progress import Progress
-from asmcfg.sources.lines import STDIN, display_name
-from asmcfg.sources.split import Piece, Readable, line_pieces, open_binary, peek, text_pieces
+from asmcfg.sources.lines import display_name
+from asmcfg.sources.split import Piece, Readable, line_pieces, open_binary, peek
 
 Serializer = Callable[[Analysis], dict[str, Any]]
 """Turns one analysis into a JSON-ready dict (e.g. `asmcfg.render.json.method_dict`)."""
@@ -46,8 +45,6 @@ _COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 """`json.dumps(record, separators=(",", ":"))`, without the cycle check a tree of fresh dicts does not need."""
 BATCH_BYTES = 1 << 20
 """Input bytes sent to a worker at a time."""
-_SPLIT_AT_HEADERS = ("hsdis", "machcode")
-"""Dialects whose readers start afresh at each `Compiled method` header, so text can be cut there."""
 
 
 def summary(result: Analysis) -> dict[str, Any]:
@@ -156,7 +153,7 @@ def _results(
         job = Job(job.source, choice.name, job.serializer, job.encode, job.jdk, job.select, job.options)
         stats.dialect = choice.name
         run = functools.partial(_execute, job)
-        works = _works(stream, job, _log_traps(path, choice.name))
+        works = _works(stream, path, job)
         for result in pool.ordered(run, _batches(works), workers or os.cpu_count() or 1):
             stats.methods += result.methods
             progress.found(result.methods)
@@ -168,25 +165,15 @@ def _results(
         raise no_methods_error(job.source)
 
 
-def _log_traps(path: str, dialect: str) -> dict[int, list[LogTrap]] | None:
-    """A LogCompilation file's trap records, read ahead (they follow the code); None for stdin, read once."""
-    if dialect != "logcompilation" or path == STDIN:
-        return None
-    return read_log_traps(path)
-
-
-def _works(stream: Readable, job: Job, traps: dict[int, list[LogTrap]] | None = None) -> Iterator[Work]:
-    if job.dialect in _SPLIT_AT_HEADERS:
-        yield from text_pieces(stream, BATCH_BYTES, job.source)
-    elif job.dialect == "logcompilation":
-        yield from Splitter(job.source, traps).units(stream)
-    else:
-        yield from _serial(stream, job)
+def _works(stream: Readable, path: str, job: Job) -> Iterator[Work]:
+    """The dialect's pieces when it has a cutter, else whole methods read here."""
+    cut = dialects.BY_NAME[job.dialect].cut()
+    return _serial(stream, job) if cut is None else cut(stream, path, job.source, BATCH_BYTES)
 
 
 def _serial(stream: Readable, job: Job) -> Iterator[tuple[Method, ...] | Tally]:
     """Other dialects: read here, line by line, and send whole methods to the workers."""
-    reader = _dialect(job.dialect).Reader(job.source, job.options or ReadOptions())
+    reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
     lines = (line for piece in line_pieces(stream, job.source) for line in piece.lines())
     batch: list[Method] = []
     for method in reader.methods(lines):
@@ -196,10 +183,6 @@ def _serial(stream: Readable, job: Job) -> Iterator[tuple[Method, ...] | Tally]:
             batch = []
     yield tuple(batch)
     yield Tally(reader.outside)
-
-
-def _dialect(name: str) -> Any:
-    return importlib.import_module(f"asmcfg.dialects.{name}.reader")
 
 
 def _batches(works: Iterator[Work]) -> Iterator[list[Work]]:
@@ -240,7 +223,7 @@ def _read(job: Job, work: Work, result: _Result) -> Iterator[Method]:
         result.outside += outside
         yield from methods
     elif isinstance(work, Piece):
-        reader = _dialect(job.dialect).Reader(job.source, job.options or ReadOptions())
+        reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
         yield from reader.methods(work.lines())
         result.outside += reader.outside
     elif isinstance(work, Tally):

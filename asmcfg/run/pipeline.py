@@ -64,8 +64,7 @@ class Stream:
     def complete(self, method: Method) -> Method:
         """`method` with what the input says of it after its code (a LogCompilation log's trap records);
         call once the methods are all read."""
-        with_log = getattr(self.reader, "with_log", None)
-        return method if with_log is None else with_log(method)
+        return self.reader.complete(method)
 
 
 def open_input(
@@ -80,8 +79,8 @@ def open_input(
         from asmcfg.dialects.perfasm.profile import strip_columns
 
         lines = strip_columns(lines)
-    reader, stream = dialects.open_reader(lines, name, dialect, options)
-    return Stream(name, reader, reader.methods(stream), type(reader).__module__.split(".")[2])
+    chosen, reader, stream = dialects.open_reader(lines, name, dialect, options)
+    return Stream(name, reader, reader.methods(stream), chosen.name)
 
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:

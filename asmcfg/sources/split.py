@@ -134,6 +134,11 @@ def method_start(buf: bytes, header: int, floor: int) -> int:
     return buf.rfind(b"\n", floor, banner) + 1 or floor
 
 
+def method_pieces(stream: Readable, path: str, source: str, target: int) -> Iterator[Piece]:
+    """The cutter of dialects whose readers start afresh at each method header: `text_pieces`."""
+    return text_pieces(stream, target, source)
+
+
 def text_pieces(stream: Readable, target: int = 1 << 20, source: str = "") -> Iterator[Piece]:
     """Cut PrintAssembly text into pieces of about `target` bytes that start at a method (or the input's start)."""
     buf = b""

@@ -62,6 +62,10 @@ class Reader:
         self._broken: int | None = None
         self._in_machcode = False
 
+    def complete(self, method: Method) -> Method:
+        """`method` as read: nothing follows the code in this dialect."""
+        return method
+
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method once read, with lines another compiler thread printed inside it given back."""
         return interleave.untangle(self._methods(lines))

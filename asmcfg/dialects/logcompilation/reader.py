@@ -182,7 +182,7 @@ class Reader:
         """Feature version named by `<release>`, once read."""
         return self._ctx.jdk_hint
 
-    def with_log(self, method: Method) -> Method:
+    def complete(self, method: Method) -> Method:
         """`method` with the log's `<uncommon_trap>` records of its compilation (call once `methods()` is done:
         the compiler tasks holding them follow all the code)."""
         return replace(method, log_traps=tuple(self.log_traps.get(method.header.compile_id or -1, ())))

@@ -24,7 +24,7 @@ from asmcfg.dialects.logcompilation.logxml import (
 )
 from asmcfg.dialects.logcompilation.reader import Context, read_text
 from asmcfg.model import LogTrap, Method
-from asmcfg.sources.lines import Line
+from asmcfg.sources.lines import STDIN, Line
 from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, open_binary, to_lines
 
 if TYPE_CHECKING:
@@ -224,6 +224,12 @@ class Splitter:
         waiting = [t for t in self._threads.values() if t.pending]
         for thread in sorted(waiting, key=lambda t: t.pending[0].first_line):
             yield from self._flush(thread)
+
+
+def cut(stream: Readable, path: str, source: str, target: int) -> Iterator[Unit]:
+    """The log as units of whole compilations, with the trap records of a file read ahead (they follow the
+    code); stdin is read once, so its units carry none."""
+    return Splitter(source, None if path == STDIN else read_log_traps(path)).units(stream)
 
 
 def read_log_traps(path: str) -> dict[int, list[LogTrap]]:

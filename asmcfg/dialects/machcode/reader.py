@@ -104,6 +104,10 @@ class Reader:
         self._banner: str | None = None
         self._isa: str | None = None
 
+    def complete(self, method: Method) -> Method:
+        """`method` as read: nothing follows the code in this dialect."""
+        return method
+
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method as soon as its `[/MachCode]` has been read."""
         for line in lines:

@@ -79,6 +79,10 @@ class Reader:
         self._section = ""
         self._benchmark = ""
 
+    def complete(self, method: Method) -> Method:
+        """`method` as read: nothing follows the code in this dialect."""
+        return method
+
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield the compilations of each run when the run ends."""
         for line in lines:
