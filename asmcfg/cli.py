@@ -9,6 +9,7 @@ import traceback
 
 import click
 
+from asmcfg.dialects import DIALECTS
 from asmcfg.errors import AsmcfgError
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run import app
@@ -16,7 +17,7 @@ from asmcfg.run.options import Options
 from asmcfg.run.pipeline import Selector
 from asmcfg.sources.lines import display_name
 
-FORMATS = ("auto", "hsdis", "machcode", "perfasm", "logcompilation")
+FORMATS = ("auto", *DIALECTS)
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering,
