@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from asmcfg.analyses.traps import trap_kind
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, TrapKind
 
 
 def counts(result: Analysis) -> dict[str, Any]:
     """Instructions, trap calls, reasons, range-check branches and polls."""
     method = result.cfg.method
-    trap_calls = [t for t in result.traps.values() if trap_kind(method.instructions[t.site]) == "uncommon_trap"]
+    trap_calls = [t for t in result.traps.values() if t.kind is TrapKind.UNCOMMON_TRAP]
     reasons = Counter(t.reason for t in trap_calls)
     return {
         "instructions": len(method.instructions),

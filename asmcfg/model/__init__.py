@@ -1,7 +1,7 @@
 """The records that flow through the pipeline: parsed methods, blocks, edges and analysis results."""
 
 from asmcfg.model.code import Block, Cfg, Edge, EdgeKind, Flow, Frame, Header, Instruction, LogTrap, Method, Profile
-from asmcfg.model.results import Analysis, HotPath, Loop, Trap, TrapEvidence
+from asmcfg.model.results import Analysis, HotPath, Loop, Trap, TrapEvidence, TrapKind
 
 __all__ = [
     "Analysis",
@@ -20,4 +20,5 @@ __all__ = [
     "Profile",
     "Trap",
     "TrapEvidence",
+    "TrapKind",
 ]

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from asmcfg.model.code import Cfg, Edge, LogTrap
+
+
+class TrapKind(str, enum.Enum):
+    """What a trap call does: deoptimize (C2's UncommonTrapBlob, C1's deoptimize stub) or throw (a C1 stub)."""
+
+    UNCOMMON_TRAP = "uncommon_trap"
+    THROW = "throw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,6 +21,8 @@ class Trap:
 
     site: int
     """Index of the call instruction."""
+    kind: TrapKind
+    """Whether the call deoptimizes or throws."""
     request: int | None
     """The trap_request as a signed 32-bit value, None if not found."""
     reason: str

@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from asmcfg import describe
-from asmcfg.analyses.traps import trap_kind
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
@@ -57,7 +56,7 @@ def trap_dict(result: Analysis, trap: Trap, block: int) -> dict[str, Any]:
         "fired": evidence.fired,
     }
     return {
-        "kind": trap_kind(result.cfg.method.instructions[trap.site]),
+        "kind": trap.kind.value,
         "request": request,
         "reason": trap.reason,
         "action": trap.action,
