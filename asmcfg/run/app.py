@@ -43,11 +43,11 @@ def _run(options: Options, progress: Progress) -> int:
     read = dialects.ReadOptions(options.syntax)
     meter = progress.read if progress.shown else None
     stream = open_input(options.input, options.input_format, read, annotated=profiles is not None, meter=meter)
-    methods = _checked(stream, options.strict, progress)
+    methods = _Checked(stream, options.strict, progress)
     if options.list:
         console = Console(width=200, no_color=True, highlight=False, markup=False)
         if write_listing((m for m in methods if options.selector.matches(m)), console) == 0:
-            raise _nothing_selected(stream, options.selector)
+            raise _nothing_selected(stream.source, methods, options.selector)
         return 0
     if options.all:
         return _run_all(stream, methods, options, progress)
@@ -56,7 +56,7 @@ def _run(options: Options, progress: Progress) -> int:
     else:
         picked = pick_one(methods, options.selector)
     if picked is None:
-        raise _nothing_selected(stream, options.selector)
+        raise _nothing_selected(stream.source, methods, options.selector)
     progress.close()
     err = stderr_console()
     method = stream.complete(picked.method)
@@ -103,23 +103,12 @@ class _Checked(Iterator[Method]):
         return method
 
 
-def _checked(stream: Stream, strict: bool, progress: Progress) -> Iterator[Method]:
-    """The stream's methods through the --strict check; the stream keeps the counting wrapper for error messages."""
-    checked = _Checked(stream, strict, progress)
-    stream.methods = checked
-    return checked
-
-
-def _nothing_selected(stream: Stream, selector: Selector) -> AsmcfgError:
+def _nothing_selected(source: str, seen: _Checked, selector: Selector) -> AsmcfgError:
     """No method at all (say what the input looks like), or none that matches (say how many there are)."""
-    seen = stream.methods if isinstance(stream.methods, _Checked) else None
-    if not selector.any or (seen is not None and seen.count == 0):
-        return no_methods_error(stream.source)
-
+    if not selector.any or seen.count == 0:
+        return no_methods_error(source)
     what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
-    if seen is None:
-        return SelectionError(f"{what} not found in input (see --list)", stream.source)
-    return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
+    return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), source)
 
 
 def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -> None:
@@ -148,12 +137,12 @@ def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Me
     return overlaid
 
 
-def _run_all(stream: Stream, methods: Iterator[Method], options: Options, progress: Progress) -> int:
+def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
     selected = [m for m in methods if options.selector.matches(m)]
     progress.close()
     results = [analyse_method(stream.complete(m), options.jdk, options.paths) for m in selected]
     if not results:
-        raise _nothing_selected(stream, options.selector)
+        raise _nothing_selected(stream.source, methods, options.selector)
     _write_outputs(results, options)
     if not options.quiet:
         err = stderr_console()
