@@ -12,9 +12,9 @@ from asmcfg.isa.base import Isa
 from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
 
 UNRESOLVED = "unresolved jump table"
+_BOUND_REACH = 12
+"""Instructions before an indirect jump searched for its table's bounds check."""
 _TABLE_BASE = re.compile(r"(0x[0-9a-fA-F]+)")
-_CMP_ATT = re.compile(r"^\$(0x[0-9a-fA-F]+|\d+)\s*,")
-_CMP_INTEL = re.compile(r",\s*(0x[0-9a-fA-F]+|\d+)$")
 GAP = "gap"
 """Marker a partial listing (perfasm) puts where printed code is not contiguous."""
 
@@ -55,7 +55,7 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
     """Blocks and edges of `method`; `lay` is its layout when the caller has it already."""
     table = isa.for_name(method.isa)
     lay = lay or layout(method, table)
-    tables = jump_tables(method, lay)
+    tables = jump_tables(method, lay, table)
     leaders = _leaders(method, table, lay, tables)
     blocks = _blocks(leaders, len(method.instructions))
     block_of = {b.start: b.id for b in blocks}
@@ -172,7 +172,7 @@ def _roots(method: Method, block_of: dict[int, int]) -> tuple[int, ...]:
     return tuple(sorted(roots))
 
 
-def jump_tables(method: Method, lay: Layout) -> dict[int, tuple[int, ...]]:
+def jump_tables(method: Method, lay: Layout, table: Isa) -> dict[int, tuple[int, ...]]:
     """Targets of each indirect jump, read from the constant pool rows that point into the code."""
     if not method.constants:
         return {}
@@ -183,7 +183,8 @@ def jump_tables(method: Method, lay: Layout) -> dict[int, tuple[int, ...]]:
         base = bases.get(i, base)
         if lay.flows[i] is Flow.INDIRECT:
             limit = min((b for b in bases.values() if base is not None and b > base), default=None)
-            targets = _table_from(method.constants, base, limit, lay.index)[: _bound(method, i)]
+            bound = table.table_bound(method.instructions[max(0, i - _BOUND_REACH) : i])
+            targets = _table_from(method.constants, base, limit, lay.index)[:bound]
             if targets:
                 found[i] = targets
     return found
@@ -199,19 +200,6 @@ def _table_bases(method: Method) -> dict[int, int]:
             if match and int(match.group(1), 16) in pool:
                 bases[i] = int(match.group(1), 16)
     return bases
-
-
-def _bound(method: Method, jump: int) -> int | None:
-    """Entries the switch can index, from the `cmp $N` + `jae`/`ja` bounds check shortly before the jump."""
-    window = method.instructions[max(0, jump - 12) : jump]
-    for n in range(len(window) - 2, -1, -1):
-        ins, branch = window[n], window[n + 1].mnemonic.split(",")[0]
-        if not ins.mnemonic.startswith("cmp") or branch not in ("jae", "jnb", "ja", "jnbe"):
-            continue
-        match = _CMP_ATT.match(ins.operands.strip()) or _CMP_INTEL.search(ins.operands.strip())
-        if match:
-            return int(match.group(1), 0) + (1 if branch in ("ja", "jnbe") else 0)
-    return None
 
 
 def _table_from(
