@@ -20,11 +20,10 @@ from asmcfg.dialects.logcompilation.logxml import (
     Tag,
     TrapCollector,
     feature_version,
-    nmethod_record,
     tags,
-    to_int,
     unescape,
 )
+from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.machcode import reader as machcode
 from asmcfg.model import Header, LogTrap, Method
 from asmcfg.sources.lines import Line
@@ -35,7 +34,6 @@ if TYPE_CHECKING:
 NAME = "logcompilation"
 HEADERLESS_LIMIT = 100_000
 """Lines of a thread's text without a method header after which they are read anyway (bounds memory)."""
-_RECORD_LIMIT = 4096
 
 
 def sniff(sample: list[str]) -> float:
@@ -162,7 +160,7 @@ def _from_record(header: Header, record: NMethodRecord) -> Header:
     )
 
 
-class Reader:
+class Reader(TtyMachine[ThreadText, Method]):
     """Reads a LogCompilation log line by line; methods come out as each thread finishes printing one."""
 
     def __init__(self, source: str, options: ReadOptions | None = None) -> None:
@@ -172,10 +170,7 @@ class Reader:
         """`<uncommon_trap>` records per compile id; complete once `methods()` is exhausted."""
         self._ctx = Context(source, options, None, {})
         self._traps = TrapCollector(self.log_traps)
-        self._threads: dict[str, ThreadText] = {}
-        self._current = self._thread("")
-        self._section = "head"
-        self._release = False
+        super().__init__(self._ctx.records)
 
     @property
     def jdk_hint(self) -> int | None:
@@ -212,46 +207,14 @@ class Reader:
         for tag in tags(line.text):
             yield from self._tag(tag, line.number)
 
-    def _tag(self, tag: Tag, number: int) -> Iterator[Method]:
-        name = tag.name
-        if name == "writer" and "thread" in tag.attrs:
-            self._current = self._thread(tag.attrs["thread"])
-            self._section = "tty" if self._section == "head" else self._section
-        elif name == "print_nmethod":
-            yield from self._print_nmethod(tag)
-        elif name == "nmethod":
-            self._record(tag, number)
-        elif name == "tty":
-            self._section = "log" if tag.closing else "tty"
-            if tag.closing:
-                yield from self._flush_all()
-        elif name == "release":
-            self._release = not tag.closing and not tag.empty
-        else:
-            self._traps.feed(tag, number)
+    def _new_thread(self) -> ThreadText:
+        return ThreadText()
 
-    def _print_nmethod(self, tag: Tag) -> Iterator[Method]:
-        thread = self._current
-        if tag.closing:
-            yield from self._flush(thread)
-            thread.printing = None
-        else:
-            thread.printing = to_int(tag.attrs.get("compile_id"))
+    def _first_line(self, thread: ThreadText) -> int | None:
+        return thread.lines[0].number if thread.lines else None
 
-    def _record(self, tag: Tag, number: int) -> None:
-        record = nmethod_record(tag.attrs, number)
-        if record is None:
-            return
-        records = self._ctx.records
-        records[record.compile_id] = record
-        if len(records) > _RECORD_LIMIT:
-            del records[next(iter(records))]
-
-    def _thread(self, name: str) -> ThreadText:
-        thread = self._threads.get(name)
-        if thread is None:
-            thread = self._threads[name] = ThreadText()
-        return thread
+    def _other(self, tag: Tag, number: int) -> None:
+        self._traps.feed(tag, number)
 
     def _flush(self, thread: ThreadText, keep_banner: bool = False) -> Iterator[Method]:
         lines = thread.take(keep_banner)
@@ -261,7 +224,3 @@ class Reader:
         self.outside += outside
         yield from methods
 
-    def _flush_all(self) -> Iterator[Method]:
-        waiting = [t for t in self._threads.values() if t.lines]
-        for thread in sorted(waiting, key=lambda t: t.lines[0].number):
-            yield from self._flush(thread)

@@ -14,14 +14,12 @@ from typing import TYPE_CHECKING
 
 from asmcfg.dialects.logcompilation.logxml import (
     NMethodRecord,
-    Tag,
     TrapCollector,
     feature_version,
-    nmethod_record,
     tags,
-    to_int,
     unescape,
 )
+from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.logcompilation.reader import Context, read_text
 from asmcfg.model import LogTrap, Method
 from asmcfg.sources.lines import STDIN, Line
@@ -34,7 +32,6 @@ HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""
 _END = b"[/Disassembly]"
 _HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+\d+\s+(?:\S+:)?\s*(\d+) ")
-_RECORD_LIMIT = 4096
 _TRAP_TAG = re.compile(rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms)[ \t/>][^\n]*")
 """A tag `TrapCollector` follows, and the rest of its line."""
 
@@ -94,7 +91,7 @@ class _Thread:
     printing: int | None = None
 
 
-class Splitter:
+class Splitter(TtyMachine[_Thread, Unit]):
     """Turns the bytes of a LogCompilation log into Units, in the order the serial reader yields methods."""
 
     def __init__(self, source: str = "", traps: dict[int, list[LogTrap]] | None = None) -> None:
@@ -102,12 +99,8 @@ class Splitter:
         self.traps = traps
         """The log's trap records read ahead (`read_log_traps`), handed to the units that need them."""
         self.jdk_hint: int | None = None
-        self._records: dict[int, NMethodRecord] = {}
-        self._threads: dict[str, _Thread] = {}
-        self._current = self._thread("")
-        self._section = "head"
-        self._release = False
         self._line = 1
+        super().__init__({})
 
     def units(self, stream: Readable) -> Iterator[Unit]:
         """Units until `</tty>` (the compiler tasks after it hold no assembly)."""
@@ -177,36 +170,11 @@ class Splitter:
         for tag in tags(data.decode("utf-8", "replace")):
             yield from self._tag(tag, number)
 
-    def _tag(self, tag: Tag, number: int) -> Iterator[Unit]:
-        name = tag.name
-        if name == "writer" and "thread" in tag.attrs:
-            self._current = self._thread(tag.attrs["thread"])
-            self._section = "tty" if self._section == "head" else self._section
-        elif name == "print_nmethod":
-            if tag.closing:
-                yield from self._flush(self._current)
-            self._current.printing = None if tag.closing else to_int(tag.attrs.get("compile_id"))
-        elif name == "nmethod":
-            self._record(tag, number)
-        elif name == "tty":
-            if tag.closing:
-                yield from self._flush_all()
-            self._section = "log" if tag.closing else "tty"
-        elif name == "release":
-            self._release = not tag.closing and not tag.empty
+    def _new_thread(self) -> _Thread:
+        return _Thread()
 
-    def _record(self, tag: Tag, number: int) -> None:
-        record = nmethod_record(tag.attrs, number)
-        if record is not None:
-            self._records[record.compile_id] = record
-            if len(self._records) > _RECORD_LIMIT:
-                del self._records[next(iter(self._records))]
-
-    def _thread(self, name: str) -> _Thread:
-        thread = self._threads.get(name)
-        if thread is None:
-            thread = self._threads[name] = _Thread()
-        return thread
+    def _first_line(self, thread: _Thread) -> int | None:
+        return thread.pending[0].first_line if thread.pending else None
 
     def _flush(self, thread: _Thread) -> Iterator[Unit]:
         if not thread.pending:
@@ -219,12 +187,6 @@ class Splitter:
         traps = None if self.traps is None else tuple(t for i in sorted(ids) for t in self.traps.get(i, ()))
         thread.pending, thread.size, thread.header = [], 0, False
         yield Unit(segments, thread.printing, records, self.jdk_hint, traps)
-
-    def _flush_all(self) -> Iterator[Unit]:
-        waiting = [t for t in self._threads.values() if t.pending]
-        for thread in sorted(waiting, key=lambda t: t.pending[0].first_line):
-            yield from self._flush(thread)
-
 
 def cut(stream: Readable, path: str, source: str, target: int) -> Iterator[Unit]:
     """The log as units of whole compilations, with the trap records of a file read ahead (they follow the
