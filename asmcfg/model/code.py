@@ -39,6 +39,10 @@ class Frame:
     line: int | None
     """Java source line, when the JVM printed one."""
 
+    def as_dict(self) -> dict[str, str | int | None]:
+        """The frame's fields by name, as the JSON model writes them."""
+        return {"method": self.method, "bci": self.bci, "line": self.line}
+
 
 @dataclass(frozen=True, slots=True)
 class Instruction:

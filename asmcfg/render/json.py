@@ -36,7 +36,7 @@ def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[s
     if ins.bytecode:
         item["bytecode"] = ins.bytecode
     if ins.frames:
-        item["frames"] = [{"method": f.method, "bci": f.bci, "line": f.line} for f in ins.frames]
+        item["frames"] = [f.as_dict() for f in ins.frames]
     if ins.implicit_target is not None:
         item["implicit_exception"] = _hex(ins.implicit_target)
     if profile is not None and ins.address in profile.heat:
