@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from corpus import DATA, json_methods, run_cli
 
-from asmcfg.analyses import heat_report
-from asmcfg.dialects import perfasm
-from asmcfg.pipeline import analyse_method
-from asmcfg.sources import read_lines
+from asmcfg.dialects.perfasm import reader as perfasm
+from asmcfg.facts import heat_report
+from asmcfg.run.pipeline import analyse_method
+from asmcfg.sources.lines import read_lines
 
 EDGE = DATA / "perfasm" / "jdk17-PerfasmEdge"
 EVEX = EDGE / "evex-perfasm-console.txt"

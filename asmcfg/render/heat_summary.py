@@ -8,8 +8,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from asmcfg import describe, report
-from asmcfg.analyses import heat_report
+from asmcfg import describe
+from asmcfg.facts import heat_report, report
 from asmcfg.model import Analysis, Unprinted
 from asmcfg.render import literal
 
