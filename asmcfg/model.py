@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from asmcfg.semantics import Call, LogInline, LoopFacts, RuntimePath, TypeCheck
+
 
 class EdgeKind(str, enum.Enum):
     """How control reaches the target block."""
@@ -179,6 +181,8 @@ class Method:
     """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`) that date the JDK."""
     log_traps: tuple[LogTrap, ...] | None = None
     """The LogCompilation log's `<uncommon_trap>` records of this compilation; None when there is no such log."""
+    log_inlines: tuple[LogInline, ...] | None = None
+    """The log's inlining decisions of this compilation (its `<task>`'s parse tree); None when there is no log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +323,14 @@ class Analysis:
     """Per trap block id, what the LogCompilation log says of that trap (only for methods read with one)."""
     fired_elsewhere: tuple[LogTrap, ...] = ()
     """Traps the log saw fire at run time that match no decoded trap call (an implicit null check, say)."""
+    calls: tuple[Call, ...] = ()
+    """Every real call in address order, with its kind, callee and the log's inlining decision at its site."""
+    loop_facts: dict[int, LoopFacts] = field(default_factory=dict)
+    """Per loop header: C2's loop copy role, unroll and vector width."""
+    runtime_paths: tuple[RuntimePath, ...] = ()
+    """GC barriers, allocations and monitor operations with their slow and fast paths."""
+    type_checks: tuple[TypeCheck, ...] = ()
+    """Class-check and subtype-check guards."""
 
     def block_tags(self, block: int) -> frozenset[str]:
         """Tags of one block (empty when none)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asmcfg.dialects import hsdis, interleave, machcode
+from asmcfg.dialects.loginline import InlineCollector
 from asmcfg.dialects.logxml import (
     NMethodRecord,
     Tag,
@@ -170,6 +171,7 @@ class Reader:
         """`<uncommon_trap>` records per compile id; complete once `methods()` is exhausted."""
         self._ctx = Context(source, options, None, {})
         self._traps = TrapCollector(self.log_traps)
+        self._inlines = InlineCollector()
         self._threads: dict[str, ThreadText] = {}
         self._current = self._thread("")
         self._section = "head"
@@ -181,9 +183,11 @@ class Reader:
         return self._ctx.jdk_hint
 
     def with_log(self, method: Method) -> Method:
-        """`method` with the log's `<uncommon_trap>` records of its compilation (call once `methods()` is done:
-        the compiler tasks holding them follow all the code)."""
-        return replace(method, log_traps=tuple(self.log_traps.get(method.header.compile_id or -1, ())))
+        """`method` with the log's `<uncommon_trap>` records and inlining decisions of its compilation (call once
+        `methods()` is done: the compiler tasks holding them follow all the code)."""
+        compile_id = method.header.compile_id or -1
+        return replace(method, log_traps=tuple(self.log_traps.get(compile_id, ())),
+                       log_inlines=tuple(self._inlines.inlines.get(compile_id, ())))
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method as soon as its thread has printed all of it."""
@@ -227,6 +231,7 @@ class Reader:
             self._release = not tag.closing and not tag.empty
         else:
             self._traps.feed(tag, number)
+            self._inlines.feed(tag, number)
 
     def _print_nmethod(self, tag: Tag) -> Iterator[Method]:
         thread = self._current
