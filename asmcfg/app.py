@@ -68,6 +68,8 @@ class Options:
     """A perfasm file whose heat goes onto the graph (the input being a dump of the same run)."""
     paths: int = 3
     """How many measured hot paths to rank."""
+    log: str | None = None
+    """A LogCompilation log of the same run whose inlining and trap records go onto the methods read."""
 
 
 def run(options: Options) -> int:
@@ -101,6 +103,10 @@ def _run(options: Options, progress: Progress) -> int:
     progress.close()
     err = stderr_console()
     method = stream.complete(picked.method)
+    if options.log:
+        from asmcfg import loglink
+
+        method = loglink.attach(method, loglink.read(options.log), strict=True)
     if profiles is not None:
         method = _overlaid(method, profiles, err)
     result = analyse_method(method, options.jdk, options.paths)
@@ -193,7 +199,13 @@ def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Me
 def _run_all(stream: Stream, methods: Iterator[Method], options: Options, progress: Progress) -> int:
     selected = [m for m in methods if options.selector.matches(m)]
     progress.close()
-    results = [analyse_method(stream.complete(m), options.jdk, options.paths) for m in selected]
+    selected = [stream.complete(m) for m in selected]
+    if options.log:
+        from asmcfg import loglink
+
+        records = loglink.read(options.log)
+        selected = [loglink.attach(m, records) for m in selected]
+    results = [analyse_method(m, options.jdk, options.paths) for m in selected]
     if not results:
         raise _nothing_selected(stream, options.selector)
     _write_outputs(results, options)

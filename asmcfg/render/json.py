@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from asmcfg import describe, report
+from asmcfg import describe, meaning, report
 from asmcfg.analyses.counts import counts
 from asmcfg.analyses.traps import trap_kind
 from asmcfg.model import Analysis, Block, Instruction, Profile, Trap
@@ -118,6 +118,7 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "counts": counts(result),
         "skipped_lines": [{"line": n, "text": t} for n, t in method.skipped],
         "trap_log": report.trap_log_counts(result),
+        **meaning.method_fields(result),
     }
     if method.profile is not None:
         doc.update(report.profile_fields(result))
