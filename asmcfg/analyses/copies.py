@@ -8,6 +8,8 @@ inner one does not) or, without strip mining, the innermost loop that repeats it
 it counts as main only when another innermost loop of the same enclosing loop leads to it (the pre-loop).
 Innermost loops it leads to are the post-loop, or the drain loop when both it and the main loop are vectorized.
 Control is followed forward inside the enclosing loop, never through its header or another loop's header.
+In a partial method (perfasm regions) only the strip-mined main loop is named: the code between copies may
+not be shown.
 The unroll factor of a main or drain loop is the number of copies its own blocks hold of one memory access
 (same mnemonic and address registers at distinct displacements) or of one bytecode@bci of the debug info.
 """
@@ -73,6 +75,8 @@ def _roles(ctx: Context, result: Analysis) -> dict[int, str]:
     for outer in outers:
         roles[outer.header] = "strip_mined_outer"
     mains = [(_inner(result, o), o) for o in outers]
+    if "partial" in ctx.cfg.method.features:
+        return roles | {main.header: "main" for main, _ in mains}  # code between the copies may not be shown
     if not mains:
         mains = _unstripped_mains(ctx, result, innermost)
     for main, entry in mains:
