@@ -67,7 +67,8 @@ def test_aarch64_addf_is_sve_float_from_the_hex_and_unnamed_in_capstone4_text() 
     assert not any("vector" in text.block_tags(b.id) for b in text.cfg.blocks)
 
 
-@pytest.mark.parametrize("name", ["hsdis/jdk17-VecLong-print-hsdis-att.txt.gz", "hsdis/jdk25-VecLong-print-hsdis-att.txt.gz"])
+@pytest.mark.parametrize("name", ["hsdis/jdk17-VecLong-print-hsdis-att.txt.gz",
+                                  "hsdis/jdk25-VecLong-print-hsdis-att.txt.gz"])
 def test_scalar_mix_is_not_vectorized(name: str) -> None:
     result = analysed(DATA / name, pattern="mix")
     assert result.loops and not any(f.vectorized for f in result.loop_facts.values())
@@ -134,7 +135,8 @@ def test_syncadd_lock_and_unlock_paths(name: str, compile_id: int, lock: str) ->
 def test_allocpoints_c1_allocates_with_g1_barriers_c2_does_not_allocate() -> None:
     c1 = analysed(DATA / "hsdis/jdk17-ExcSyncAlloc-print-hsdis-att.txt.gz", 38)
     kinds = [(p.kind, p.what) for p in c1.runtime_paths]
-    assert kinds == [("allocation", "fast_new_instance Runtime1 stub"), ("allocation", "new_object_array Runtime1 stub"),
+    assert kinds == [("allocation", "fast_new_instance Runtime1 stub"),
+                     ("allocation", "new_object_array Runtime1 stub"),
                      ("gc_barrier", "g1_pre_barrier_slow"), ("gc_barrier", "g1_post_barrier_slow")]
     for path in c1.runtime_paths[2:]:
         assert "gc_barrier_slow" in c1.block_tags(path.slow) and path.fast
