@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from asmcfg.dialects.logcompilation import link
 from asmcfg.model import Analysis
-from asmcfg.pipeline import Selector, analyse_method, open_input, pick_one
+from asmcfg.run.pipeline import Selector, analyse_method, open_input, pick_one
 from tests.corpus import DATA, json_methods, run_cli
 
 LOGC = DATA / "logc"
@@ -204,9 +205,7 @@ def test_inlining_decisions_at_each_call_site(version: str, compile_id: int, wit
         stream = open_input(str(LOGC / f"inlining-{version}-stdout.txt.gz"))
         picked = pick_one(stream.methods, Selector(None, compile_id))
         assert picked is not None and picked.method.log_inlines is None
-        from asmcfg import loglink
-
-        result = analyse_method(loglink.attach(picked.method, loglink.read(str(xml)), strict=True))
+        result = analyse_method(link.attach(picked.method, link.read(str(xml)), strict=True))
     else:
         result = analysed(xml, compile_id)
     logged = _log_decisions(xml, compile_id)

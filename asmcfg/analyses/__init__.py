@@ -20,7 +20,7 @@ from asmcfg.analyses import (
     vectors,
 )
 from asmcfg.analyses.context import Context, make_context
-from asmcfg.cfg import Layout
+from asmcfg.cfg.build import Layout
 from asmcfg.model import Analysis, Cfg
 
 Pass = Callable[[Context, Analysis], Analysis]

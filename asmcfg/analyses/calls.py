@@ -15,8 +15,7 @@ import re
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
-from asmcfg.model import Analysis, Flow, Instruction
-from asmcfg.semantics import Call, LogInline
+from asmcfg.model import Analysis, Call, Flow, Instruction, LogInline
 
 _HANDLERS = frozenset({"deopt_handler", "exception_handler"})
 _STUB = re.compile(r"Stub::|StubRoutines|_Java\b|C2 Runtime|Runtime1 stub|C1 Runtime|_blob\b|Blob\b|_slow\b|_stub\b")

@@ -23,8 +23,7 @@ from dataclasses import replace
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.analyses.vectors import own_blocks
-from asmcfg.model import Analysis, Loop
-from asmcfg.semantics import LoopFacts
+from asmcfg.model import Analysis, Loop, LoopFacts
 
 _NUMBER = re.compile(r"-?0x[0-9a-fA-F]+|#-?\d+")
 _MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")

@@ -16,8 +16,7 @@ import re
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
-from asmcfg.model import Analysis, EdgeKind, Flow
-from asmcfg.semantics import RuntimePath
+from asmcfg.model import Analysis, EdgeKind, Flow, RuntimePath
 
 _KINDS = (
     ("gc_barrier", re.compile(r"BarrierSet|barrier_slow|g1_|ZBarrier|z_load_barrier|Shenandoah|load_barrier")),

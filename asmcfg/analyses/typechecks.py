@@ -15,8 +15,7 @@ from dataclasses import replace
 
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
-from asmcfg.model import Analysis, EdgeKind, Flow, Instruction
-from asmcfg.semantics import TypeCheck
+from asmcfg.model import Analysis, EdgeKind, Flow, Instruction, TypeCheck
 
 _CLASS = re.compile(r"^metadata\(('[^']*'|\{type array \w+\})((?:\[\])*)\)$")
 _REGISTER = re.compile(r"%?\b([rx]\d+|[re]?[a-d]x|[re]?[sd]i|[re]?[sb]p|w\d+)[dwb]?\b")

@@ -17,8 +17,7 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.model import Analysis, Instruction, Loop
-from asmcfg.semantics import LoopFacts
+from asmcfg.model import Analysis, Instruction, Loop, LoopFacts
 
 _X86_REG = re.compile(r"\b([xyz])mm\d+\b")
 _X86_BITS = {"x": 128, "y": 256, "z": 512}

@@ -6,7 +6,8 @@ import itertools
 from collections.abc import Iterable
 from typing import TextIO
 
-from asmcfg import describe, meaning
+from asmcfg import describe
+from asmcfg.facts import meaning
 from asmcfg.model import Analysis, Block, Edge, EdgeKind, Instruction
 from asmcfg.render.fold import Fold, folds
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from asmcfg import meaning
+from asmcfg.facts import meaning
 from asmcfg.model import Analysis
 from asmcfg.render import literal
 
