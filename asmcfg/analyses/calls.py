@@ -11,14 +11,13 @@ traps, not calls; the deopt handler's call to the next instruction is not a call
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
+from asmcfg.hotspot.stubs import GENERATED_CODE
 from asmcfg.model import Analysis, Call, Flow, Instruction, LogInline
 
 _HANDLERS = frozenset({"deopt_handler", "exception_handler"})
-_STUB = re.compile(r"Stub::|StubRoutines|_Java\b|C2 Runtime|Runtime1 stub|C1 Runtime|_blob\b|Blob\b|_slow\b|_stub\b")
 _LOOKBACK = 3
 _JAVA_KINDS = {"static_call": "static", "optimized virtual_call": "optimized_virtual", "opt_virtual_call":
                "optimized_virtual", "virtual_call": "virtual"}
@@ -51,7 +50,7 @@ def _call(ctx: Context, block: int, site: int, decisions: dict[tuple[str, int | 
     if not kind:
         routine = _loaded_routine(ctx, block, site)
         if routine:
-            kind, name = ("stub" if _STUB.search(routine) else "runtime"), routine
+            kind, name = ("stub" if GENERATED_CODE.search(routine) else "runtime"), routine
         elif ctx.table.target(ins) == _next_address(ctx, site):
             return None
         else:
@@ -74,7 +73,7 @@ def _kind(ins: Instruction) -> tuple[str, str]:
         if reloc.startswith("runtime_call"):
             routine = reloc[len("runtime_call") :].strip()
             if routine:
-                return ("stub" if _STUB.search(routine) else "runtime"), routine
+                return ("stub" if GENERATED_CODE.search(routine) else "runtime"), routine
     return "", ""
 
 

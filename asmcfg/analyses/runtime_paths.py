@@ -12,26 +12,20 @@ C1's `fast_new_instance` stub holds the TLAB fast path itself, so its call block
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
+from asmcfg.hotspot.stubs import NOT_A_RUNTIME_PATH, RUNTIME_PATHS
 from asmcfg.model import Analysis, EdgeKind, Flow, RuntimePath
 
-_KINDS = (
-    ("gc_barrier", re.compile(r"BarrierSet|barrier_slow|g1_|ZBarrier|z_load_barrier|Shenandoah|load_barrier")),
-    ("allocation", re.compile(r"new_(?:instance|array|type_array|object_array|multi_array)|multianewarray")),
-    ("unlock", re.compile(r"monitor_?unlock|monitorexit")),
-    ("lock", re.compile(r"monitor_?locking|monitorenter")),
-)
 _MAX_CHAIN = 8
 
 
 def kind_of(routine: str) -> str:
     """`gc_barrier`, `allocation`, `lock`, `unlock`, or empty for another routine."""
-    if "method_entry_barrier" in routine:
+    if NOT_A_RUNTIME_PATH in routine:
         return ""
-    return next((kind for kind, pattern in _KINDS if pattern.search(routine)), "")
+    return next((kind for kind, pattern in RUNTIME_PATHS if pattern.search(routine)), "")
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:

@@ -15,11 +15,11 @@ from dataclasses import replace
 
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
+from asmcfg.hotspot.stubs import SUBTYPE_CHECK
 from asmcfg.model import Analysis, EdgeKind, Flow, Instruction, TypeCheck
 
 _CLASS = re.compile(r"^metadata\(('[^']*'|\{type array \w+\})((?:\[\])*)\)$")
 _REGISTER = re.compile(r"%?\b([rx]\d+|[re]?[a-d]x|[re]?[sd]i|[re]?[sb]p|w\d+)[dwb]?\b")
-_SUBTYPE = re.compile(r"subtype_check")
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -34,7 +34,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
             if classes and ends_cond:
                 found.append(_check(ctx, result, block.id, i, classes))
     for call in result.calls:
-        if _SUBTYPE.search(call.callee):
+        if SUBTYPE_CHECK.search(call.callee):
             found.append(TypeCheck(call.block, call.site, (), "", instructions[call.site].bytecode))
     tags = {check.block: {"type_check"} for check in found}
     return add_tags(replace(result, type_checks=tuple(found)), tags)
