@@ -15,7 +15,7 @@ from asmcfg.errors import AsmcfgError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method
 from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
 from asmcfg.progress import Progress
-from asmcfg.render import dot, summary
+from asmcfg.render import dot, summary, svgnodes
 from asmcfg.render.files import atomic_bytes, write_to
 from asmcfg.render.listing import write_listing
 from asmcfg.render.summary import stderr_console
@@ -44,6 +44,10 @@ class Options:
     """Write the JSON document here (`-` for stdout)."""
     svg: str | None = None
     """Render the graph to this SVG file."""
+    html: str | None = None
+    """Write the interactive HTML report here (`-` for stdout)."""
+    source_path: tuple[str, ...] = ()
+    """Folders of `.java` files the HTML report shows beside the graph."""
     dot: str | None = None
     """Write DOT here (`-` for stdout); stdout is the default when no other output is asked for."""
     fold: bool = True
@@ -205,9 +209,11 @@ def _run_all(stream: Stream, methods: Iterator[Method], options: Options, progre
 
 
 def _write_outputs(results: list[Analysis], options: Options) -> None:
-    dot_target = options.dot or (STDOUT if not (options.json or options.svg) else None)
+    dot_target = options.dot or (STDOUT if not (options.json or options.svg or options.html) else None)
     if options.svg:
         _write_svg(results, options)
+    if options.html:
+        _write_html(results, options)
     if options.json:
         from asmcfg.render import json
 
@@ -220,7 +226,26 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     assert options.svg is not None
     text = io.StringIO()
     dot.write_dot(results[0], text, options.fold)
-    atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
+    svg = render_svg(text.getvalue(), options.render_timeout, options.renderer).decode("utf-8")
+    atomic_bytes(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
+
+
+def _write_html(results: list[Analysis], options: Options) -> None:
+    assert options.html is not None
+    from asmcfg.javasource import find_sources, folders
+    from asmcfg.render import html
+
+    sources = None
+    if options.source_path:
+        names = {f.method for r in results for ins in r.cfg.method.instructions for f in ins.frames}
+        names |= {r.cfg.method.header.name for r in results}
+        sources = find_sources(folders(options.source_path), names)
+
+    def render(dot_text: str) -> bytes:
+        return render_svg(dot_text, options.render_timeout, options.renderer)
+
+    page = html.PageOptions(render=render, fold=options.fold, sources=sources)
+    write_to(options.html, lambda out: html.write_html(results, out, page))
 
 
 def dot_text(result: Analysis, fold: bool = True) -> str:

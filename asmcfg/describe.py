@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from asmcfg.model import EdgeKind, Header, TrapEvidence
+from asmcfg.model import EdgeKind, Header, Trap, TrapEvidence
 
 TAG_ORDER = (
     "entry",
@@ -92,6 +92,19 @@ EXIT_COLOUR = "#999999"
 FOLD_COLOUR = "#eeeeee"
 DIFFERS_COLOUR = "#7b2cbf"
 """Border of a trap block the LogCompilation log disagrees with."""
+LOOP_COLOUR = "#7f9fcf"
+"""Border of a loop's cluster."""
+LOOP_FILLS = ("#f4f8ff", "#e8f0fd", "#dce8fb", "#d0e0f9")
+"""Fill of a loop's cluster by nesting depth (1 first); deeper loops are darker."""
+HEAT_LEGEND = "heat: white (no samples) to red (the hottest block)"
+HOT_PATH_LABEL = "hot path (bold red border and edges)"
+FOLD_LABEL = "folded chain of cold blocks (F…; click to expand in the page, --no-fold to draw)"
+CHECK_LABEL = "check edge to a failure path (orange)"
+VIA_CHECK = "no debug info in the block: the line of the trap its check leads to"
+NO_DEBUG_INFO = (
+    "HotSpot prints debug info (bytecode, method@bci, line, inlining chain) only where the code records it: at "
+    "safepoints, calls, and trap and implicit-exception sites; other instructions carry none."
+)
 FONT = "Courier"
 """A font both Graphviz and graphviz-pure have metrics for."""
 
@@ -145,3 +158,20 @@ def trap_log_line(evidence: TrapEvidence) -> str:
     if evidence.verdict == "unlogged":
         return f"LOG DIFFERS: the compiler logged no trap at this bci{fired}"
     return f"LOG DIFFERS: the compiler logged {', '.join(evidence.logged_as())} here{fired}"
+
+
+def loop_label(header: int, depth: int) -> str:
+    """The caption of a loop's cluster: `loop B9 (depth 2)`."""
+    return f"loop B{header} (depth {depth})"
+
+
+def loop_fill(depth: int) -> str:
+    """The fill of a loop's cluster at nesting `depth`."""
+    return LOOP_FILLS[min(depth, len(LOOP_FILLS)) - 1]
+
+
+def trap_summary(trap: Trap) -> str:
+    """`trap: range_check / make_not_entrant at aaload@42 line 25`."""
+    where = f" at {trap.bytecode}@{trap.bci}" if trap.bci is not None else ""
+    line = f" line {trap.line}" if trap.line is not None else ""
+    return f"trap: {trap.reason} / {trap.action}{where}{line}"
