@@ -133,12 +133,12 @@
     }
 
     // Show `rect` (canvas pixels) whole if it fits at a readable zoom, else its top centred at that zoom.
-    show(rect, maxScale = 1.5) {
+    show(rect, maxScale = 1.5, top = false) {
       const w = this.pane.clientWidth, hgt = this.pane.clientHeight, pad = 24;
       const fit = Math.min((w - pad) / rect.w, (hgt - pad) / rect.h);
       this.scale = Math.max(MIN_READABLE, Math.min(fit, maxScale));
       this.tx = w / 2 - (rect.x + rect.w / 2) * this.scale;
-      const tall = rect.h * this.scale > hgt - pad;
+      const tall = top || rect.h * this.scale > hgt - pad;
       this.ty = tall ? 4 - rect.y * this.scale : hgt / 2 - (rect.y + rect.h / 2) * this.scale;
       this.apply();
     }
@@ -162,7 +162,7 @@
       const cluster = header === null ? null : this.svg.querySelector(`g#loop${header}`);
       if (cluster) return this.show(this.box(cluster));
       const first = this.page.bold_path.length ? this.nodeOf(this.page.bold_path[0]) : this.nodes.values().next().value;
-      if (first) this.show(this.box(first), 1.0); else this.fit();
+      if (first) this.show(this.box(first), 1.0, true); else this.fit();
     }
 
     // ------------------------------------------------------------ selection and the block panel
@@ -518,7 +518,8 @@
       const blocks = [...entry.blocks].sort((a, b) => a - b);
       for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
       $("#search-status").textContent = `line ${line}: ${blocks.length} block(s)`;
-      const withCode = blocks.filter((b) => view.blocks[b].instructions.some((i) => entry.addresses.has(i.address)));
+      const withCode = blocks.filter((b) => view.blocks[b].instructions.some((i) => entry.addresses.has(i.address)))
+        .sort((a, b) => view.foldOf.has(a) - view.foldOf.has(b));
       const pick = blocks.includes(view.selected) ? view.selected : (withCode[0] ?? blocks[0]);
       if (pick !== undefined) view.select(pick, true);
     }
@@ -542,8 +543,9 @@
       this.view = view;
       this.el = $("#minimap");
       const ratio = view.height / view.width;
-      this.el.width = ratio > 1 ? Math.max(60, 200 / ratio) : 200;
-      this.el.height = ratio > 1 ? 200 : Math.max(60, 200 * ratio);
+      const side = Math.max(100, Math.min(200, view.pane.clientWidth / 5));
+      this.el.width = ratio > 1 ? Math.max(40, side / ratio) : side;
+      this.el.height = ratio > 1 ? side : Math.max(40, side * ratio);
       this.k = this.el.width / view.width;
       this.base = document.createElement("canvas");
       this.base.width = this.el.width; this.base.height = this.el.height;
