@@ -33,7 +33,7 @@ def folders(values: Iterable[str]) -> list[str]:
     found = [part for value in values for part in value.split(os.pathsep) if part]
     for folder in found:
         if not os.path.isdir(folder):
-            raise InputError(f"source folder {folder} does not exist (--source-path takes folders of .java files)")
+            raise InputError("no such folder (--source-path takes folders of .java files)", folder)
     return found
 
 

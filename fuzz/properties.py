@@ -201,7 +201,8 @@ _ATTRS = rf"\[(?:\w+={_STRING} ?)*\]"
 _DOT_LINE = re.compile(
     rf"^(?:digraph {_STRING} \{{|  graph {_ATTRS};|  (?:node|edge) \[[^\n]*\];|  (\w+) {_ATTRS};"
     rf"|  (\w+) -> (\w+) {_ATTRS};|  subgraph cluster_legend \{{|    label=\"legend\";[ -~]*|    \w+ {_ATTRS};"
-    rf"|    \w+ -> \w+ (?:{_ATTRS}|\[style=invis\]);|  \}}|\}})$"
+    rf"|    \w+ -> \w+ (?:{_ATTRS}|\[style=invis\]);|  \}}|\}}"
+    rf"| +subgraph cluster_loop\d+ \{{| +graph {_ATTRS};| +(?:b\d+ )*b\d+;| +\}})$"
 )
 
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -207,17 +206,3 @@ def test_source_lines_highlight_the_code_they_became(browser: Any, tmp_path: Pat
     assert page.locator("#details .src-line", has_text="s += t[a][b][c][d];").count() >= 1
     assert page.locator("#details tr.from-line").count() >= 1
     page.close()
-
-
-def test_html_to_stdout_is_one_self_contained_page() -> None:
-    code, out, err = run_cli(str(EXAMPLE), "--html", "-", "-q")
-    assert code == 0, err
-    assert out.startswith("<!DOCTYPE html>")
-    assert not re.search(r"<script[^>]+src=|<link\b|@import|url\(|<img\b|<iframe\b", out)
-    drawn = 72 - _folded(out)
-    assert out.count('<g id="b') == out.count('class="node" data-block="B') == drawn, "one node per drawn block"
-
-
-def _folded(page: str) -> int:
-    model = json.loads(re.search(r'<script type="application/json" id="model">(.*?)</script>', page, re.S).group(1))
-    return sum(len(f["blocks"]) for f in model["methods"][0]["page"]["folds"])

@@ -40,9 +40,11 @@ def _write_cluster(
     pad = "  " * level
     label = describe.loop_label(loop.header, loop.depth)
     out.write(f'{pad}subgraph cluster_loop{loop.header} {{\n')
-    out.write(f'{pad}  id="loop{loop.header}"; label="{label}"; labeljust="l"; fontname="{describe.FONT}";\n')
     fill = describe.loop_fill(loop.depth)
-    out.write(f'{pad}  style="rounded,filled"; color="{describe.LOOP_COLOUR}"; fillcolor="{fill}";\n')
+    out.write(
+        f'{pad}  graph [id="loop{loop.header}" label="{label}" labeljust="l" fontname="{describe.FONT}" '
+        f'style="rounded,filled" color="{describe.LOOP_COLOUR}" fillcolor="{fill}"];\n'
+    )
     inner = tree.get(loop.header, [])
     nested = {b for child in inner for b in child.blocks}
     for child in inner:
@@ -65,13 +67,13 @@ def write_anchors(result: Analysis, out: TextIO, folded: dict[int, str]) -> None
         target = folded.get(edge.dst)
         if target and edge.src not in folded and target not in anchored:
             anchored.add(target)
-            out.write(f"  b{edge.src} -> {target} [style=invis];\n")
+            out.write(f"  b{edge.src} -> {target} [style=\"invis\"];\n")
     for target in sorted(set(folded.values()) - anchored):
         first = int(target[len("fold"):])
         if first > 0:
-            out.write(f"  {folded.get(first - 1, f'b{first - 1}')} -> {target} [style=invis];\n")
+            out.write(f"  {folded.get(first - 1, f'b{first - 1}')} -> {target} [style=\"invis\"];\n")
     for block in result.cfg.blocks[1:]:
         if block.id in reached or block.id in folded:
             continue
         before = block.id - 1
-        out.write(f"  {folded.get(before, f'b{before}')} -> b{block.id} [style=invis];\n")
+        out.write(f"  {folded.get(before, f'b{before}')} -> b{block.id} [style=\"invis\"];\n")
