@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TextIO
 
-from asmcfg import describe, report
-from asmcfg.javasource import JavaSources, java_file
-from asmcfg.model import Analysis, EdgeKind
+from asmcfg import describe
+from asmcfg.facts import report
+from asmcfg.model import Analysis, EdgeKind, JavaSources
 from asmcfg.render import dot, svgnodes
 from asmcfg.render.fold import folds
 from asmcfg.render.json import SCHEMA, method_dict
+from asmcfg.sources.java import java_file
 
 Render = Callable[[str], bytes]
 """DOT text in, SVG bytes out (Graphviz with the run's renderer and timeout)."""

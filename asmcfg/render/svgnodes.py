@@ -6,9 +6,10 @@ from __future__ import annotations
 import html
 import re
 
-from asmcfg import describe, report
-from asmcfg.javasource import JavaSources, java_file
-from asmcfg.model import Analysis
+from asmcfg import describe
+from asmcfg.facts import report
+from asmcfg.model import Analysis, JavaSources
+from asmcfg.sources.java import java_file
 
 _NODE = re.compile(r'<g id="(b|fold)(\d+)" class="node">(\s*)<title>[^<]*</title>')
 _SIZE = re.compile(r'<svg width="[^"]*" height="[^"]*"\s+viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"')
