@@ -32,3 +32,12 @@ def test_a_missing_source_folder_is_one_line_and_leaves_the_page_alone(tmp_path:
     assert code == 1
     assert err.strip() == f"asmcfg: {tmp_path / 'nowhere'}: no such folder (--source-path takes folders of .java files)"
     assert out.read_text() == "kept"
+
+
+def test_a_page_written_to_a_file_is_reported_on_stderr(tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    code, stdout, err = run_cli(str(EXAMPLE), "--html", str(out))
+    assert code == 0, err
+    assert stdout == "", "no DOT on stdout when --html is asked"
+    assert f"wrote {out}: c2 id 950 tier 4 com.mpataki.Tensor4DBenchmark::realTest (59 bytes)" in err.replace("\n", "")
+    assert out.read_text().startswith("<!DOCTYPE html>")
