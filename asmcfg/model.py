@@ -143,6 +143,9 @@ class LogTrap:
     """The record's `comment` attribute, if any."""
     line: int
     """Line of the record in the log."""
+    chain: tuple[tuple[str, int | None], ...] = ()
+    """For a run-time record, every `<jvms>` scope as (method, bci), innermost first: the inlining chain of the
+    trap that fired. Empty for parse records."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +256,7 @@ class TrapEvidence:
     logged: tuple[LogTrap, ...]
     """The compiler's records (`origin` `parse`) at the trap's scope and bci."""
     fired: int
-    """Records of the trap firing at run time (same scope, bci and reason)."""
+    """Records of the trap firing at run time (same reason and the same whole inlining chain)."""
 
     @property
     def disagrees(self) -> bool:
