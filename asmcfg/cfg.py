@@ -29,6 +29,8 @@ _ENDING = frozenset({Flow.COND, Flow.JUMP, Flow.INDIRECT, Flow.RETURN, Flow.HALT
 """Flows that end a block (calls end one only when they never return)."""
 _DIRECT = frozenset({Flow.COND, Flow.JUMP})
 """Flows with a target address in the operand."""
+PADDING = frozenset({"hlt", "int3"})
+"""Mnemonics HotSpot fills alignment gaps with: a run of one of them is one block, not one block per byte."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +50,20 @@ def layout(method: Method, table: Isa) -> Layout:
     last = len(method.instructions) - 1
     flows = tuple(table.flow(ins) for ins in method.instructions)
     call = Flow.CALL
+    instructions = method.instructions
     ends = tuple(
-        flow in _ENDING
+        (flow in _ENDING and not _padding_goes_on(instructions, i))
         or (flow is call and table.noreturn(ins, i == last))
-        for i, (ins, flow) in enumerate(zip(method.instructions, flows, strict=True))
+        for i, (ins, flow) in enumerate(zip(instructions, flows, strict=True))
     )
     index = {ins.address: i for i, ins in enumerate(method.instructions)}
     return Layout(flows, ends, index)
+
+
+def _padding_goes_on(instructions: tuple[Instruction, ...], i: int) -> bool:
+    """True for a padding `hlt`/`int3` followed by another of the same: the run ends at its last byte."""
+    mnemonic = instructions[i].mnemonic
+    return mnemonic in PADDING and i + 1 < len(instructions) and instructions[i + 1].mnemonic == mnemonic
 
 
 def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:

@@ -18,6 +18,7 @@ TAG_ORDER = (
     "deopt_handler",
     "stub",
     "ic_miss",
+    "padding",
 )
 """Tags in the order labels list them; also the legend order."""
 
@@ -35,6 +36,7 @@ TAG_LABELS = {
     "deopt_handler": "deopt handler",
     "stub": "stub / slow path",
     "ic_miss": "inline-cache miss",
+    "padding": "padding (never executed)",
 }
 
 TAG_COLOURS = {
@@ -51,6 +53,7 @@ TAG_COLOURS = {
     "deopt_handler": "#f0e0ff",
     "stub": "#e6e6e6",
     "ic_miss": "#f5f5dc",
+    "padding": "#fafafa",
 }
 """Fill colour of a block, by its most important tag (the first in TAG_ORDER it carries)."""
 
@@ -68,6 +71,7 @@ FILL_PRIORITY = (
     "loop_header",
     "safepoint_poll",
     "return_poll",
+    "padding",
 )
 
 EDGE_STYLES: dict[EdgeKind, dict[str, str]] = {

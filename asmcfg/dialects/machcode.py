@@ -14,6 +14,7 @@ from asmcfg.dialects import hexdump
 from asmcfg.dialects.builder import code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
 from asmcfg.dialects.hexdump import ROW, Note, Row, RowBuffer
+from asmcfg.dialects.uep import unverified_entry
 from asmcfg.isa.base import Isa
 from asmcfg.model import Flow, Header, Instruction, Method
 from asmcfg.sources import Line
@@ -244,6 +245,7 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
     if header.name == "<unknown>" and dump.label:
         header = replace(header, name=dump.label)
     begin, end = code_range(dump.sections)
+    markers = unverified_entry(instructions, markers, table, (begin, end))
     return Method(
         header=header,
         instructions=instructions,
