@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from dataclasses import dataclass
@@ -11,6 +12,8 @@ from asmcfg.isa.base import Isa
 from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
 
 UNRESOLVED = "unresolved jump table"
+MID_INSTRUCTION = "into the middle of an instruction:"
+"""Start of the exit name of a branch whose target lies inside an instruction of the method, not at its start."""
 ROOT_MARKERS = (
     "Entry Point",
     "Verified Entry Point",
@@ -43,6 +46,10 @@ class Layout:
     """True where an instruction ends its block."""
     index: dict[int, int]
     """Instruction index by address."""
+    starts: tuple[int, ...] = ()
+    """Instruction addresses, ascending, when they are (else empty)."""
+    stops: tuple[int, ...] = ()
+    """One past each instruction's bytes (its address when the size is unknown)."""
 
 
 def layout(method: Method, table: Isa) -> Layout:
@@ -57,7 +64,11 @@ def layout(method: Method, table: Isa) -> Layout:
         for i, (ins, flow) in enumerate(zip(instructions, flows, strict=True))
     )
     index = {ins.address: i for i, ins in enumerate(method.instructions)}
-    return Layout(flows, ends, index)
+    starts = tuple(ins.address for ins in instructions)
+    if any(a >= b for a, b in itertools.pairwise(starts)):
+        starts = ()
+    stops = tuple(ins.address + (ins.size or 0) for ins in instructions) if starts else ()
+    return Layout(flows, ends, index, starts, stops)
 
 
 def _padding_goes_on(instructions: tuple[Instruction, ...], i: int) -> bool:
@@ -163,6 +174,9 @@ def _exception_edges(method: Method, lay: Layout, block: Block, block_of: dict[i
 def _destination(ins: Instruction, target: int | None, lay: Layout, block_of: dict[int, int]) -> int | str:
     if target is not None and target in lay.index and lay.index[target] in block_of:
         return block_of[lay.index[target]]
+    inside = _inside(lay, target)
+    if inside:
+        return inside
     name = ins.runtime_call()
     if name:
         return name
@@ -170,6 +184,14 @@ def _destination(ins: Instruction, target: int | None, lay: Layout, block_of: di
         if reloc and reloc != "no_reloc":
             return reloc
     return f"0x{target:x}" if target is not None else UNRESOLVED
+
+
+def _inside(lay: Layout, target: int | None) -> str:
+    """The exit name of a branch into the middle of an instruction of the method, else an empty string."""
+    index = bisect.bisect_right(lay.starts, target) - 1 if target is not None else -1
+    if target is None or index < 0 or target >= lay.stops[index]:
+        return ""
+    return f"{MID_INSTRUCTION} 0x{target:x} (byte {target - lay.starts[index]} of 0x{lay.starts[index]:x})"
 
 
 def _not_shown(edge: Edge) -> Edge:

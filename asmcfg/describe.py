@@ -149,3 +149,8 @@ def trap_log_line(evidence: TrapEvidence) -> str:
     if evidence.verdict == "unlogged":
         return f"LOG DIFFERS: the compiler logged no trap at this bci{fired}"
     return f"LOG DIFFERS: the compiler logged {', '.join(evidence.logged_as())} here{fired}"
+
+
+def patching_site(stub: int) -> str:
+    """The note on a C1 patching site's instruction."""
+    return f"C1 patching site: the dump holds jmp {stub:x} (patching stub) here until the first run patches it"

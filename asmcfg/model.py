@@ -64,6 +64,9 @@ class Instruction:
     """Handler of an implicit exception (`dispatches to 0x…`)."""
     size: int | None = None
     """Length in bytes when known (decoded from bytes or the next address)."""
+    patching_stub: int | None = None
+    """At a C1 patching site: the stub call that the `jmp` C1 wrote over the site goes to until the first
+    execution patches it; the instruction itself is the stub's copy of what the site holds once patched."""
 
     @property
     def poll(self) -> bool:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from asmcfg.cfg import MID_INSTRUCTION
+from asmcfg.dialects import c1patch
+from asmcfg.pipeline import analyse_method, open_input
 from tests.corpus import run_cli
 
 NOHSDIS = Path(__file__).parent / "data" / "nohsdis"
@@ -92,3 +96,70 @@ def test_the_hlt_padding_of_a_small_c1_method_is_one_block() -> None:
     assert [i["mnemonic"] for i in padding["instructions"]] == ["hlt"] * 27
     assert not any(e["to"] == padding["id"] for e in method["edges"])
     assert method["counts"]["blocks"] == 16  # was 43: one block per `hlt`
+
+
+PATCH17 = NOHSDIS / "jdk17-Patch-print-nohsdis.txt"
+PATCH25 = NOHSDIS / "jdk25-Patch-print-nohsdis.txt"
+
+
+def listing(method: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {i["address"]: i for b in method["blocks"] for i in b["instructions"]}
+
+
+def test_c1_patching_sites_are_decoded_as_their_instructions_and_the_code_after_them_is_real() -> None:
+    method = compiled(PATCH17)[5]  # C1 Patch::run: `new Late`, `late.x`, `Late.COUNT`, `instanceof/checkcast Later`
+    code = listing(method)
+    # `new Late`: a 10-byte `movabs $klass, %rdx` whose first 5 bytes are `jmp` to the load_klass_patching stub;
+    # the real instructions after it: the jmp to the allocation slow path, then the moves before <init>.
+    site = code["0x7f00b8efdc00"]
+    assert (site["mnemonic"], site["operands"], site["patching_stub"]) == ("movabsq", "$0, %rdx", "0x7f00b8efdd79")
+    after = [code[a]["mnemonic"] for a in ("0x7f00b8efdc0a", "0x7f00b8efdc0f", "0x7f00b8efdc12", "0x7f00b8efdc17")]
+    assert after == ["jmp", "movq", "movq", "callq"]
+    # `late.x`: the 6-byte field load the access_field_patching stub copied, with its implicit null check
+    field = code["0x7f00b8efdc28"]
+    assert (field["mnemonic"], field["operands"]) == ("movl", "(%rax), %esi")
+    assert field["implicit_exception"] == "0x7f00b8efdd90"
+    assert code["0x7f00b8efdc2e"]["mnemonic"] == "nop"
+    # `Late.COUNT`: the mirror load (movabs) and then the alignment nop and the static field load after it
+    assert [code[a]["mnemonic"] for a in ("0x7f00b8efdc30", "0x7f00b8efdc3a", "0x7f00b8efdc40")] == [
+        "movabsq", "nopw", "movl"]
+    assert sum(1 for i in code.values() if "patching_stub" in i) == 7
+
+
+@pytest.mark.parametrize(("path", "compile_id"), [(PATCH17, 5), (PATCH25, 7)])
+def test_c1_patching_makes_no_phantom_code_branches_or_loops(path: Path, compile_id: int) -> None:
+    method = compiled(path)[compile_id]
+    code = listing(method)
+    # decoding straight through the dead bytes gave `addb %al,(%rax)` runs, branches into the middle of
+    # instructions and a loop from a patching stub's jump back to its site
+    assert not [a for a, i in code.items() if i["mnemonic"] in ("addb", ".byte")]
+    assert not [e for e in method["edges"] if isinstance(e["to"], str) and e["to"].startswith(("0x", "into"))]
+    assert method["loops"] == []
+    # every stub jumps back to its site, which is a real block start
+    starts = {b["start"] for b in method["blocks"]}
+    assert {a for a, i in code.items() if "patching_stub" in i} <= starts
+
+
+def test_jdk25_c1_patching_sites() -> None:
+    code = listing(compiled(PATCH25)[7])
+    sites = {a: (i["mnemonic"], i["operands"]) for a, i in code.items() if "patching_stub" in i}
+    assert sites == {
+        "0x7fc57451ce30": ("movabsq", "$0, %rdx"),  # new Late
+        "0x7fc57451ce60": ("movl", "(%rax), %esi"),  # late.x
+        "0x7fc57451ce68": ("movabsq", "$0, %rax"),  # Late's mirror
+        "0x7fc57451ce78": ("movl", "(%rax), %eax"),  # Late.COUNT
+        "0x7fc57451ce90": ("movabsq", "$0, %rcx"),  # instanceof Later
+        "0x7fc57451cef8": ("movabsq", "$0, %rcx"),  # checkcast Later
+        "0x7fc57451cf50": ("movl", "(%rax), %edi"),  # ((Later) o).y
+    }
+
+
+def test_a_branch_into_the_middle_of_an_instruction_is_named_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Decoded straight through its patching sites (no resynchronisation), the JDK 25 Patch::run hex has a
+    # phantom `je` from dead bytes into the middle of the real `jmp` that follows the `new Late` site.
+    monkeypatch.setattr(c1patch, "sites", lambda regions: {})
+    method = next(iter(open_input(str(PATCH25)).methods))
+    result = analyse_method(method)
+    named = [e.dst for e in result.cfg.edges if isinstance(e.dst, str) and e.dst.startswith(MID_INSTRUCTION)]
+    assert named and all(re.fullmatch(r".* 0x[0-9a-f]+ \(byte \d+ of 0x[0-9a-f]+\)", n) for n in named)
+    assert not [e.dst for e in result.cfg.edges if isinstance(e.dst, str) and e.dst.startswith("0x")]

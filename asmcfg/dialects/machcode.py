@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from asmcfg import isa
 from asmcfg.cfg import ROOT_MARKERS
-from asmcfg.dialects import hexdump
+from asmcfg.dialects import c1patch, hexdump
 from asmcfg.dialects.builder import code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
 from asmcfg.dialects.hexdump import ROW, Note, Row, RowBuffer
@@ -236,9 +236,10 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
     regions = hexdump.regions(rows, {address for address, _ in dump.markers})
     isa_name = hexdump.guess_isa(b"".join(data for _, data in regions)[:_SAMPLE_BYTES], prior)
     syntax = "aarch64" if isa_name == "aarch64" else syntax
-    decoded = [d for start, data in regions for d in hexdump.sweep(data, start, isa_name, syntax)]
+    decoded, patched = c1patch.decode(regions, isa_name, syntax)
     table = isa.for_name(isa_name)
     instructions = hexdump.annotate(hexdump.plain_instructions(decoded, rows), dump.notes, table)
+    instructions = c1patch.mark(instructions, patched)
     starts = [ins.address for ins in instructions]
     markers = [(bisect_left(starts, address), label) for address, label in dump.markers]
     header = dump.header
