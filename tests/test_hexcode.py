@@ -16,8 +16,8 @@ from asmcfg.pipeline import analyse_method, open_input
 from tests.corpus import run_cli
 
 NOHSDIS = Path(__file__).parent / "data" / "nohsdis"
-INST25 = NOHSDIS / "jdk25-Inst-print-nohsdis.txt"
-INST17 = NOHSDIS / "jdk17-Inst-print-nohsdis.txt"
+INST25 = NOHSDIS / "jdk25-Inst-nohsdis.txt"
+INST17 = NOHSDIS / "jdk17-Inst-nohsdis.txt"
 
 
 @cache
@@ -98,8 +98,8 @@ def test_the_hlt_padding_of_a_small_c1_method_is_one_block() -> None:
     assert method["counts"]["blocks"] == 16  # was 43: one block per `hlt`
 
 
-PATCH17 = NOHSDIS / "jdk17-Patch-print-nohsdis.txt"
-PATCH25 = NOHSDIS / "jdk25-Patch-print-nohsdis.txt"
+PATCH17 = NOHSDIS / "jdk17-Patch-nohsdis.txt"
+PATCH25 = NOHSDIS / "jdk25-Patch-nohsdis.txt"
 
 
 def listing(method: dict[str, Any]) -> dict[str, dict[str, Any]]:
