@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from asmcfg.cfg import MID_INSTRUCTION
-from asmcfg.dialects import c1patch
-from asmcfg.pipeline import analyse_method, open_input
+from asmcfg.cfg.build import MID_INSTRUCTION
+from asmcfg.dialects.machcode import c1patch
+from asmcfg.run.pipeline import analyse_method, open_input
 from tests.corpus import run_cli
 
 NOHSDIS = Path(__file__).parent / "data" / "nohsdis"
