@@ -1,7 +1,20 @@
-"""Every human label and colour asmcfg shows, shared by all renderers."""
+"""Every human label and colour asmcfg shows, shared by all renderers.
+
+The words for what HotSpot means (loop copies, calls, runtime paths, type checks) are in `meaning.py`, named
+here too.
+"""
 
 from __future__ import annotations
 
+from asmcfg.describe.meaning import CALL_KINDS as CALL_KINDS
+from asmcfg.describe.meaning import PATH_KINDS as PATH_KINDS
+from asmcfg.describe.meaning import ROLE_LABELS as ROLE_LABELS
+from asmcfg.describe.meaning import call_text as call_text
+from asmcfg.describe.meaning import decision_text as decision_text
+from asmcfg.describe.meaning import fast_path_text as fast_path_text
+from asmcfg.describe.meaning import loop_text as loop_text
+from asmcfg.describe.meaning import type_check_text as type_check_text
+from asmcfg.describe.meaning import vector_text as vector_text
 from asmcfg.model import EdgeKind, Header, TrapEvidence
 
 TAG_ORDER = (
@@ -19,6 +32,18 @@ TAG_ORDER = (
     "stub",
     "ic_miss",
     "padding",
+    "vector",
+    "java_call",
+    "runtime_call",
+    "type_check",
+    "allocation",
+    "allocation_slow",
+    "lock",
+    "lock_slow",
+    "unlock",
+    "unlock_slow",
+    "gc_barrier",
+    "gc_barrier_slow",
 )
 """Tags in the order labels list them; also the legend order."""
 
@@ -37,6 +62,18 @@ TAG_LABELS = {
     "stub": "stub / slow path",
     "ic_miss": "inline-cache miss",
     "padding": "padding (never executed)",
+    "vector": "packed SIMD work in a loop",
+    "java_call": "call of a Java method (not inlined)",
+    "runtime_call": "call into the VM runtime or a stub",
+    "type_check": "type check (class compare / subtype stub)",
+    "allocation": "allocation (TLAB fast path)",
+    "allocation_slow": "allocation slow path",
+    "lock": "monitor enter fast path",
+    "lock_slow": "monitor enter slow path",
+    "unlock": "monitor exit fast path",
+    "unlock_slow": "monitor exit slow path",
+    "gc_barrier": "GC barrier fast path",
+    "gc_barrier_slow": "GC barrier slow path",
 }
 
 TAG_COLOURS = {
@@ -54,6 +91,18 @@ TAG_COLOURS = {
     "stub": "#e6e6e6",
     "ic_miss": "#f5f5dc",
     "padding": "#fafafa",
+    "vector": "#c2f0f0",
+    "java_call": "#fff2a8",
+    "runtime_call": "#f7f0d9",
+    "type_check": "#e8d9f7",
+    "allocation": "#d9f0e6",
+    "allocation_slow": "#b8dcc9",
+    "lock": "#f2dcd0",
+    "lock_slow": "#e0bca8",
+    "unlock": "#f2e6d0",
+    "unlock_slow": "#dcc7a3",
+    "gc_barrier": "#dde3f0",
+    "gc_barrier_slow": "#b9c4de",
 }
 """Fill colour of a block, by its most important tag (the first in TAG_ORDER it carries)."""
 
@@ -63,12 +112,24 @@ FILL_PRIORITY = (
     "null_check",
     "exception_handler",
     "deopt_handler",
+    "allocation_slow",
+    "lock_slow",
+    "unlock_slow",
+    "gc_barrier_slow",
     "stub",
     "ic_miss",
     "osr_entry",
     "verified_entry",
     "entry",
+    "gc_barrier",
+    "allocation",
+    "lock",
+    "unlock",
+    "type_check",
+    "java_call",
+    "vector",
     "loop_header",
+    "runtime_call",
     "safepoint_poll",
     "return_poll",
     "padding",
