@@ -32,6 +32,8 @@ EVEX = "capstone 4.0.2 in the hsdis build cannot decode EVEX (AVX-512): hsdis pr
 DIFFERENT_CODE = {
     # (no-hsdis file prefix, compile id): (index of the first difference, hsdis mnemonic, hex mnemonic, why)
     ("jdk17-BigMethod", 7): (0, "movl", "jmp", "made not entrant before printing: `jmp` patched over the VEP"),
+    ("jdk17-RecOsr", 7): (220, "jmp", "movabsq", "C1 patching site: hsdis decodes the `jmp` to the stub and the dead "
+                          "bytes after it (`addb %al,(%rax)`); the hex reader shows the instruction the stub copied"),
     ("jdk17-BigMethod", 10): (105, "jne", "je", "other layout: +0x1c2 in hsdis but +0x1ac in hex, then a flipped jcc"),
     ("jdk17-BigMethod", 12): (504, "je", "jne", "other block layout: inverted branch at +0x8c3"),
     ("jdk17-BigMethod", 14): (631, "je", "jne", "other block layout: inverted branch at +0xae1"),

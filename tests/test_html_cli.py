@@ -16,13 +16,20 @@ def test_html_to_stdout_is_one_self_contained_page() -> None:
     assert code == 0, err
     assert out.startswith("<!DOCTYPE html>")
     assert not re.search(r"<script[^>]+src=|<link\b|@import|url\(|<img\b|<iframe\b", out)
-    drawn = 72 - _folded(out)
+    drawn = _blocks(out) - _folded(out)
     assert out.count('<g id="b') == out.count('class="node" data-block="B') == drawn, "one node per drawn block"
 
 
+def _model(page: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="model">(.*?)</script>', page, re.S).group(1))
+
+
+def _blocks(page: str) -> int:
+    return len(_model(page)["methods"][0]["blocks"])
+
+
 def _folded(page: str) -> int:
-    model = json.loads(re.search(r'<script type="application/json" id="model">(.*?)</script>', page, re.S).group(1))
-    return sum(len(f["blocks"]) for f in model["methods"][0]["page"]["folds"])
+    return sum(len(f["blocks"]) for f in _model(page)["methods"][0]["page"]["folds"])
 
 
 def test_a_missing_source_folder_is_one_line_and_leaves_the_page_alone(tmp_path: Path) -> None:

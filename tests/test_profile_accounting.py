@@ -203,7 +203,7 @@ def test_glob_over_two_methods_says_so_and_the_readme_example_renders_sum4(tmp_p
     code, _, err = run_cli(str(tensor), "--method", "Tensor4D::sum4", "--svg", str(svg))
     assert code == 0 and svg.stat().st_size > 0
     assert "chose the last C2 of 4 matching compilations; 2 other compilations in the input" in err
-    assert f"wrote {svg}: c2 id 9 tier 4 Tensor4D::sum4 (97 bytes), 69 blocks" in err
+    assert f"wrote {svg}: c2 id 9 tier 4 Tensor4D::sum4 (97 bytes), 49 blocks" in err
 
 
 def test_summary_lines_are_whole_on_a_pipe() -> None:

@@ -121,3 +121,17 @@ def test_jsonl_from_stdin_cannot_read_the_records_ahead_and_says_null() -> None:
     records = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert [r["compile_id"] for r in records] == [75, 97]
     assert all(r["trap_log"] is None for r in records)
+
+
+def test_a_trap_fired_in_code_inlined_at_five_sites_is_credited_to_the_one_site_that_fired() -> None:
+    # Eq::check inlines String.equals five times; only the fourth call (Eq::check@42) was handed the same
+    # object twice, so only its `this == anObject` trap (String::equals@2, unstable_if) fired.
+    doc = method_json(str(LOGC / "jdk17-Eq-inlined-trap.xml.gz"), 3)
+    at_equals_2 = [t for t in traps_of(doc) if (t["method"], t["bci"]) == ("java.lang.String::equals", 2)]
+    assert len(at_equals_2) == 5
+    fired = [t for t in traps_of(doc) if t["log"] and t["log"]["fired"]]
+    assert len(fired) == 1 and fired[0]["log"]["fired"] == 1
+    site = next(b for b in doc["blocks"] if b["id"] == fired[0]["block"])["instructions"][-1]
+    assert [(f["method"], f["bci"]) for f in site["frames"]] == [("java.lang.String::equals", 2), ("Eq::check", 42)]
+    assert (fired[0]["reason"], fired[0]["action"]) == ("unstable_if", "reinterpret")
+    assert doc["trap_log"]["fired"] == 1 and doc["trap_log"]["fired_elsewhere"] == []

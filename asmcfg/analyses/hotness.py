@@ -9,7 +9,7 @@ from asmcfg.analyses.context import Context
 from asmcfg.model import Analysis, EdgeKind, Loop
 
 COLD_TAGS = frozenset(
-    {"uncommon_trap", "stub", "exception_handler", "deopt_handler", "range_check", "null_check", "ic_miss"}
+    {"uncommon_trap", "stub", "exception_handler", "deopt_handler", "range_check", "null_check", "ic_miss", "padding"}
 )
 _PREFERENCE = {
     EdgeKind.FALLTHROUGH: 0,

@@ -6,6 +6,7 @@ import bisect
 import re
 
 from asmcfg.analyses.context import Context, add_tags
+from asmcfg.cfg.build import PADDING
 from asmcfg.hotspot.sections import TAGS as MARKER_TAGS
 from asmcfg.hotspot.stubs import RUNTIME_STUB_CALLS
 from asmcfg.model import Analysis
@@ -18,8 +19,11 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     tags: dict[int, set[str]] = {}
     _section_tags(ctx, tags)
     stubby = _stub_calls(ctx)
+    entered = {edge.dst for edge in ctx.cfg.edges}
     for block in ctx.cfg.blocks:
         names = tags.setdefault(block.id, set())
+        if block.id not in entered and _all_padding(ctx, block.start, block.end):
+            names.add("padding")
         for edge in ctx.successors.get(block.id, ()):
             if isinstance(edge.dst, str) and "ic_miss" in edge.dst:
                 names.add("ic_miss")
@@ -29,6 +33,12 @@ def run(ctx: Context, result: Analysis) -> Analysis:
         if first < len(stubby) and stubby[first] < block.end:
             names.add("stub")
     return add_tags(result, tags)
+
+
+def _all_padding(ctx: Context, start: int, end: int) -> bool:
+    """True when every instruction is alignment filler: `hlt`/`int3` runs or `nop`s."""
+    instructions = ctx.cfg.method.instructions[start:end]
+    return all(ins.mnemonic in PADDING or ins.mnemonic.startswith("nop") for ins in instructions)
 
 
 def _section_tags(ctx: Context, tags: dict[int, set[str]]) -> None:

@@ -1,10 +1,11 @@
 """Set each decoded trap beside the LogCompilation log's `<uncommon_trap>` records of its compilation.
 
 The compiler logs a record for every trap it emits while parsing (`origin` `parse`), and the VM one for
-every trap that fires (`runtime`). A decoded trap agrees when a parse record names the same scope, bci,
-reason and action; it differs when the records at that scope and bci name something else (C2 may change
-a trap after parsing, e.g. when it folds two compares into one range check); it is unlogged when the
-compiler logged nothing there.
+every trap that fires (`runtime`, with the whole inlining chain of the scope that trapped). A decoded trap
+agrees when a parse record names the same scope, bci, reason and action; it differs when the records at that
+scope and bci name something else (C2 may change a trap after parsing, e.g. when it folds two compares into
+one range check); it is unlogged when the compiler logged nothing there. A fired record counts on the trap
+whose call has the same reason and the same inlining chain, so code inlined at several sites is told apart.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context
 from asmcfg.hotspot.deopt import plain_reason
-from asmcfg.model import Analysis, LogTrap, Trap, TrapEvidence
+from asmcfg.model import Analysis, Frame, LogTrap, Trap, TrapEvidence
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -28,7 +29,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     for block, trap in result.traps.items():
         if trap.request is None:
             continue
-        hits = [i for i, r in enumerate(fired) if _site(r) == _site_of(trap) and plain_reason(r.reason) == trap.reason]
+        chain = _chain_of(ctx.cfg.method.instructions[trap.site].frames)
+        hits = [i for i, r in enumerate(fired) if _fired_here(r, trap, chain)]
         matched.update(hits)
         if parsed:
             evidence[block] = _evidence(trap, parsed, len(hits))
@@ -43,6 +45,19 @@ def _evidence(trap: Trap, parsed: list[LogTrap], fired: int) -> TrapEvidence:
     else:
         verdict = "differs" if here else "unlogged"
     return TrapEvidence(verdict, here, fired)
+
+
+def _fired_here(record: LogTrap, trap: Trap, chain: tuple[tuple[str, int | None], ...]) -> bool:
+    """Same reason and innermost scope, and, where both are known, the same whole inlining chain: a trap in
+    code inlined at several call sites fired at the one whose callers the run-time record names."""
+    if _site(record) != _site_of(trap) or plain_reason(record.reason) != trap.reason:
+        return False
+    theirs = tuple((method.replace("/", "."), bci) for method, bci in record.chain)
+    return not theirs or not chain or theirs == chain
+
+
+def _chain_of(frames: tuple[Frame, ...]) -> tuple[tuple[str, int | None], ...]:
+    return tuple((frame.method.replace("/", "."), frame.bci) for frame in frames)
 
 
 def _site(record: LogTrap) -> tuple[str, int | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from dataclasses import dataclass
@@ -12,6 +13,8 @@ from asmcfg.isa.base import Isa
 from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
 
 UNRESOLVED = "unresolved jump table"
+MID_INSTRUCTION = "into the middle of an instruction:"
+"""Start of the exit name of a branch whose target lies inside an instruction of the method, not at its start."""
 _BOUND_REACH = 12
 """Instructions before an indirect jump searched for its table's bounds check."""
 _TABLE_BASE = re.compile(r"(0x[0-9a-fA-F]+)")
@@ -23,6 +26,8 @@ _ENDING = frozenset({Flow.COND, Flow.JUMP, Flow.INDIRECT, Flow.RETURN, Flow.HALT
 """Flows that end a block (calls end one only when they never return)."""
 _DIRECT = frozenset({Flow.COND, Flow.JUMP})
 """Flows with a target address in the operand."""
+PADDING = frozenset({"hlt", "int3"})
+"""Mnemonics HotSpot fills alignment gaps with: a run of one of them is one block, not one block per byte."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,10 @@ class Layout:
     """True where an instruction ends its block."""
     index: dict[int, int]
     """Instruction index by address."""
+    starts: tuple[int, ...] = ()
+    """Instruction addresses, ascending, when they are (else empty)."""
+    stops: tuple[int, ...] = ()
+    """One past each instruction's bytes (its address when the size is unknown)."""
 
 
 def layout(method: Method, table: Isa) -> Layout:
@@ -42,13 +51,24 @@ def layout(method: Method, table: Isa) -> Layout:
     last = len(method.instructions) - 1
     flows = tuple(table.flow(ins) for ins in method.instructions)
     call = Flow.CALL
+    instructions = method.instructions
     ends = tuple(
-        flow in _ENDING
+        (flow in _ENDING and not _padding_goes_on(instructions, i))
         or (flow is call and table.noreturn(ins, i == last))
-        for i, (ins, flow) in enumerate(zip(method.instructions, flows, strict=True))
+        for i, (ins, flow) in enumerate(zip(instructions, flows, strict=True))
     )
     index = {ins.address: i for i, ins in enumerate(method.instructions)}
-    return Layout(flows, ends, index)
+    starts = tuple(ins.address for ins in instructions)
+    if any(a >= b for a, b in itertools.pairwise(starts)):
+        starts = ()
+    stops = tuple(ins.address + (ins.size or 0) for ins in instructions) if starts else ()
+    return Layout(flows, ends, index, starts, stops)
+
+
+def _padding_goes_on(instructions: tuple[Instruction, ...], i: int) -> bool:
+    """True for a padding `hlt`/`int3` followed by another of the same: the run ends at its last byte."""
+    mnemonic = instructions[i].mnemonic
+    return mnemonic in PADDING and i + 1 < len(instructions) and instructions[i + 1].mnemonic == mnemonic
 
 
 def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
@@ -148,6 +168,9 @@ def _exception_edges(method: Method, lay: Layout, block: Block, block_of: dict[i
 def _destination(ins: Instruction, target: int | None, lay: Layout, block_of: dict[int, int]) -> int | str:
     if target is not None and target in lay.index and lay.index[target] in block_of:
         return block_of[lay.index[target]]
+    inside = _inside(lay, target)
+    if inside:
+        return inside
     name = ins.runtime_call()
     if name:
         return name
@@ -155,6 +178,14 @@ def _destination(ins: Instruction, target: int | None, lay: Layout, block_of: di
         if reloc and reloc != "no_reloc":
             return reloc
     return f"0x{target:x}" if target is not None else UNRESOLVED
+
+
+def _inside(lay: Layout, target: int | None) -> str:
+    """The exit name of a branch into the middle of an instruction of the method, else an empty string."""
+    index = bisect.bisect_right(lay.starts, target) - 1 if target is not None else -1
+    if target is None or index < 0 or target >= lay.stops[index]:
+        return ""
+    return f"{MID_INSTRUCTION} 0x{target:x} (byte {target - lay.starts[index]} of 0x{lay.starts[index]:x})"
 
 
 def _not_shown(edge: Edge) -> Edge:

@@ -1,4 +1,8 @@
-"""Every human label and colour asmcfg shows, shared by all renderers."""
+"""Every human label and colour asmcfg shows, shared by all renderers.
+
+The words for what HotSpot means (loop copies, calls, runtime paths, type checks) are in `meaning.py`, named
+here too.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +43,7 @@ TAG_ORDER = (
     "deopt_handler",
     "stub",
     "ic_miss",
+    "padding",
     "vector",
     "java_call",
     "runtime_call",
@@ -68,6 +73,7 @@ TAG_LABELS = {
     "deopt_handler": "deopt handler",
     "stub": "stub / slow path",
     "ic_miss": "inline-cache miss",
+    "padding": "padding (never executed)",
     "vector": "packed SIMD work in a loop",
     "java_call": "call of a Java method (not inlined)",
     "runtime_call": "call into the VM runtime or a stub",
@@ -96,6 +102,7 @@ TAG_COLOURS = {
     "deopt_handler": "#f0e0ff",
     "stub": "#e6e6e6",
     "ic_miss": "#f5f5dc",
+    "padding": "#fafafa",
     "vector": "#c2f0f0",
     "java_call": "#fff2a8",
     "runtime_call": "#f7f0d9",
@@ -137,6 +144,7 @@ FILL_PRIORITY = (
     "runtime_call",
     "safepoint_poll",
     "return_poll",
+    "padding",
 )
 
 EDGE_STYLES: dict[EdgeKind, dict[str, str]] = {
@@ -232,6 +240,11 @@ def trap_log_line(evidence: TrapEvidence) -> str:
 def loop_label(header: int, depth: int) -> str:
     """The caption of a loop's cluster: `loop B9 (depth 2)`."""
     return f"loop B{header} (depth {depth})"
+
+
+def patching_site(stub: int) -> str:
+    """The note on a C1 patching site's instruction."""
+    return f"C1 patching site: the dump holds jmp {stub:x} (patching stub) here until the first run patches it"
 
 
 def loop_fill(depth: int) -> str:

@@ -119,13 +119,24 @@ def signed32(value: int) -> int:
     return value - (1 << 32) if value & 0x80000000 else value
 
 
+_MASM = re.compile(r"^[0-9][0-9a-fA-F]*[hH]$")
+
+
+def masm_number(text: str) -> bool:
+    """True for a MASM-style hex number (`25b4d0ah`, `0ffffffffffffa000h`), as Windows hsdis builds print."""
+    return _MASM.match(text) is not None
+
+
 def parse_int(text: str) -> int | None:
-    """Parse a decimal or hex literal with optional sign and `$`/`#` prefix."""
+    """Parse a decimal, `0x` hex or MASM `…h` hex literal with optional sign and `$`/`#` prefix."""
     text = text.strip().lstrip("$#")
     negative = text.startswith("-")
     text = text.lstrip("+-")
     try:
-        value = int(text, 16) if text.lower().startswith("0x") else int(text, 10)
+        if masm_number(text):
+            value = int(text[:-1], 16)
+        else:
+            value = int(text, 16) if text.lower().startswith("0x") else int(text, 10)
     except ValueError:
         return None
     return -value if negative else value

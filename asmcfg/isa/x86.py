@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from asmcfg.isa.base import Isa, parse_int, signed32
+from asmcfg.isa.base import Isa, masm_number, parse_int, signed32
 from asmcfg.model import Instruction
 
 _CONDITIONS = [
@@ -41,7 +41,7 @@ _CONDITIONS = [
     "nle",
 ]
 _ATT_MOV_ESI = re.compile(r"^\$(-?(?:0x)?[0-9a-fA-F]+)\s*,\s*%[er]?si$")
-_INTEL_MOV_ESI = re.compile(r"^[er]?si\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)$")
+_INTEL_MOV_ESI = re.compile(r"^[er]?si\s*,\s*(-?(?:0x)?[0-9a-fA-F]+[hH]?)$")
 _ATT_TO_ESI = re.compile(r",\s*%[er]?si$")
 _INTEL_TO_ESI = re.compile(r"^[er]?si\s*,")
 _CMP_ATT = re.compile(r"^\$(0x[0-9a-fA-F]+|\d+)\s*,")
@@ -49,7 +49,7 @@ _CMP_INTEL = re.compile(r",\s*(0x[0-9a-fA-F]+|\d+)$")
 _BOUND_BRANCHES = ("jae", "jnb", "ja", "jnbe")
 """Unsigned branches past a jump table's end: `cmp $N` then one of these guards N entries (`ja`: N + 1)."""
 _C1_STACK_TRAP = re.compile(r"^\$(-?(?:0x)?[0-9a-fA-F]+)\s*,\s*\(%[er]sp\)$")
-_INTEL_C1_STACK_TRAP = re.compile(r"^qword ptr \[[er]sp\]\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)$")
+_INTEL_C1_STACK_TRAP = re.compile(r"^qword ptr \[[er]sp\]\s*,\s*(-?(?:0x)?[0-9a-fA-F]+[hH]?)$")
 
 
 class X86(Isa):
@@ -86,6 +86,13 @@ class X86(Isa):
     returns = frozenset({"ret", "retq", "retl", "retn", "retw"})
     halts = frozenset({"hlt", "ud2", "ud1", "int3"})
     unsigned_conditional = frozenset({"jae", "jnb", "jb", "jnae", "ja", "jnbe", "jbe", "jna"})
+
+    def target(self, ins: Instruction) -> int | None:
+        """The direct branch or call target: `0x…`, or MASM-style `25b4d0ah` (Windows hsdis, Intel syntax)."""
+        operand = ins.operands.strip()
+        if masm_number(operand):
+            return int(operand[:-1], 16)
+        return super().target(ins)
 
     def trap_immediate(self, ins: Instruction) -> int | None:
         """`mov $imm, %esi` (AT&T) or `mov esi, imm` (Intel), and C1's `movq $imm, (%rsp)`."""

@@ -70,6 +70,9 @@ class Instruction:
     """Handler of an implicit exception (`dispatches to 0x…`)."""
     size: int | None = None
     """Length in bytes when known (decoded from bytes or the next address)."""
+    patching_stub: int | None = None
+    """At a C1 patching site: the stub call that the `jmp` C1 wrote over the site goes to until the first
+    execution patches it; the instruction itself is the stub's copy of what the site holds once patched."""
 
     @property
     def poll(self) -> bool:
@@ -155,6 +158,9 @@ class LogTrap:
     """The record's `comment` attribute, if any."""
     line: int
     """Line of the record in the log."""
+    chain: tuple[tuple[str, int | None], ...] = ()
+    """For a run-time record, every `<jvms>` scope as (method, bci), innermost first: the inlining chain of the
+    trap that fired. Empty for parse records."""
 
 
 @dataclass(frozen=True, slots=True)

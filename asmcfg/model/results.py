@@ -50,7 +50,7 @@ class TrapEvidence:
     logged: tuple[LogTrap, ...]
     """The compiler's records (`origin` `parse`) at the trap's scope and bci."""
     fired: int
-    """Records of the trap firing at run time (same scope, bci and reason)."""
+    """Records of the trap firing at run time (same reason and the same whole inlining chain)."""
 
     @property
     def disagrees(self) -> bool:

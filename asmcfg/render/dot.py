@@ -64,6 +64,8 @@ def annotation(ins: Instruction) -> str:
     callee = ins.runtime_call()
     if callee:
         return callee
+    if ins.patching_stub is not None:
+        return describe.patching_site(ins.patching_stub)
     if ins.poll or ins.poll_return:
         return "{poll}" if ins.poll else "{poll_return}"
     for reloc in ins.relocs:

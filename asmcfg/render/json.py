@@ -39,6 +39,8 @@ def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[s
         item["frames"] = [f.as_dict() for f in ins.frames]
     if ins.implicit_target is not None:
         item["implicit_exception"] = _hex(ins.implicit_target)
+    if ins.patching_stub is not None:
+        item["patching_stub"] = _hex(ins.patching_stub)
     if profile is not None and ins.address in profile.heat:
         item["heat"] = {e: round(v, 4) for e, v in zip(profile.events, profile.heat[ins.address], strict=False)}
     item["line"] = ins.line

@@ -29,7 +29,11 @@ _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]\s*$")
 _RESUMED = re.compile(r"^[a-z][a-z0-9.]*(?:\t| {2,}|$)")
 _VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
-_KNOWN_NOISE = re.compile(r"^\s*(?:$|-{20,}|={20,}|#|=|Address\s+hex4|;;|\[Disassembling for|Code:)")
+_KNOWN_NOISE = re.compile(
+    r"^\s*(?:$|-{20,}|={20,}|#|=|Address\s+hex4|;;|\[Disassembling for|Code:|Argument \d+ is unknown\.|RIP: 0x)"
+)
+"""Lines of no use: rules, comments, and old headers such as JDK 7 Windows hsdis's
+`Argument 0 is unknown.RIP: 0x25b4cc0 Code size: 0x00000078`."""
 _SECTION_LABELS = sections.KEPT | {sections.CONSTANTS}
 
 

@@ -149,6 +149,7 @@ class TrapCollector:
     _parse: list[str] = field(default_factory=list)
     _runtime: dict[str, str] | None = None
     _runtime_line: int = 0
+    _chain: list[tuple[str, int | None]] = field(default_factory=list)
 
     def feed(self, tag: Tag, line: int) -> None:
         """Take one tag of the log."""
@@ -164,6 +165,8 @@ class TrapCollector:
         elif name == "jvms" and self._runtime is not None:
             self._runtime.setdefault("bci", tag.attrs.get("bci", ""))
             self._runtime.setdefault("scope", method_name(tag.attrs.get("method", "")))
+            scope = sys.intern(method_name(tag.attrs.get("method", "")))
+            self._chain.append((scope, to_int(tag.attrs.get("bci"))))
 
     def _enter_task(self, tag: Tag) -> None:
         self._names.clear()
@@ -199,18 +202,23 @@ class TrapCollector:
     def _on_runtime(self, tag: Tag, line: int) -> None:
         if not tag.closing:
             self._runtime, self._runtime_line = dict(tag.attrs), line
+            self._chain = []
         runtime = self._runtime
         if runtime is None or not (tag.closing or tag.empty):
             return
         compile_id = to_int(runtime.get("compile_id"))
         if compile_id is not None:
-            self._add(compile_id, "runtime", runtime.get("scope", ""), runtime, self._runtime_line)
-        self._runtime = None
+            chain = tuple(self._chain)
+            self._add(compile_id, "runtime", runtime.get("scope", ""), runtime, self._runtime_line, chain)
+        self._runtime, self._chain = None, []
 
-    def _add(self, compile_id: int, origin: str, scope: str, attrs: dict[str, str], line: int) -> None:
+    def _add(
+        self, compile_id: int, origin: str, scope: str, attrs: dict[str, str], line: int,
+        chain: tuple[tuple[str, int | None], ...] = (),
+    ) -> None:
         # interned: a whole log's records are held at once, and their names repeat
         trap = LogTrap(
             compile_id, origin, sys.intern(scope), to_int(attrs.get("bci")), sys.intern(attrs.get("reason", "")),
-            sys.intern(attrs.get("action", "")), sys.intern(attrs.get("comment", "")), line,
+            sys.intern(attrs.get("action", "")), sys.intern(attrs.get("comment", "")), line, chain,
         )
         self.traps.setdefault(compile_id, []).append(trap)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -144,22 +144,26 @@ def _aarch64_code(found: list[tuple[int, int, str, str]]) -> bool:
     return bool(found) and found[0][2] != "udf"
 
 
-def sweep(data: bytes, start: int, isa: str, syntax: str) -> list[Decoded]:
-    """Decode `data` at `start` linearly; bytes that are not code become `.byte` units."""
+def sweep(data: bytes, start: int, isa: str, syntax: str, starts: Collection[int] = ()) -> list[Decoded]:
+    """Decode `data` at `start` linearly; bytes that are not code become `.byte` units. `starts` are addresses
+    known to begin an instruction: decoding restarts there whatever came before."""
     md = _disassembler(isa, syntax)
     unit = 4 if isa == "aarch64" else 1
+    stops = sorted(a - start for a in starts if 0 < a - start < len(data))
     literals: set[int] = set()
     out: list[Decoded] = []
     offset = 0
     while offset < len(data):
-        for address, size, mnemonic, operands in md.disasm_lite(data[offset:], start + offset):
+        later = bisect_right(stops, offset)
+        limit = stops[later] if later < len(stops) else len(data)
+        for address, size, mnemonic, operands in md.disasm_lite(data[offset:limit], start + offset):
             if address in literals or (unit == 4 and mnemonic == "udf"):
                 break
             out.append(Decoded(address, size, mnemonic, operands))
             offset += size
             literals.update(_literal_words(mnemonic, operands))
-        if offset < len(data):
-            chunk = data[offset : offset + unit]
+        if offset < limit:
+            chunk = data[offset : min(offset + unit, limit)]
             out.append(Decoded(start + offset, len(chunk), DATA, ", ".join(f"0x{b:02x}" for b in chunk)))
             offset += len(chunk)
     return out

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from asmcfg import isa
 from asmcfg.dialects.builder import code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
-from asmcfg.dialects.machcode import hexdump
+from asmcfg.dialects.machcode import c1patch, hexdump
 from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
+from asmcfg.dialects.machcode.labels import unlabelled_handlers, unverified_entry
 from asmcfg.hotspot import sections
-from asmcfg.isa.base import Isa
-from asmcfg.model import Flow, Header, Instruction, Method
+from asmcfg.model import Header, Method
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -28,10 +28,8 @@ _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9
 _FRAME = re.compile(r"^;\s*-\s+(?:\(reexecute\)\s+)?(\S+?)@-?\d+(?:\s+\(line \d+\))?\s*$")
 _VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
 _NOISE = re.compile(r"^\s*(?:#|=|Address\s+hex4)")
-_EXCEPTION, _DEOPT, _STUB = sections.EXCEPTION_HANDLER, sections.DEOPT_HANDLER, sections.STUB_CODE
-_SECTIONS = {*sections.ROOTS, _STUB}
+_SECTIONS = {*sections.ROOTS, sections.STUB_CODE}
 _SAMPLE_BYTES = 1024
-_LITERAL = re.compile(r"0x[0-9a-fA-F]+")
 
 
 def sniff(sample: list[str]) -> float:
@@ -239,15 +237,17 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
     regions = hexdump.regions(rows, {address for address, _ in dump.markers})
     isa_name = hexdump.guess_isa(b"".join(data for _, data in regions)[:_SAMPLE_BYTES], prior)
     syntax = "aarch64" if isa_name == "aarch64" else syntax
-    decoded = [d for start, data in regions for d in hexdump.sweep(data, start, isa_name, syntax)]
+    decoded, patched = c1patch.decode(regions, isa_name, syntax)
     table = isa.for_name(isa_name)
     instructions = hexdump.annotate(hexdump.plain_instructions(decoded, rows), dump.notes, table)
+    instructions = c1patch.mark(instructions, patched)
     starts = [ins.address for ins in instructions]
     markers = [(bisect_left(starts, address), label) for address, label in dump.markers]
     header = dump.header
     if header.name == "<unknown>" and dump.label:
         header = replace(header, name=dump.label)
     begin, end = code_range(dump.sections)
+    markers = unverified_entry(instructions, markers, table, (begin, end))
     return Method(
         header=header,
         instructions=instructions,
@@ -263,37 +263,3 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
         dialect=NAME,
         features=frozenset(layout_features(instructions, dump.sections)),
     )
-
-
-def unlabelled_handlers(
-    instructions: tuple[Instruction, ...], markers: list[tuple[int, str]], table: Isa
-) -> list[tuple[int, str]]:
-    """Add the handler labels HotSpot could not print: it labels only pcs at a 4-byte chunk boundary."""
-    labels = {label: index for index, label in markers}
-    stub = labels.get(_STUB, labels.get(_EXCEPTION))
-    if stub is None:
-        return markers
-    flows = [table.flow(ins) for ins in instructions]
-    deopt = labels.get(_DEOPT)
-    if deopt is None:
-        first = labels.get(_EXCEPTION, stub)
-        deopt = next((i for i in range(first, len(instructions)) if _own_pc(instructions, flows, i)), None)
-        markers = markers if deopt is None else [*markers, (deopt, _DEOPT)]
-    if deopt is not None and _EXCEPTION not in labels:
-        # The exception handler is the code just before the deopt handler, after the stubs' last jump.
-        ends = (i for i in range(deopt - 2, stub - 1, -1) if flows[i] in (Flow.JUMP, Flow.HALT, Flow.RETURN))
-        start = next(ends, None)
-        if start is not None and start + 1 < deopt:
-            markers = [*markers, (start + 1, _EXCEPTION)]
-    return sorted(markers)
-
-
-def _own_pc(instructions: tuple[Instruction, ...], flows: list[Flow], i: int) -> bool:
-    """The deopt handler's entry: it pushes its own pc (`call .+5`, `movabs $here`, `adr lr, here`) then jumps."""
-    ins = instructions[i]
-    here = ins.address
-    if flows[i] is Flow.CALL:
-        pushes = any(int(v, 16) == here + (ins.size or 0) for v in _LITERAL.findall(ins.operands))
-    else:
-        pushes = flows[i] is Flow.NONE and any(int(v, 16) == here for v in _LITERAL.findall(ins.operands))
-    return pushes and Flow.JUMP in flows[i + 1 : i + 4]
