@@ -187,3 +187,22 @@ def test_plain_asmcfg_still_reads_stdin_and_files() -> None:
     assert code == 0 and out.startswith("digraph")
     piped = CliRunner().invoke(main, ["-q"], input=Path(RING_AFTER).read_text())
     assert piped.exit_code == 0 and piped.stdout.startswith("digraph") and "Ring::sum" in piped.stdout
+
+
+def test_side_by_side_graph_aligns_matched_loops_and_colours_changes(tmp_path: Path) -> None:
+    svg, dot_file = tmp_path / "shapes.svg", tmp_path / "shapes.dot"
+    code, _, err = run_cli("diff", SHAPES, "--compile-id", "17", "--compile-id", "25", "-q", "--svg", str(svg),
+                           "--dot", str(dot_file), "--renderer", "graphviz-pure")
+    assert code == 0, err
+    text = dot_file.read_text()
+    assert "subgraph cluster_o {" in text and "subgraph cluster_n {" in text
+    # the hot loops (old B6, new B7) are aligned and linked in amber: changed
+    assert "{rank=same; o_b6; n_b7;}" in text
+    assert 'o_b6 -> n_b7 [style="dashed" color="#f0a202"' in text
+    assert 'label="loop B5: removed" color="#d62828"' in text
+    # the call that is no longer inlined is amber (changed), the old class_check trap's folded chain red
+    call_block = next(line for line in text.splitlines() if line.strip().startswith("n_b8 "))
+    assert 'fillcolor="#ffefc2"' in call_block and "virtual_call" in call_block
+    fold = next(line for line in text.splitlines() if line.strip().startswith("o_fold22 "))
+    assert "class_check" in fold and 'fillcolor="#ffd6d6"' in fold
+    assert svg.read_bytes().startswith(b"<?xml") or b"<svg" in svg.read_bytes()[:500]
