@@ -165,6 +165,7 @@ def _changes_table(changes: tuple[Change, ...]) -> Table:
     for column in ("item", "change", "old", "new"):
         table.add_column(column)
     for change in changes:
+        gone = "(none)" if change.new is None and change.change == "left_loop" else ""
         table.add_row(change.what, describe.CHANGE_LABELS[change.change], describe_item(change.old),
-                      describe_item(change.new))
+                      describe_item(change.new) or gone)
     return table
