@@ -206,3 +206,14 @@ def test_side_by_side_graph_aligns_matched_loops_and_colours_changes(tmp_path: P
     fold = next(line for line in text.splitlines() if line.strip().startswith("o_fold22 "))
     assert "class_check" in fold and 'fillcolor="#ffd6d6"' in fold
     assert svg.read_bytes().startswith(b"<?xml") or b"<svg" in svg.read_bytes()[:500]
+
+
+def test_perfasm_sides_carry_loop_heat_and_vector_width() -> None:
+    perfasm = DATA / "perfasm"
+    doc = diff_json(str(perfasm / "jdk17-DevBench" / "perfasm-console.txt"),
+                    str(perfasm / "jdk25-DevBench" / "perfasm-console.txt"), "--method", "*vecAddF_avgt_jmhStub")
+    hot = doc["loops"][0]
+    assert hot["matched_by"] == "debug info"
+    assert hot["old"]["vector"]["bits"] == hot["new"]["vector"]["bits"] == 512
+    assert hot["old"]["vector"]["element"] == hot["new"]["vector"]["element"] == "float"
+    assert hot["old"]["heat"] > 85 and hot["new"]["heat"] > 85

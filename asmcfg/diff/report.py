@@ -155,7 +155,7 @@ def _loops_table(result: Diff) -> Table:
             _cell(_vector_text(o.vector) if o else None, _vector_text(n.vector) if n else None),
         ]
         if heat:
-            row.append(_cell(o.heat if o else None, n.heat if n else None))
+            row.append(_cell(*(None if x is None or x.heat is None else f"{x.heat:.2f}" for x in (o, n))))
         table.add_row(*row, pair.status)
     return table
 
