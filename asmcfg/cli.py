@@ -11,13 +11,15 @@ from typing import Any
 
 import click
 
-from asmcfg import app
+from asmcfg.dialects import DIALECTS
 from asmcfg.errors import AsmcfgError
-from asmcfg.pipeline import Selector
 from asmcfg.render.svg import RENDERERS
-from asmcfg.sources import display_name
+from asmcfg.run import app
+from asmcfg.run.options import Options
+from asmcfg.run.pipeline import Selector
+from asmcfg.sources.lines import display_name
 
-FORMATS = ("auto", "hsdis", "machcode", "perfasm", "logcompilation")
+FORMATS = ("auto", *DIALECTS)
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering,
@@ -127,7 +129,7 @@ def main(
     with a hot-path summary on stderr."""
     if all_ and svg:
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
-    options = app.Options(
+    options = Options(
         input=input,
         selector=Selector(pattern, compile_id, compiler),
         all=all_,
@@ -252,7 +254,7 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
                  renderer: str, render_timeout: float, quiet: bool, debug: bool, **sides: Any) -> None:
     """Compare two compilations: loops, checks, traps, calls and polls that changed."""
     from asmcfg.diff import gate
-    from asmcfg.diff.run import DiffOptions, run
+    from asmcfg.run.diff import DiffOptions, run
 
     try:
         conditions = gate.parse(fail_on)

@@ -43,8 +43,8 @@ def in_process(old_id: int, new_id: int) -> tuple[float, float, int, int]:
     sys.path.insert(0, str(ROOT))
     from asmcfg.diff import items, report
     from asmcfg.diff.match import diff
-    from asmcfg.diff.run import DiffOptions, read_sides
-    from asmcfg.pipeline import Selector
+    from asmcfg.run.diff import DiffOptions, read_sides
+    from asmcfg.run.pipeline import Selector
 
     options = DiffOptions(str(OLD), str(NEW), Selector(compile_id=old_id), Selector(compile_id=new_id))
     start = time.perf_counter()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asmcfg import report
-from asmcfg.analyses.counts import counts
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.diff import facts
 from asmcfg.diff.facts import Call, Inlined, Scope, Vector
+from asmcfg.facts import report
+from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, EdgeKind, Loop
 
 _MAX_HOPS = 32

@@ -8,7 +8,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
-from asmcfg.index import IndexRecord
+from asmcfg.dialects.index import IndexRecord
 from asmcfg.model import Method
 from asmcfg.render import literal
 
