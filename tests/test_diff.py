@@ -217,3 +217,16 @@ def test_perfasm_sides_carry_loop_heat_and_vector_width() -> None:
     assert hot["old"]["vector"]["bits"] == hot["new"]["vector"]["bits"] == 512
     assert hot["old"]["vector"]["element"] == hot["new"]["vector"]["element"] == "float"
     assert hot["old"]["heat"] > 85 and hot["new"]["heat"] > 85
+
+
+def test_profile_of_a_compilation_perfasm_did_not_print_keeps_the_savelog_heat() -> None:
+    # compile id 485 is 93.55% of the run, but perfasm printed no line of it (region too big): the diff's
+    # --old-profile takes the heat the saveLog's own lines carry, as `asmcfg SAVELOG --profile` does
+    edge = DATA / "perfasm" / "jdk17-PerfasmEdge"
+    savelog = edge / "toobig-perfasm-savelog-run.log.xz"
+    code, _, err = run_cli("diff", str(savelog), str(savelog.resolve()), "--compile-id", "485",
+                           "--old-profile", str(edge / "toobig-perfasm-console.txt"), "--json", "-")
+    assert code == 0, err
+    assert ("perfasm printed no line of compile id 485 (region too big: 1812 lines); the heat is the percentages "
+            "printed on this input's own lines") in " ".join(err.split())
+    assert "profile NOT applied" not in err

@@ -111,9 +111,10 @@ def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> lis
 
 def _analysed(method: Method, profile: str | None, options: DiffOptions) -> Analysis:
     if profile is not None:
-        from asmcfg.dialects.perfasm.profile import overlay, read_profiles
+        from asmcfg.dialects.perfasm.profile import overlay, read_perfasm
 
-        method, found = overlay(method, read_profiles(profile))
+        perf = read_perfasm(profile)
+        method, found = overlay(method, perf.profiles, perf.unprinted)
         if not options.quiet:
             prefix = "profile" if found.matched else "profile NOT applied"
             stderr_console().print(f"{prefix} ({profile}): {found.message}", highlight=False)
