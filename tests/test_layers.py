@@ -18,13 +18,15 @@ STAGES = (
     ("asmcfg.analyses",),
     ("asmcfg.facts",),
     ("asmcfg.render",),
+    ("asmcfg.diff",),
     ("asmcfg.run",),
     ("asmcfg.cli", "asmcfg.__main__"),
 )
 """The pipeline's stages in order; a module may import its own stage and the ones before it.
 
 HotSpot's tables and the ISA tables come before the readers because the hex reader decodes with the ISA
-tables and every reader names HotSpot's section markers."""
+tables and every reader names HotSpot's section markers. `asmcfg diff` compares two analyses and draws them
+side by side with the DOT renderer's labels, so it follows `render`; `run/diff.py` carries it out."""
 TOP_LEVEL = {"__init__", "__main__", "errors", "describe", "cli"}
 """Top-level modules: what every stage shares (the records are the `model` package)."""
 MAX_LINES = 300
@@ -105,3 +107,5 @@ def test_the_walk_sees_known_edges() -> None:
     assert edges.has_edge("asmcfg.cli", "asmcfg.run.app")
     assert edges.has_edge("asmcfg.run.wholelog", "asmcfg.run.options")
     assert edges.has_edge("asmcfg.cfg.build", "asmcfg.hotspot.sections")
+    assert edges.has_edge("asmcfg.run.diff", "asmcfg.diff.match")
+    assert edges.has_edge("asmcfg.diff.dot", "asmcfg.render.dot")

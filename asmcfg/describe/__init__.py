@@ -6,6 +6,11 @@ here too.
 
 from __future__ import annotations
 
+from asmcfg.describe.diff import (  # re-exported: callers read every label from `describe`
+    CHANGE_LABELS as CHANGE_LABELS,
+    DIFF_COLOURS as DIFF_COLOURS,
+    DIFF_FILLS as DIFF_FILLS,
+)
 from asmcfg.describe.meaning import (  # re-exported: callers read every label from `describe`
     CALL_KINDS as CALL_KINDS,
     PATH_KINDS as PATH_KINDS,

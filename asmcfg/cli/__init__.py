@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
-import traceback
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
-from asmcfg.dialects import DIALECTS
-from asmcfg.errors import AsmcfgError
+from asmcfg.cli.guard import INTERNAL_ERROR as INTERNAL_ERROR, guarded
+from asmcfg.cli.shared import FORMATS, SETTINGS
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run import app
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import Selector
-from asmcfg.sources.lines import display_name
 
-FORMATS = ("auto", *DIALECTS)
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering,
-4 internal error (a bug: run with --debug and report it)."""
+4 internal error (a bug: run with --debug and report it), 5 a `asmcfg diff --fail-on` condition holds."""
+USAGE_FORMS = """Usage: asmcfg [OPTIONS] [FILE]
+       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations (asmcfg diff --help)
+"""
 
 
-@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _WithDiff(click.Command):
+    """`asmcfg FILE` as always, and `asmcfg diff OLD NEW` as a subcommand in front of it."""
+
+    def main(  # type: ignore[override]  # one signature for click's two overloads
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
+    ) -> Any:
+        words = list(sys.argv[1:] if args is None else args)
+        if words[:1] == ["diff"]:
+            from asmcfg.cli.diff import diff_command
+
+            return diff_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} diff", **extra)
+        return super().main(words, prog_name, **extra)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write(USAGE_FORMS)
+
+
+@click.command(cls=_WithDiff, epilog=EPILOG, context_settings=SETTINGS)
 @click.argument("input", default="-", metavar="[FILE]")
 @click.option("--method", "pattern", metavar="PATTERN", help="Glob on Class::method, or a bare method name.")
 @click.option("--compile-id", type=int, metavar="N", help="The compilation with this compile id.")
@@ -141,48 +158,4 @@ def main(
         log=log,
         paths=paths,
     )
-    try:
-        status = app.run(options)
-    except AsmcfgError as error:
-        if debug:
-            traceback.print_exc()
-        click.echo(f"asmcfg: {error}", err=True)
-        sys.exit(error.exit_code)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(0)
-    except KeyboardInterrupt:
-        click.echo("asmcfg: interrupted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # the final guard: one line, never a traceback without --debug
-        if debug:
-            traceback.print_exc()
-        code, message = unexpected(exc, input)
-        click.echo(f"asmcfg: {message}", err=True)
-        sys.exit(code)
-    sys.exit(status)
-
-
-INTERNAL_ERROR = 4
-"""Exit status for an exception asmcfg did not expect: a bug to report."""
-_MAX_DETAIL = 200
-
-
-def unexpected(exc: Exception, source: str) -> tuple[int, str]:
-    """Exit status and one-line message for an exception that is not an AsmcfgError."""
-    if isinstance(exc, MemoryError):
-        return 1, f"{display_name(source)}: out of memory (select one method with --method instead of --all)"
-    if isinstance(exc, OSError):
-        _drop_stdout()
-        return 1, f"cannot write the output: {exc.strerror or exc} (check free space and where the output goes)"
-    detail = " ".join(str(exc).split())[:_MAX_DETAIL]
-    return INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {detail} (run with --debug and report it)"
-
-
-def _drop_stdout() -> None:
-    """If stdout is what failed, point it at /dev/null: the flush at exit would fail again and print more."""
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(guarded(lambda: app.run(options), input, debug))

@@ -1,0 +1,171 @@
+"""The diff as JSON (schema `diff_schema` 1) and as tables on stderr."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from asmcfg import describe
+from asmcfg.diff import where
+from asmcfg.diff.facts import Call, Inlined, Scope, Vector
+from asmcfg.diff.gate import Failure
+from asmcfg.diff.items import CheckItem, LoopItem, PollItem, Side, TrapItem
+from asmcfg.diff.match import Change, Diff, LoopPair
+
+DIFF_SCHEMA = 1
+"""Version of the diff's JSON document; bumped when a field changes meaning or goes away."""
+_FACT_ROWS = (
+    ("compiler", "compiler"), ("compile id", "compile_id"), ("tier", "level"), ("OSR bci", "osr_bci"),
+    ("JDK", "jdk"), ("code bytes", "code_bytes"), ("instructions", "instructions"), ("blocks", "blocks"),
+    ("loops", "loops"), ("uncommon traps", "uncommon_traps"),
+)
+Item = TrapItem | CheckItem | Call | PollItem | Inlined
+
+
+def document(result: Diff, failures: list[Failure] | None = None) -> dict[str, Any]:
+    """The JSON document of a diff."""
+    return {
+        "diff_schema": DIFF_SCHEMA,
+        "old": _side(result.old),
+        "new": _side(result.new),
+        "loops": [_loop_pair(pair) for pair in result.loops],
+        "changes": [_change(change) for change in result.changes],
+        "blocks": [list(pair) for pair in result.blocks],
+        "failures": None if failures is None else [{"condition": f.condition, "where": f.where} for f in failures],
+    }
+
+
+def _side(side: Side) -> dict[str, Any]:
+    method = side.result.cfg.method
+    return {**side.facts, "source": method.source, "line": method.header.line}
+
+
+def _scope(chain: Scope) -> list[dict[str, Any]]:
+    return [{"method": m, "bci": bci} for m, bci in chain]
+
+
+def _vector(vector: Vector | None) -> dict[str, Any] | None:
+    return None if vector is None else {"bits": vector.bits, "element": vector.element, "ops": vector.ops}
+
+
+def _loop(loop: LoopItem | None) -> dict[str, Any] | None:
+    if loop is None:
+        return None
+    return {
+        "header": loop.header, "depth": loop.depth, "strip_mined_outer": loop.strip_mined,
+        "blocks": len(loop.blocks), "instructions": loop.instructions, "range_checks": loop.range_checks,
+        "null_checks": loop.null_checks, "polls": loop.polls, "calls": loop.calls,
+        "vector": _vector(loop.vector), "heat": loop.heat,
+    }
+
+
+def _loop_pair(pair: LoopPair) -> dict[str, Any]:
+    return {"status": pair.status, "matched_by": pair.how or None, "old": _loop(pair.old), "new": _loop(pair.new)}
+
+
+def item_dict(item: Item | None) -> dict[str, Any] | None:
+    """One trap, check, call, inlined invoke or poll as JSON."""
+    if item is None:
+        return None
+    if isinstance(item, TrapItem):
+        return {"block": item.block, "reason": item.reason, "action": item.action, "bytecode": item.bytecode,
+                "scope": _scope(item.scope)}
+    if isinstance(item, CheckItem):
+        return {"block": item.block, "kind": item.kind, "bytecode": item.bytecode, "scope": _scope(item.scope),
+                "loop": item.loop, "implicit": item.implicit}
+    if isinstance(item, Call):
+        return {"block": item.block, "kind": item.kind, "callee": item.callee, "bytecode": item.bytecode,
+                "scope": _scope(item.scope)}
+    if isinstance(item, Inlined):
+        return {"inlined": True, "callee": item.callee, "scope": _scope(item.scope)}
+    return {"block": item.block, "scope": _scope(item.scope), "loop": item.loop}
+
+
+def _change(change: Change) -> dict[str, Any]:
+    return {"what": change.what, "change": change.change, "old": item_dict(change.old), "new": item_dict(change.new)}
+
+
+def describe_item(item: Item | None) -> str:
+    """One line for an item of either side."""
+    if item is None:
+        return ""
+    if isinstance(item, TrapItem):
+        return where.trap(item)
+    if isinstance(item, CheckItem):
+        return where.check(item)
+    if isinstance(item, Call | Inlined):
+        return where.call(item)
+    return where.poll(item)
+
+
+def write_tables(result: Diff, console: Console) -> None:
+    """The compilations, the matched loops and what changed, as tables."""
+    for label, side in (("old", result.old), ("new", result.new)):
+        method = side.result.cfg.method
+        title = Text(f"{label}: ", style="bold")
+        title.append(describe.compilation(method.header), style="bold")
+        title.append(f"  {method.source}:{method.header.line}; JDK {side.result.jdk}")
+        console.print(title)
+    console.print(_facts_table(result))
+    if result.loops:
+        console.print(_loops_table(result))
+    if result.changes:
+        console.print(_changes_table(result.changes))
+    else:
+        console.print("no trap, check, call or poll was added, removed or moved", highlight=False)
+
+
+def _cell(before: object, after: object) -> str:
+    shown = ["-" if v is None else str(v) for v in (before, after)]
+    return shown[0] if shown[0] == shown[1] else f"{shown[0]} → {shown[1]}"
+
+
+def _facts_table(result: Diff) -> Table:
+    table = Table(title="Compilations", title_justify="left")
+    for column in ("", "old → new", "change"):
+        table.add_column(column)
+    for label, key in _FACT_ROWS:
+        before, after = result.old.facts[key], result.new.facts[key]
+        change = ""
+        if isinstance(before, int) and isinstance(after, int) and before and before != after and key != "compile_id":
+            change = f"{100.0 * (after - before) / before:+.1f}%"
+        table.add_row(label, _cell(before, after), change)
+    return table
+
+
+def _vector_text(vector: Vector | None) -> str | None:
+    return None if vector is None else f"{vector.bits}-bit {vector.element}"
+
+
+def _loops_table(result: Diff) -> Table:
+    table = Table(title="Loops (old → new)", title_justify="left")
+    heat = any(loop.heat is not None for p in result.loops for loop in (p.old, p.new) if loop is not None)
+    columns = ["old", "new", "matched by", "ins/iter", "range chk", "null chk", "polls", "calls", "vector"]
+    for column in [*columns, *(["heat %"] if heat else []), "status"]:
+        table.add_column(column)
+    for pair in result.loops:
+        o, n = pair.old, pair.new
+        row = [
+            where.loop(o) if o else "-", where.loop(n) if n else "-", pair.how or "-",
+            *(_cell(getattr(o, f) if o else None, getattr(n, f) if n else None)
+              for f in ("instructions", "range_checks", "null_checks", "polls", "calls")),
+            _cell(_vector_text(o.vector) if o else None, _vector_text(n.vector) if n else None),
+        ]
+        if heat:
+            row.append(_cell(*(None if x is None or x.heat is None else f"{x.heat:.2f}" for x in (o, n))))
+        table.add_row(*row, pair.status)
+    return table
+
+
+def _changes_table(changes: tuple[Change, ...]) -> Table:
+    table = Table(title="Traps, checks, calls and polls that changed", title_justify="left")
+    for column in ("item", "change", "old", "new"):
+        table.add_column(column)
+    for change in changes:
+        gone = "(none)" if change.new is None and change.change == "left_loop" else ""
+        table.add_row(change.what, describe.CHANGE_LABELS[change.change], describe_item(change.old),
+                      describe_item(change.new) or gone)
+    return table

@@ -1,0 +1,143 @@
+"""What `asmcfg diff` does: read both compilations, analyse them, match, report, gate."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from asmcfg import dialects
+from asmcfg.diff import gate, items, report
+from asmcfg.diff.match import Diff, diff
+from asmcfg.errors import SelectionError
+from asmcfg.model import Analysis, Method
+from asmcfg.render.files import atomic_bytes, write_to
+from asmcfg.render.summary import stderr_console
+from asmcfg.run import selection
+from asmcfg.run.pipeline import Selector, analyse_method, no_methods_error, open_input
+
+
+@dataclass(frozen=True, slots=True)
+class DiffOptions:
+    """Everything a diff run needs, already validated by the CLI."""
+
+    old: str
+    """Input holding the old compilation (`-` for stdin)."""
+    new: str
+    """Input holding the new one (may be the same input)."""
+    old_selector: Selector = field(default_factory=Selector)
+    """Which compilation of `old` is the old side."""
+    new_selector: Selector = field(default_factory=Selector)
+    """Which compilation of `new` is the new side."""
+    json: str | None = None
+    """Write the diff's JSON here (`-` for stdout)."""
+    dot: str | None = None
+    """Write the side-by-side DOT here (`-` for stdout)."""
+    svg: str | None = None
+    """Render the side-by-side graph to this SVG file."""
+    fail_on: tuple[str, ...] = ()
+    """`--fail-on` conditions, already parsed."""
+    old_profile: str | None = None
+    """A perfasm profile of the old side's run."""
+    new_profile: str | None = None
+    """A perfasm profile of the new side's run."""
+    jdk: int | None = None
+    """Force the JDK whose trap-reason table is used on both sides."""
+    syntax: str = "att"
+    """x86 syntax for decoded hex."""
+    input_format: str | None = None
+    """Force a dialect instead of sniffing."""
+    fold: bool = True
+    """Fold chains of cold out-of-line blocks in the graph."""
+    renderer: str = "auto"
+    """Graphviz to use for SVG."""
+    render_timeout: float = 60.0
+    """Seconds Graphviz may take."""
+    quiet: bool = False
+    """No tables on stderr (failed conditions are still named)."""
+
+
+def run(options: DiffOptions) -> int:
+    """Carry out one diff; returns the exit status (0, or gate.EXIT_CODE when a condition holds)."""
+    old, new = read_sides(options)
+    result = diff(items.side(old), items.side(new))
+    failures = gate.check(result, options.fail_on)
+    write_outputs(result, failures if options.fail_on else None, options)
+    err = stderr_console()
+    if not options.quiet:
+        report.write_tables(result, err)
+    for failure in failures:
+        err.print(f"asmcfg diff: --fail-on {failure.condition}: {failure.where}", highlight=False)
+    return gate.EXIT_CODE if failures else 0
+
+
+def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
+    """The two analysed compilations; one input read once when both sides come from it."""
+    if options.old == options.new:
+        old, new = _pick(options.old, (options.old_selector, options.new_selector), options)
+    else:
+        (old,) = _pick(options.old, (options.old_selector,), options)
+        (new,) = _pick(options.new, (options.new_selector,), options)
+    return _analysed(old, options.old_profile, options), _analysed(new, options.new_profile, options)
+
+
+def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> list[Method]:
+    """For each selector, the last C2 compilation it matches (else the last), reading `path` once."""
+    read = dialects.ReadOptions(options.syntax)
+    stream = open_input(path, options.input_format, read)
+    last_c2: list[Method | None] = [None] * len(selectors)
+    last_any: list[Method | None] = [None] * len(selectors)
+    total = 0
+    for method in stream.methods:
+        total += 1
+        for n, selector in enumerate(selectors):
+            if selector.matches(method):
+                last_any[n] = method
+                if method.header.compiler == "c2":
+                    last_c2[n] = method
+    if total == 0:
+        raise no_methods_error(stream.source)
+    chosen = []
+    for n, selector in enumerate(selectors):
+        found = last_c2[n] or last_any[n]
+        if found is None:
+            what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
+            raise SelectionError(f"{what} not found among its {total} compilations (see --list)", stream.source)
+        chosen.append(stream.complete(found))
+    return chosen
+
+
+def _analysed(method: Method, profile: str | None, options: DiffOptions) -> Analysis:
+    if profile is not None:
+        from asmcfg.dialects.perfasm.profile import overlay, read_perfasm
+
+        perf = read_perfasm(profile)
+        method, found = overlay(method, perf.profiles, perf.unprinted)
+        if not options.quiet:
+            prefix = "profile" if found.matched else "profile NOT applied"
+            stderr_console().print(f"{prefix} ({profile}): {found.message}", highlight=False)
+    return analyse_method(method, options.jdk)
+
+
+def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: DiffOptions) -> None:
+    """JSON, DOT and SVG, each written atomically where asked."""
+    if options.svg or options.dot:
+        from asmcfg.diff import dot
+
+        text = io.StringIO()
+        dot.write_diff_dot(result, text, options.fold)
+        if options.svg:
+            from asmcfg.render.svg import render_svg
+
+            atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
+        if options.dot:
+            write_to(options.dot, lambda out: _write(out, text.getvalue()))
+    if options.json:
+        document = report.document(result, failures)
+        write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
+
+
+def _write(out: TextIO, text: str) -> None:
+    out.write(text)
