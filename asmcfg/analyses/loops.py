@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from asmcfg.analyses.context import Context, add_tags
-from asmcfg.model import Analysis, Loop
+from asmcfg.model import Analysis, Loop, Tag
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -43,7 +43,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
             bodies.setdefault(dst, {dst}).update(_body(graph, dst, src))
             latches.setdefault(dst, set()).add(src)
     loops = _nest(ctx, bodies, latches)
-    return add_tags(replace(result, loops=loops), {loop.header: {"loop_header"} for loop in loops})
+    return add_tags(replace(result, loops=loops), {loop.header: {Tag.LOOP_HEADER} for loop in loops})
 
 
 def _dominates(dominators: dict[int, int], a: int, b: int) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from asmcfg.dialects import hsdis, logcompilation, machcode, perfasm
 from asmcfg.dialects.base import Dialect, Reader, ReadOptions
 from asmcfg.errors import InputError
+from asmcfg.model import DialectName
 from asmcfg.sources.lines import Line
 
 __all__ = ["DIALECTS", "REGISTRY", "Choice", "Dialect", "ReadOptions", "Reader", "choose", "open_reader"]
@@ -28,13 +29,13 @@ DIALECTS = tuple(BY_NAME)
 class Choice:
     """The dialect chosen for an input, and why."""
 
-    name: str
-    """Dialect module name."""
+    name: DialectName
+    """The dialect's name."""
     score: float
     """Its sniff score on the sample."""
 
 
-def choose(sample: list[str], forced: str | None = None) -> Choice:
+def choose(sample: list[str], forced: DialectName | None = None) -> Choice:
     """The best-fitting dialect for `sample`, or `forced` when given."""
     if forced:
         return Choice(forced, 1.0)
@@ -45,7 +46,7 @@ def choose(sample: list[str], forced: str | None = None) -> Choice:
 
 
 def open_reader(
-    lines: Iterable[Line], source: str, forced: str | None = None, options: ReadOptions | None = None
+    lines: Iterable[Line], source: str, forced: DialectName | None = None, options: ReadOptions | None = None
 ) -> tuple[Dialect, Reader, Iterator[Line]]:
     """Sniff the first lines, build the matching reader, and give back the whole line stream."""
     iterator = iter(lines)

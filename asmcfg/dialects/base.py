@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from asmcfg.model import Method
+from asmcfg.model import DialectName, Method, Syntax
 
 if TYPE_CHECKING:
     from asmcfg.sources.lines import Line
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 class ReadOptions:
     """Choices that change how a dialect reads its input."""
 
-    syntax: str = "att"
+    syntax: Syntax = Syntax.ATT
     """x86 syntax for instructions asmcfg decodes itself (`att` or `intel`)."""
 
 
@@ -44,7 +44,7 @@ Cut = Callable[["Readable", str, str, int], Iterator[Any]]
 class Dialect:
     """One input format. Its code lives in `asmcfg/dialects/<name>/` and is imported only when it is used."""
 
-    name: str
+    name: DialectName
     """Its name on the command line (`--input-format`) and in the JSON (`dialect`)."""
     signs: tuple[str, ...] = ()
     """Text without which its sniff scores 0, so its reader is not even imported; empty: always tried."""

@@ -14,7 +14,7 @@ from typing import Protocol
 from asmcfg.dialects.header import parse_header, parse_section
 from asmcfg.dialects.logcompilation.logxml import NMethodRecord, nmethod_record, unescape
 from asmcfg.errors import InputError
-from asmcfg.model import Header
+from asmcfg.model import Compiler, Header
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import open_binary
 
@@ -52,7 +52,7 @@ class IndexRecord:
 
     compile_id: int | None
     """Compile id, None when the layout does not print it."""
-    compiler: str
+    compiler: Compiler
     """`c1`, `c2`, `jvmci`, `native` or `unknown`."""
     level: int | None
     """Tier level (0-4), None without tiered compilation."""

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from asmcfg.isa import for_name
-from asmcfg.model import Analysis, Flow, Frame, Instruction, Loop
+from asmcfg.model import Analysis, CallKind, Flow, Frame, Instruction, IsaName, Loop
 
 Scope = tuple[tuple[str, int], ...]
 """An inlining chain as (method, bci) pairs, innermost first."""
@@ -37,7 +37,7 @@ class Call:
     """Index of the call instruction in the method."""
     block: int
     """Block holding it."""
-    kind: str
+    kind: CallKind
     """`static`, `virtual`, `interface`, `runtime` or `stub`."""
     callee: str
     """The called method's name from the invoke bytecode (`area`), else the runtime target (`SafepointBlob`)."""
@@ -96,23 +96,24 @@ def calls(result: Analysis) -> tuple[Call, ...]:
     return tuple(found)
 
 
-def call_kind(ins: Instruction) -> str | None:
-    """The kind of call its relocation names; None for calls that are not calls of anything (`call next`)."""
+def call_kind(ins: Instruction) -> CallKind | None:
+    """The kind of call its relocation names; None for calls that are not calls of anything (`call next`).
+    An optimized virtual call counts as `virtual` here, so a devirtualized call is matched with its old self."""
     for reloc in ins.relocs:
         if reloc == "virtual_call":
-            return "interface" if ins.bytecode.startswith("invokeinterface") else "virtual"
+            return CallKind.INTERFACE if ins.bytecode.startswith("invokeinterface") else CallKind.VIRTUAL
         if reloc in ("optimized virtual_call", "opt_virtual_call"):
-            return "virtual"
+            return CallKind.VIRTUAL
         if reloc == "static_call":
-            return "static"
+            return CallKind.STATIC
         if reloc.startswith("runtime_call"):
             target = reloc[len("runtime_call") :].strip()
-            return "stub" if any(word in target for word in _STUB_WORDS) else "runtime"
+            return CallKind.STUB if any(word in target for word in _STUB_WORDS) else CallKind.RUNTIME
     return None
 
 
-def _callee(ins: Instruction, kind: str) -> str:
-    if kind in ("static", "virtual", "interface"):
+def _callee(ins: Instruction, kind: CallKind) -> str:
+    if kind.java:
         parts = ins.bytecode.split()
         return parts[1] if len(parts) > 1 else "?"
     return ins.runtime_call() or "?"
@@ -151,9 +152,9 @@ def loop_vector(result: Analysis, loop: Loop) -> Vector | None:
     return Vector(bits, "/".join(elements) or "?", len(widths))
 
 
-def _packed(ins: Instruction, isa: str) -> tuple[int, str] | None:
+def _packed(ins: Instruction, isa: IsaName) -> tuple[int, str] | None:
     """(register bits, element type) of a packed SIMD instruction, None for scalar and non-SIMD ones."""
-    if isa == "aarch64":
+    if isa is IsaName.AARCH64:
         match = _A64_ARRANGEMENT.search(ins.operands)
         if match is None or int(match.group(1)) < 2:
             return None

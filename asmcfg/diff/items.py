@@ -10,7 +10,7 @@ from asmcfg.diff import facts
 from asmcfg.diff.facts import Call, Inlined, Scope, Vector
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis, EdgeKind, Loop
+from asmcfg.model import Analysis, Check, EdgeKind, Loop
 
 _MAX_HOPS = 32
 
@@ -73,7 +73,7 @@ class CheckItem:
 
     block: int
     """Block holding the branch."""
-    kind: str
+    kind: Check
     """`range_check` or `null_check`."""
     bytecode: str
     """The guarded bytecode (`iaload`), from the trap the failure path reaches."""

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from asmcfg.diff.facts import Call, Inlined, Scope
 from asmcfg.diff.items import CheckItem, LoopItem, PollItem, Side, TrapItem
+from asmcfg.model import CallKind
 
 T = TypeVar("T")
 _PLACE = "place"
@@ -196,7 +197,7 @@ def _checks(old: Side, new: Side) -> list[Change]:
     return changes
 
 
-_JAVA = ("static", "virtual", "interface")
+_JAVA = (CallKind.STATIC, CallKind.VIRTUAL, CallKind.INTERFACE)
 
 
 def _calls(old: Side, new: Side) -> list[Change]:

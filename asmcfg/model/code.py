@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from asmcfg.model.profile import Profile
+from asmcfg.model.words import Compiler, DialectName, Feature, IsaName, Syntax, TrapOrigin, Word
 
 
-class EdgeKind(str, enum.Enum):
+class EdgeKind(Word):
     """How control reaches the target block."""
 
     FALLTHROUGH = "fallthrough"
@@ -18,7 +18,7 @@ class EdgeKind(str, enum.Enum):
     INDIRECT = "indirect"
 
 
-class Flow(str, enum.Enum):
+class Flow(Word):
     """What an instruction does to control flow, as the ISA table says."""
 
     NONE = "none"
@@ -96,8 +96,8 @@ class Instruction:
 class Header:
     """The `Compiled method (c2) …` line, or what is known without one."""
 
-    compiler: str
-    """`c1`, `c2`, `jvmci`, or `unknown`."""
+    compiler: Compiler
+    """`c1`, `c2`, `jvmci`, `native`, `stub` (perfasm) or `unknown`."""
     compile_id: int | None
     """Compile id, None when the layout does not print it."""
     level: int | None
@@ -144,7 +144,7 @@ class LogTrap:
 
     compile_id: int
     """The compilation it belongs to."""
-    origin: str
+    origin: TrapOrigin
     """`parse`: the compiler emitted the trap (in `<task>`); `runtime`: the trap fired (in `<tty>`)."""
     method: str
     """`pkg.Class::name` of the scope the trap is in (an inlined method for inlined code), or empty."""
@@ -200,9 +200,9 @@ class Method:
     """(instruction index, label) for each section marker (`Verified Entry Point`)."""
     source: str
     """Input name (path or `<stdin>`)."""
-    isa: str
+    isa: IsaName
     """`x86_64`, `x86_32` or `aarch64`."""
-    syntax: str
+    syntax: Syntax
     """`att`, `intel` or `aarch64`."""
     code_begin: int | None = None
     """Start of `main code` from the section table."""
@@ -214,12 +214,12 @@ class Method:
     """JDK feature version the layout or a nearby banner names, if any."""
     skipped: tuple[tuple[int, str], ...] = ()
     """Unparseable lines inside the method: (line, text)."""
-    dialect: str = "hsdis"
+    dialect: DialectName = DialectName.HSDIS
     """Name of the dialect that read it."""
     profile: Profile | None = None
     """Measured heat, when a perfasm profile was read or overlaid."""
-    features: frozenset[str] = frozenset()
-    """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`) that date the JDK."""
+    features: frozenset[Feature] = frozenset()
+    """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`, `partial`, …)."""
     log_traps: tuple[LogTrap, ...] | None = None
     """The LogCompilation log's `<uncommon_trap>` records of this compilation; None when there is no such log."""
     log_inlines: tuple[LogInline, ...] | None = None

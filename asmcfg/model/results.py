@@ -3,13 +3,13 @@ their inlining, loop copies and vectors, runtime paths, type checks) and the ana
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 
 from asmcfg.model.code import Cfg, Edge, Frame, LogInline, LogTrap
+from asmcfg.model.words import CallKind, Check, LoopRole, PathKind, Tag, Verdict, Word
 
 
-class TrapKind(str, enum.Enum):
+class TrapKind(Word):
     """What a trap call does: deoptimize (C2's UncommonTrapBlob, C1's deoptimize stub) or throw (a C1 stub)."""
 
     UNCOMMON_TRAP = "uncommon_trap"
@@ -44,7 +44,7 @@ class Trap:
 class TrapEvidence:
     """What a LogCompilation log says about one decoded trap."""
 
-    verdict: str
+    verdict: Verdict
     """`agrees`: a record of the compiler names the same scope, bci, reason and action; `differs`: records at
     that scope and bci name another reason or action; `unlogged`: the compiler logged no trap there."""
     logged: tuple[LogTrap, ...]
@@ -55,7 +55,7 @@ class TrapEvidence:
     @property
     def disagrees(self) -> bool:
         """True when the log says something else, or nothing, where the code traps."""
-        return self.verdict != "agrees"
+        return self.verdict is not Verdict.AGREES
 
     def logged_as(self) -> list[str]:
         """The distinct `reason / action` pairs the compiler logged here, sorted."""
@@ -98,7 +98,7 @@ class Call:
     """Index of the call instruction."""
     block: int
     """Block that makes it."""
-    kind: str
+    kind: CallKind
     """`static`, `optimized_virtual`, `virtual`, `interface` (Java calls, from the call relocation and the
     bytecode), `runtime` (a VM function), `stub` (generated code: StubRoutines, C2/C1 runtime stubs), `unknown`."""
     callee: str
@@ -111,7 +111,7 @@ class Call:
     @property
     def java(self) -> bool:
         """True for a call of a Java method (one C2 could have inlined)."""
-        return self.kind in ("static", "optimized_virtual", "virtual", "interface")
+        return self.kind.java
 
     def not_inlined_because(self) -> str:
         """The log's `inline_fail` reasons here, joined, or an empty string."""
@@ -124,7 +124,7 @@ class LoopFacts:
 
     header: int
     """Header block id of the loop."""
-    role: str
+    role: LoopRole
     """`pre`, `main`, `post`, `drain` (a vector post-loop), `strip_mined_outer`, or empty when not recognised."""
     unroll: int
     """Copies of the body one trip of a main or drain loop executes (see analyses.copies); 1 for other loops."""
@@ -145,7 +145,7 @@ class LoopFacts:
 class RuntimePath:
     """A GC barrier, an allocation or a monitor operation: its slow-path call and the fast path branching to it."""
 
-    kind: str
+    kind: PathKind
     """`gc_barrier`, `allocation`, `lock` or `unlock`."""
     what: str
     """The routine named (`_new_instance_Java`, `G1BarrierSetRuntime::write_ref_field_pre_entry`)."""
@@ -183,11 +183,11 @@ class Analysis:
     """JDK version whose reason table named the traps."""
     jdk_why: str
     """How the JDK version was chosen."""
-    tags: dict[int, frozenset[str]] = field(default_factory=dict)
+    tags: dict[int, frozenset[Tag]] = field(default_factory=dict)
     """Tags per block id."""
     traps: dict[int, Trap] = field(default_factory=dict)
     """Trap per block id (the block that makes the trap call)."""
-    checks: dict[Edge, str] = field(default_factory=dict)
+    checks: dict[Edge, Check] = field(default_factory=dict)
     """`range_check`/`null_check` per check edge (a branch's taken edge, or an implicit-exception edge)."""
     loops: tuple[Loop, ...] = ()
     """Natural loops, outermost first."""
@@ -210,6 +210,6 @@ class Analysis:
     type_checks: tuple[TypeCheck, ...] = ()
     """Class-check and subtype-check guards."""
 
-    def block_tags(self, block: int) -> frozenset[str]:
+    def block_tags(self, block: int) -> frozenset[Tag]:
         """Tags of one block (empty when none)."""
         return self.tags.get(block, frozenset())

@@ -13,7 +13,7 @@ from rich.text import Text
 from asmcfg import describe
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, LoopRole
 from asmcfg.render import literal
 from asmcfg.render.heat_summary import write_heat
 from asmcfg.render.meaning_summary import write_meaning
@@ -70,9 +70,9 @@ def _loop_table(result: Analysis) -> Table:
     for loop in result.loops:
         info: dict[str, Any] = report.loop_dict(result, loop)
         calls = ", ".join(sorted(set(info["calls"]))) or "-"
-        role = describe.ROLE_LABELS.get(info["role"] or "", "")
+        role = describe.ROLE_LABELS.get(LoopRole(info["role"] or ""), "")
         if info["strip_mined_outer"] and not role:
-            role = describe.ROLE_LABELS["strip_mined_outer"]
+            role = describe.ROLE_LABELS[LoopRole.STRIP_MINED_OUTER]
         copy = (role + (f" x{info['unroll']}" if info["unroll"] > 1 else "")) or "-"
         vector = describe.vector_text(info["vector_bits"], info["vector_element"] or "", info["vector_isa"] or "")
         literal.add_row(

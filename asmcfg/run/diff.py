@@ -12,7 +12,7 @@ from asmcfg import dialects
 from asmcfg.diff import gate, items, report
 from asmcfg.diff.match import Diff, diff
 from asmcfg.errors import SelectionError
-from asmcfg.model import Analysis, Method
+from asmcfg.model import Analysis, Compiler, DialectName, Method, Syntax
 from asmcfg.render.files import atomic_bytes, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import selection
@@ -45,9 +45,9 @@ class DiffOptions:
     """A perfasm profile of the new side's run."""
     jdk: int | None = None
     """Force the JDK whose trap-reason table is used on both sides."""
-    syntax: str = "att"
+    syntax: Syntax = Syntax.ATT
     """x86 syntax for decoded hex."""
-    input_format: str | None = None
+    input_format: DialectName | None = None
     """Force a dialect instead of sniffing."""
     fold: bool = True
     """Fold chains of cold out-of-line blocks in the graph."""
@@ -95,7 +95,7 @@ def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> lis
         for n, selector in enumerate(selectors):
             if selector.matches(method):
                 last_any[n] = method
-                if method.header.compiler == "c2":
+                if method.header.compiler is Compiler.C2:
                     last_c2[n] = method
     if total == 0:
         raise no_methods_error(stream.source)

@@ -19,7 +19,7 @@ from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
 from asmcfg.dialects.logcompilation.split import Unit, read_unit
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis, Method
+from asmcfg.model import Analysis, DialectName, Method
 from asmcfg.run import pool
 from asmcfg.run.pipeline import analyse_method, no_methods_error
 from asmcfg.run.progress import Progress
@@ -64,8 +64,8 @@ class Job:
 
     source: str
     """Input name for messages and records."""
-    dialect: str
-    """Dialect module reading the pieces."""
+    dialect: DialectName | None
+    """Dialect reading the pieces; None until the input is sniffed."""
     serializer: Serializer
     """Per-method serializer."""
     encode: bool = False
@@ -76,6 +76,11 @@ class Job:
     """Method filter; None keeps every method."""
     options: ReadOptions | None = None
     """Dialect read options."""
+
+    def reads(self) -> dialects.Dialect:
+        """The dialect reading the pieces."""
+        assert self.dialect is not None, "the input is sniffed before any piece is read"
+        return dialects.BY_NAME[self.dialect]
 
 
 @dataclass(slots=True)
@@ -103,7 +108,7 @@ class _Result:
 
 
 def analyse_file(
-    path: str, serializer: Serializer = summary, *, workers: int | None = None, dialect: str | None = None,
+    path: str, serializer: Serializer = summary, *, workers: int | None = None, dialect: DialectName | None = None,
     jdk: int | None = None, select: Select | None = None, options: ReadOptions | None = None,
     stats: RunStats | None = None,
 ) -> Iterator[dict[str, Any]]:
@@ -112,21 +117,21 @@ def analyse_file(
     `workers` is the number of processes to use, this one included (default: one per core); `stats`, if
     given, is filled in as the records come.
     """
-    job = Job(display_name(path), "", serializer, False, jdk, select, options)
+    job = Job(display_name(path), None, serializer, False, jdk, select, options)
     for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress()):
         yield from result.records
 
 
 def analyse_to_jsonl(
     path: str, out: TextIO, serializer: Serializer = summary, *, workers: int | None = None,
-    dialect: str | None = None, jdk: int | None = None, select: Select | None = None,
+    dialect: DialectName | None = None, jdk: int | None = None, select: Select | None = None,
     options: ReadOptions | None = None, progress: Progress | None = None,
 ) -> RunStats:
     """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts.
 
     `progress` is told the bytes read and the methods found."""
     stats = RunStats()
-    job = Job(display_name(path), "", serializer, True, jdk, select, options)
+    job = Job(display_name(path), None, serializer, True, jdk, select, options)
     for result in _results(path, job, workers, dialect, stats, progress or Progress()):
         for line in result.records:
             out.write(line)
@@ -145,7 +150,7 @@ def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> int:
 
 
 def _results(
-    path: str, job: Job, workers: int | None, forced: str | None, stats: RunStats, progress: Progress
+    path: str, job: Job, workers: int | None, forced: DialectName | None, stats: RunStats, progress: Progress
 ) -> Iterator[_Result]:
     with open_binary(path, progress.read if progress.shown else None) as raw:
         stream, sample = peek(raw, job.source)
@@ -167,13 +172,13 @@ def _results(
 
 def _works(stream: Readable, path: str, job: Job) -> Iterator[Work]:
     """The dialect's pieces when it has a cutter, else whole methods read here."""
-    cut = dialects.BY_NAME[job.dialect].cut()
+    cut = job.reads().cut()
     return _serial(stream, job) if cut is None else cut(stream, path, job.source, BATCH_BYTES)
 
 
 def _serial(stream: Readable, job: Job) -> Iterator[tuple[Method, ...] | Tally]:
     """Other dialects: read here, line by line, and send whole methods to the workers."""
-    reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
+    reader = job.reads().reader(job.source, job.options)
     lines = (line for piece in line_pieces(stream, job.source) for line in piece.lines())
     batch: list[Method] = []
     for method in reader.methods(lines):
@@ -223,7 +228,7 @@ def _read(job: Job, work: Work, result: _Result) -> Iterator[Method]:
         result.outside += outside
         yield from methods
     elif isinstance(work, Piece):
-        reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
+        reader = job.reads().reader(job.source, job.options)
         yield from reader.methods(work.lines())
         result.outside += reader.outside
     elif isinstance(work, Tally):

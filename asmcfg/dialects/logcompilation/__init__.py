@@ -1,9 +1,10 @@
 """-XX:+LogCompilation XML, with the PrintAssembly text it holds and the compiler's trap records."""
 
 from asmcfg.dialects.base import Dialect
+from asmcfg.model import DialectName
 
 DIALECT = Dialect(
-    "logcompilation",
+    DialectName.LOGCOMPILATION,
     signs=("<hotspot_log", "<tty>", "<writer thread=", "<print_nmethod"),
     cutter="asmcfg.dialects.logcompilation.split:cut",
 )

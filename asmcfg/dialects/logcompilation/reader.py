@@ -26,13 +26,12 @@ from asmcfg.dialects.logcompilation.logxml import (
 )
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.machcode import reader as machcode
-from asmcfg.model import Header, LogTrap, Method
+from asmcfg.model import DialectName, Header, LogTrap, Method
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
 
-NAME = "logcompilation"
 HEADERLESS_LIMIT = 100_000
 """Lines of a thread's text without a method header after which they are read anyway (bounds memory)."""
 
@@ -136,13 +135,13 @@ def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     record = ctx.records.get(header.compile_id if header.compile_id is not None else printing or -1)
     if record is not None and header.compile_id is None:
         if not _inside(method, record):
-            return interleave.guard(replace(method, dialect=NAME))
+            return interleave.guard(replace(method, dialect=DialectName.LOGCOMPILATION))
         header = _from_record(header, record)
     if record is not None and method.code_begin is None and record.code_begin is not None:
         end = record.code_begin + (record.code_size or 0)
         method = replace(method, code_begin=record.code_begin, code_end=end)
     traps = None if ctx.traps is None else tuple(ctx.traps.get(header.compile_id or -1, ()))
-    return interleave.guard(replace(method, header=header, dialect=NAME, log_traps=traps))
+    return interleave.guard(replace(method, header=header, dialect=DialectName.LOGCOMPILATION, log_traps=traps))
 
 
 def _inside(method: Method, record: NMethodRecord) -> bool:
