@@ -116,12 +116,7 @@ def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
         if ins.poll
     )
     return {
-        "header": loop.header,
-        "blocks": list(loop.blocks),
-        "depth": loop.depth,
-        "has_poll": loop.has_poll,
-        "strip_mined_outer": strip_mined_outer(result, loop),
-        "back_edges": list(loop.back_edges),
+        **loop.as_dict(strip_mined_outer(result, loop)),
         "instructions": sum(result.cfg.blocks[b].end - result.cfg.blocks[b].start for b in warm),
         "polls": polls,
         "range_checks": checks.get(Check.RANGE, 0),
@@ -197,8 +192,7 @@ def trap_log_counts(result: Analysis) -> dict[str, Any] | None:
         "unlogged": verdicts[Verdict.UNLOGGED],
         "fired": sum(1 for r in records if r.origin is TrapOrigin.RUNTIME),
         "fired_elsewhere": [
-            {"reason": r.reason, "action": r.action, "method": r.method, "bci": r.bci, "line": r.line}
-            for r in result.fired_elsewhere
+            r.as_dict("reason", "action", "method", "bci", "line") for r in result.fired_elsewhere
         ],
     }
 

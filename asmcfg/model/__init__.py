@@ -9,12 +9,12 @@ from asmcfg.model.code import (
     Frame,
     Header,
     Instruction,
-    LogInline,
-    LogTrap,
     Method,
+    SourceLoc,
     Unprinted,
 )
 from asmcfg.model.java import JavaSources
+from asmcfg.model.log import LogInline, LogTrap
 from asmcfg.model.profile import Profile, RegionHeat
 from asmcfg.model.results import (
     Analysis,
@@ -73,6 +73,7 @@ __all__ = [
     "Profile",
     "RegionHeat",
     "RuntimePath",
+    "SourceLoc",
     "Syntax",
     "Tag",
     "Trap",

@@ -4,8 +4,10 @@ their inlining, loop copies and vectors, runtime paths, type checks) and the ana
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from asmcfg.model.code import Cfg, Edge, Frame, LogInline, LogTrap
+from asmcfg.model.code import Cfg, Edge, Frame
+from asmcfg.model.log import LogInline, LogTrap
 from asmcfg.model.words import CallKind, Check, LoopRole, PathKind, Tag, Verdict, Word
 
 
@@ -39,6 +41,12 @@ class Trap:
     method: str
     """Method of the innermost frame."""
 
+    def as_dict(self, log: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The trap as the JSON model writes it, with what a LogCompilation log says of it (`log`)."""
+        request = None if self.request is None else f"0x{self.request & 0xFFFFFFFF:08x}"
+        return {"kind": self.kind, "request": request, "reason": self.reason, "action": self.action,
+                "bytecode": self.bytecode, "bci": self.bci, "line": self.line, "method": self.method, "log": log}
+
 
 @dataclass(frozen=True, slots=True)
 class TrapEvidence:
@@ -56,6 +64,11 @@ class TrapEvidence:
     def disagrees(self) -> bool:
         """True when the log says something else, or nothing, where the code traps."""
         return self.verdict is not Verdict.AGREES
+
+    def as_dict(self) -> dict[str, Any]:
+        """The evidence as the JSON model writes it: the verdict, the compiler's records, the firings."""
+        logged = [r.as_dict("reason", "action", "comment", "line") for r in self.logged]
+        return {"verdict": self.verdict, "logged": logged, "fired": self.fired}
 
     def logged_as(self) -> list[str]:
         """The distinct `reason / action` pairs the compiler logged here, sorted."""
@@ -76,6 +89,11 @@ class Loop:
     """Blocks whose edges go back to the header."""
     has_poll: bool
     """True when a member block holds a `{poll}`."""
+
+    def as_dict(self, strip_mined_outer: bool) -> dict[str, Any]:
+        """The loop as the JSON model writes it, with whether it is C2's strip-mined outer loop."""
+        return {"header": self.header, "blocks": list(self.blocks), "depth": self.depth, "has_poll": self.has_poll,
+                "strip_mined_outer": strip_mined_outer, "back_edges": list(self.back_edges)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +130,11 @@ class Call:
     def java(self) -> bool:
         """True for a call of a Java method (one C2 could have inlined)."""
         return self.kind.java
+
+    def as_dict(self, address: int) -> dict[str, Any]:
+        """The call as the JSON model writes it; `address` is its instruction's."""
+        return {"block": self.block, "address": f"0x{address:x}", "kind": self.kind, "callee": self.callee,
+                "frames": [f.as_dict() for f in self.frames], "inlining": [d.as_dict() for d in self.decisions]}
 
     def not_inlined_because(self) -> str:
         """The log's `inline_fail` reasons here, joined, or an empty string."""
@@ -156,6 +179,10 @@ class RuntimePath:
     site: int
     """Index of the call instruction."""
 
+    def as_dict(self) -> dict[str, Any]:
+        """The path as the JSON model writes it."""
+        return {"kind": self.kind, "routine": self.what, "slow_block": self.slow, "fast_blocks": list(self.fast)}
+
 
 @dataclass(frozen=True, slots=True)
 class TypeCheck:
@@ -171,6 +198,11 @@ class TypeCheck:
     """Where the failing side goes: a trap reason (`class_check`, `bimorphic`), `virtual call`, or empty."""
     bytecode: str
     """Bytecode the guard belongs to, when the code nearby prints one (`checkcast`, `invokeinterface area`)."""
+
+    def as_dict(self, address: int) -> dict[str, Any]:
+        """The guard as the JSON model writes it; `address` is its compare's (or call's)."""
+        return {"block": self.block, "address": f"0x{address:x}", "classes": list(self.classes),
+                "fails_to": self.fails_to or None, "bytecode": self.bytecode or None}
 
 
 @dataclass(frozen=True, slots=True)

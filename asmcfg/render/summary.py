@@ -43,7 +43,7 @@ def write_summary(result: Analysis, console: Console) -> None:
     numbers = counts(result)
     title = Text(describe.compilation(method.header), style="bold")
     title.append(
-        f"  {method.source}:{method.header.line}  "
+        f"  {method.loc}  "
         f"{numbers['instructions']} instructions, {numbers['blocks']} blocks, {len(result.loops)} loops; "
         f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})",
         style="",
@@ -164,4 +164,4 @@ def _skipped(result: Analysis, console: Console) -> None:
         f"{len(skipped)} line(s) inside the method were not understood and skipped:", highlight=False, markup=False
     )
     for number, text in skipped[:_MAX_SKIPPED_SHOWN]:
-        console.print(f"  {result.cfg.method.source}:{number}: {text[:100]!r}", highlight=False, markup=False)
+        console.print(f"  {result.cfg.method.at(number)}: {text[:100]!r}", highlight=False, markup=False)
