@@ -10,7 +10,7 @@ from asmcfg.analyses import copies
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.facts import heat_report, meaning
 from asmcfg.isa import for_name
-from asmcfg.model import Analysis, Block, Check, DialectName, Flow, Loop, Tag, TrapOrigin, Unprinted, Verdict
+from asmcfg.model import Analysis, Block, Check, Feature, Flow, Loop, Tag, TrapOrigin, Unprinted, Verdict
 
 _CHECK_TAGS = frozenset({Tag.RANGE_CHECK, Tag.NULL_CHECK})
 
@@ -236,7 +236,7 @@ def unattributed_advice(result: Analysis, found: heat_report.Unattributed) -> st
     if not found.misdecoded:
         return None
     text = describe.EVEX_CAUSE.format(count=found.misdecoded)
-    hex_input = result.cfg.method.dialect is DialectName.MACHCODE
+    hex_input = Feature.DECODED in result.cfg.method.features
     return f"{text}; {describe.EVEX_ON_HEX if hex_input else describe.EVEX_ADVICE}"
 
 

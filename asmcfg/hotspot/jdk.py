@@ -27,7 +27,7 @@ def candidates(method: Method) -> tuple[list[int], str]:
         return [24, 25], "'immutable data' section: JDK 24+"
     if Feature.POST_CALL_NOP in features:
         return [21, 24, 25], "{post_call_nop}: JDK 21+"
-    if method.dialect in ("hsdis", "logcompilation") and Feature.REEXECUTE not in features:
+    if Feature.UNDATED_LAYOUT in features and Feature.REEXECUTE not in features:
         return [17], "no layout evidence: assumed JDK 17"
     return [17], "JDK 13-23 layout"
 

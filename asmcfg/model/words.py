@@ -153,6 +153,11 @@ class Feature(Word):
     """Another thread's output was printed inside the method."""
     INCOMPLETE = "incomplete"
     """The method's printout was cut short."""
+    UNDATED_LAYOUT = "undated_layout"
+    """PrintAssembly text (hsdis, LogCompilation) whose layout alone does not date the JDK: without other evidence
+    (`{reexecute=…}`, `{post_call_nop}`, …) JDK 17 is assumed; other layouts are taken for JDK 13-23's."""
+    DECODED = "decoded"
+    """asmcfg decoded the instructions from `[MachCode]` hex itself, with a capstone that knows EVEX."""
 
 
 class CallKind(Word):

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from asmcfg import describe
-from asmcfg.dialects.index import IndexRecord
+from asmcfg.dialects.base import IndexRecord
 from asmcfg.model import Header, Method, Unprinted
 from asmcfg.render import literal
 

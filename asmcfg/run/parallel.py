@@ -17,14 +17,13 @@ from typing import Any, TextIO
 
 from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
-from asmcfg.dialects.logcompilation.split import Unit, read_unit
 from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, DialectName, Method
 from asmcfg.run import pool
 from asmcfg.run.pipeline import analyse_method, no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
-from asmcfg.sources.split import Piece, Readable, line_pieces, open_binary, peek
+from asmcfg.sources.split import Readable, line_pieces, open_binary, peek
 
 Serializer = Callable[[Analysis], dict[str, Any]]
 """Turns one analysis into a JSON-ready dict (e.g. `asmcfg.render.json.method_dict`)."""
@@ -40,7 +39,8 @@ class Tally:
     """Non-blank lines outside any method."""
 
 
-Work = Piece | Unit | tuple[Method, ...] | Tally
+Work = Any
+"""A piece the dialect's cutter cut (it has a `size`), a batch of methods read here, or a Tally."""
 _COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 """`json.dumps(record, separators=(",", ":"))`, without the cycle check a tree of fresh dicts does not need."""
 BATCH_BYTES = 1 << 20
@@ -204,11 +204,9 @@ def _batches(works: Iterator[Work]) -> Iterator[list[Work]]:
 
 
 def _size(work: Work) -> int:
-    if isinstance(work, Piece):
-        return len(work.data)
-    if isinstance(work, Unit):
-        return work.size
-    return 0 if isinstance(work, Tally) else BATCH_BYTES // 4
+    if isinstance(work, Tally):
+        return 0
+    return BATCH_BYTES // 4 if isinstance(work, tuple) else int(work.size)
 
 
 def _execute(job: Job, batch: list[Work]) -> _Result:
@@ -223,18 +221,12 @@ def _execute(job: Job, batch: list[Work]) -> _Result:
 
 def _read(job: Job, work: Work, result: _Result) -> Iterator[Method]:
     """The methods of one piece of work, each analysed before the next is read; counts lines outside them."""
-    if isinstance(work, Unit):
-        methods, outside = read_unit(work, job.source, job.options)
-        result.outside += outside
-        yield from methods
-    elif isinstance(work, Piece):
-        reader = job.reads().reader(job.source, job.options)
-        yield from reader.methods(work.lines())
-        result.outside += reader.outside
-    elif isinstance(work, Tally):
+    if isinstance(work, Tally):
         result.outside += work.outside
-    else:
+    elif isinstance(work, tuple):
         yield from work
+    else:
+        yield from job.reads().read_piece(work, job.source, job.options, result)
 
 
 def _analyse(job: Job, method: Method, result: _Result) -> None:

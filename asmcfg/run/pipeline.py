@@ -94,7 +94,7 @@ def open_input(
     name = display_name(path)
     lines: Iterator[Line] = read_lines(path, meter)
     chosen, reader, stream = dialects.open_reader(lines, name, dialect, options)
-    if chosen.name == "perfasm":
+    if chosen.measured:
         return Stream(name, reader, reader.methods(stream), chosen.name)
     saved = SavedHeat(name)
     return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), chosen.name)

@@ -16,7 +16,7 @@ from asmcfg.dialects.header import (
     unnamed_header,
 )
 from asmcfg.hotspot import sections
-from asmcfg.model import Compiler, DialectName, Feature, Method
+from asmcfg.model import Compiler, DialectName, Feature, Header, Method
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class Reader:
         header = parse_header(line.text, line.number)
         if header is None:
             header = unnamed_header(line.number, self._banner or Compiler.UNKNOWN)
-        self._current = MethodBuilder(header, self.source, DialectName.HSDIS)
+        self._current = _builder(header, self.source)
         if "Decoding compiled method" in line.text:
             self._current.features.add(Feature.LEGACY)
         self._banner = None
@@ -140,7 +140,7 @@ class Reader:
             self.jdk_hint = int(version.group(1))
         if self._current is None and _INSTRUCTION.match(text):
             # A fragment that starts mid-method: collect it under an unnamed header.
-            self._current = MethodBuilder(unnamed_header(line.number), self.source, DialectName.HSDIS)
+            self._current = _builder(unnamed_header(line.number), self.source)
             self._current.features.add(Feature.FRAGMENT)
             return self._feed(line)
         if text.strip():
@@ -192,3 +192,10 @@ class Reader:
         if _KNOWN_NOISE.match(text) or banner_compiler(text):
             return
         current.skipped.append((line.number, text))
+
+
+def _builder(header: Header, source: str) -> MethodBuilder:
+    """A method of this dialect: PrintAssembly text, whose layout alone does not date the JDK."""
+    builder = MethodBuilder(header, source, DialectName.HSDIS)
+    builder.features.add(Feature.UNDATED_LAYOUT)
+    return builder

@@ -7,4 +7,6 @@ DIALECT = Dialect(
     DialectName.LOGCOMPILATION,
     signs=("<hotspot_log", "<tty>", "<writer thread=", "<print_nmethod"),
     cutter="asmcfg.dialects.logcompilation.split:cut",
+    piece_reader="asmcfg.dialects.logcompilation.split:read_piece",
+    indexer="asmcfg.dialects.logcompilation.index:records",
 )

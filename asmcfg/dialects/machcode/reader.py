@@ -15,7 +15,7 @@ from asmcfg.dialects.machcode import c1patch, hexdump
 from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
 from asmcfg.dialects.machcode.labels import unlabelled_handlers, unverified_entry
 from asmcfg.hotspot import sections
-from asmcfg.model import Compiler, DialectName, Header, IsaName, Method, Syntax
+from asmcfg.model import Compiler, DialectName, Feature, Header, IsaName, Method, Syntax
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -260,5 +260,5 @@ def assemble(dump: Dump, source: str, syntax: Syntax, jdk_hint: int | None, prio
         jdk_hint=jdk_hint,
         skipped=tuple(dump.skipped),
         dialect=DialectName.MACHCODE,
-        features=frozenset(layout_features(instructions, dump.sections)),
+        features=frozenset({Feature.DECODED, *layout_features(instructions, dump.sections)}),
     )
