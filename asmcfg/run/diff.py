@@ -98,7 +98,7 @@ def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> lis
                 if method.header.compiler is Compiler.C2:
                     last_c2[n] = method
     if total == 0:
-        raise no_methods_error(stream.source)
+        raise no_methods_error(stream.source, stream.head)
     chosen = []
     for n, selector in enumerate(selectors):
         found = last_c2[n] or last_any[n]

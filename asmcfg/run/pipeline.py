@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from asmcfg import dialects
@@ -78,6 +78,8 @@ class Stream:
     reader: dialects.Reader
     methods: Iterator[Method]
     dialect: DialectName
+    head: list[str] = field(default_factory=list)
+    """The input's first lines, kept as they are read, for the message when it holds no method."""
 
     def complete(self, method: Method) -> Method:
         """`method` with what the input says of it after its code (a LogCompilation log's trap records);
@@ -92,12 +94,13 @@ def open_input(
     """Start reading `path` (or `-`), sniffing its dialect; `meter` is told the bytes read. Outside perfasm
     output, percentage columns before instruction lines (a JMH `saveLog` file) become the methods' heat."""
     name = display_name(path)
-    lines: Iterator[Line] = read_lines(path, meter)
+    head: list[str] = []
+    lines: Iterator[Line] = read_lines(path, meter, head)
     chosen, reader, stream = dialects.open_reader(lines, name, dialect, options)
     if chosen.measured:
-        return Stream(name, reader, reader.methods(stream), chosen.name)
+        return Stream(name, reader, reader.methods(stream), chosen.name, head)
     saved = SavedHeat(name)
-    return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), chosen.name)
+    return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), chosen.name, head)
 
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
