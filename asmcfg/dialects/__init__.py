@@ -1,7 +1,8 @@
 """The registry of input dialects, and the sniffing that picks the one an input is written in.
 
 Adding a dialect: a folder `asmcfg/dialects/<name>/` whose `__init__.py` defines `DIALECT` and whose
-`reader.py` has `sniff(sample)` and `Reader`, and its `DIALECT` in `REGISTRY` below."""
+`reader.py` has `sniff(sample)` and `Reader`, its name in `model.words.DialectName`, and its `DIALECT` in
+`REGISTRY` below."""
 
 from __future__ import annotations
 
