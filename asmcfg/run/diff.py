@@ -138,7 +138,7 @@ def _analysed(method: Method, profile: str | None, options: DiffOptions) -> Anal
 
 
 def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: DiffOptions) -> None:
-    """JSON, DOT and SVG, each written atomically where asked."""
+    """JSON, DOT, SVG and HTML, each written atomically where asked."""
     if options.svg or options.dot:
         from asmcfg.diff import dot
 
@@ -150,6 +150,16 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
             atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
         if options.dot:
             write_to(options.dot, lambda out: _write(out, text.getvalue()))
+    if options.html:
+        from asmcfg.diff.html import write_diff_html
+        from asmcfg.render.html import PageOptions
+        from asmcfg.render.svg import render_svg
+
+        def render(dot_text: str) -> bytes:
+            return render_svg(dot_text, options.render_timeout, options.renderer)
+
+        page = PageOptions(render=render, fold=options.fold)
+        write_to(options.html, lambda out: write_diff_html(result, out, page))
     if options.json:
         document = report.document(result, failures)
         write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
