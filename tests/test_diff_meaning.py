@@ -83,3 +83,14 @@ def test_osr_and_standard_sum4_pair_their_main_loops_across_jdks() -> None:
     assert code == 0 and out == ""
     row = next(line for line in err.splitlines() if "B19 (main loop x3)" in line)
     assert "B28 (main loop x2)" in row and "outer loop" in row and "256-bit long (avx)" in row
+
+
+def test_two_strip_mined_main_loops_in_one_method_are_both_main() -> None:
+    # the Ring rewrite runs two counted loops one after the other, each strip-mined: the first one's main loop
+    # (B9, inside B8) leads forward to the second one's outer loop, yet it is a main loop, not a pre-loop
+    code, out, err = run_cli(str(DATA / "diff" / "jdk17-Ring-after-nohsdis.txt"), "--method", "sum", "--compiler",
+                             "c2", "--json", "-", "-q")
+    assert code == 0, err
+    loops = json.loads(out)["methods"][0]["loops"]
+    assert {loop["header"]: loop["role"] for loop in loops} == {
+        4: "pre", 8: "strip_mined_outer", 9: "main", 13: "pre", 21: "strip_mined_outer", 22: "main", 27: "post"}

@@ -5,7 +5,8 @@ and strip-mined: wrapped in an outer loop that holds the safepoint poll) and a p
 iterations); after a vectorized main loop, a vector post-loop drains what is left at full width before the
 scalar post-loop. From the code: the main loop is the only loop inside a strip-mined outer loop (it polls, the
 inner one does not) or, without strip mining, the innermost loop that repeats its memory accesses most;
-it counts as main only when another innermost loop of the same enclosing loop leads to it (the pre-loop).
+it counts as main only when another innermost loop of the same enclosing loop leads to it (the pre-loop);
+another strip-mined main loop is never a pre- or post-loop.
 Innermost loops it leads to are the post-loop, or the drain loop when both it and the main loop are vectorized.
 Control is followed forward inside the enclosing loop, never through its header or another loop's header.
 In a partial method (perfasm regions) only the strip-mined main loop is named: the code between copies may

@@ -24,7 +24,9 @@ problem, 2 usage, 3 rendering, 4 internal error, 5 a --fail-on condition holds (
 def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def add(command: Callable[..., Any]) -> Callable[..., Any]:
         command = click.option(f"--{side}-log", metavar="LOGXML",
-                               help=f"LogCompilation log of the {side} run (inlining decisions, trap records).")(command)
+                               help=f"LogCompilation log of the {side} run (inlining decisions, trap records).")(
+            command
+        )
         command = click.option(f"--{side}-profile", metavar="PERFASM", help=f"perfasm profile of the {side} run.")(
             command
         )

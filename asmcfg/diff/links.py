@@ -29,9 +29,9 @@ def links(result: Diff) -> dict[str, Any]:
         link(found.old.block, found.new.block,
              f"{found.what}: {describe_item(found.old)}  ↔  {describe_item(found.new)}")
     for change in result.changes:
-        if change.old is not None and change.new is not None and hasattr(change.old, "block") \
-                and hasattr(change.new, "block"):
-            link(getattr(change.old, "block"), getattr(change.new, "block"),
+        old_block, new_block = getattr(change.old, "block", None), getattr(change.new, "block", None)
+        if old_block is not None and new_block is not None:  # a moved check, a call whose kind changed
+            link(old_block, new_block,
                  f"{change.what} {describe.CHANGE_LABELS[change.change]}: {describe_item(change.old)}  →  "
                  f"{describe_item(change.new)}")
     for pair in result.loops:

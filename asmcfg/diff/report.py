@@ -1,4 +1,4 @@
-"""The diff as JSON (schema `diff_schema` 1) and as tables on stderr."""
+"""The diff as JSON (schema `diff_schema` 2) and as tables on stderr."""
 
 from __future__ import annotations
 
