@@ -31,6 +31,7 @@ raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm ou
 @click.option("--list", "list_", is_flag=True, help="Print a table of the compilations in the input and exit.")
 @click.option("--json", "json_", metavar="FILE|-", help="Write the JSON model (schema 1) to FILE or stdout.")
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
+@click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
 @click.option("--svg", metavar="FILE", help="Render the graph to an SVG file.")
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")
@@ -86,6 +87,7 @@ def main(
     list_: bool,
     json_: str | None,
     jsonl: str | None,
+    facts: bool,
     svg: str | None,
     dot: str | None,
     no_fold: bool,
@@ -104,6 +106,8 @@ def main(
     with a hot-path summary on stderr."""
     if all_ and svg:
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
+    if facts and jsonl is None:
+        raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
     options = app.Options(
         input=input,
         selector=Selector(pattern, compile_id, compiler),
@@ -111,6 +115,7 @@ def main(
         list=list_,
         json=json_,
         jsonl=jsonl,
+        facts=facts,
         svg=svg,
         dot=dot,
         fold=not no_fold,

@@ -64,14 +64,17 @@ def _jsonl(options: Options, progress: Progress) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
     from asmcfg import parallel
     from asmcfg.render import json
+    from asmcfg.render.facts import facts_record
 
     select = options.selector.matches if options.selector.any else None
     read = dialects.ReadOptions(options.syntax)
     assert options.jsonl is not None
 
+    serializer = facts_record if options.facts else json.jsonl_record
+
     def write(out: TextIO) -> None:
         stats = parallel.analyse_to_jsonl(
-            options.input, out, json.jsonl_record, dialect=options.input_format, jdk=options.jdk, select=select,
+            options.input, out, serializer, dialect=options.input_format, jdk=options.jdk, select=select,
             options=read, progress=progress,
         )
         progress.close()
