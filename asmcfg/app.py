@@ -8,20 +8,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 from asmcfg import dialects, wholelog
 from asmcfg.errors import AsmcfgError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method
 from asmcfg.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
 from asmcfg.progress import Progress
-from asmcfg.render import dot, summary
-from asmcfg.render.files import atomic_bytes, write_to
-from asmcfg.render.listing import write_listing
-from asmcfg.render.summary import stderr_console
-from asmcfg.render.svg import render_svg
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from asmcfg.profile import MethodProfile
 
 STDOUT = "-"
@@ -88,6 +83,10 @@ def _run(options: Options, progress: Progress) -> int:
     stream = open_input(options.input, options.input_format, read, annotated=profiles is not None, meter=meter)
     methods = _checked(stream, options.strict, progress)
     if options.list:
+        from rich.console import Console
+
+        from asmcfg.render.listing import write_listing
+
         console = Console(width=200, no_color=True, highlight=False, markup=False)
         if write_listing((m for m in methods if options.selector.matches(m)), console) == 0:
             raise _nothing_selected(stream, options.selector)
@@ -101,7 +100,9 @@ def _run(options: Options, progress: Progress) -> int:
     if picked is None:
         raise _nothing_selected(stream, options.selector)
     progress.close()
-    err = stderr_console()
+    from asmcfg.render import summary
+
+    err = summary.stderr_console()
     method = stream.complete(picked.method)
     if profiles is not None:
         method = _overlaid(method, profiles, err)
@@ -200,13 +201,18 @@ def _run_all(stream: Stream, methods: Iterator[Method], options: Options, progre
         raise _nothing_selected(stream, options.selector)
     _write_outputs(results, options)
     if not options.quiet:
-        err = stderr_console()
+        from asmcfg.render import summary
+
+        err = summary.stderr_console()
         for result in results:
             summary.write_summary(result, err)
     return 0
 
 
 def _write_outputs(results: list[Analysis], options: Options) -> None:
+    from asmcfg.render import dot
+    from asmcfg.render.files import write_to
+
     dot_target = options.dot or (STDOUT if not (options.json or options.svg) else None)
     if options.svg:
         _write_svg(results, options)
@@ -219,6 +225,10 @@ def _write_outputs(results: list[Analysis], options: Options) -> None:
 
 
 def _write_svg(results: list[Analysis], options: Options) -> None:
+    from asmcfg.render import dot
+    from asmcfg.render.files import atomic_bytes
+    from asmcfg.render.svg import render_svg
+
     assert options.svg is not None
     text = io.StringIO()
     dot.write_dot(results[0], text, options.fold)
@@ -227,6 +237,8 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
 
 def dot_text(result: Analysis, fold: bool = True) -> str:
     """DOT for one result as a string."""
+    from asmcfg.render import dot
+
     out = io.StringIO()
     dot.write_dot(result, out, fold)
     return out.getvalue()

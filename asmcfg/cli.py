@@ -5,15 +5,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import traceback
 
 import click
 
-from asmcfg import app
+from asmcfg import __version__
 from asmcfg.errors import AsmcfgError
-from asmcfg.pipeline import Selector
 from asmcfg.render.svg import RENDERERS
-from asmcfg.sources import display_name
 
 FORMATS = ("auto", "hsdis", "machcode", "perfasm", "logcompilation")
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
@@ -77,7 +74,7 @@ raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm ou
 )
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
-@click.version_option(package_name="asmcfg")
+@click.version_option(__version__)
 def main(
     input: str,
     pattern: str | None,
@@ -108,6 +105,9 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
+    from asmcfg import app  # loaded once the flags are read: --help and usage errors need none of it
+    from asmcfg.pipeline import Selector
+
     options = app.Options(
         input=input,
         selector=Selector(pattern, compile_id, compiler),
@@ -133,7 +133,7 @@ def main(
         status = app.run(options)
     except AsmcfgError as error:
         if debug:
-            traceback.print_exc()
+            _traceback()
         click.echo(f"asmcfg: {error}", err=True)
         sys.exit(error.exit_code)
     except BrokenPipeError:
@@ -144,11 +144,17 @@ def main(
         sys.exit(130)
     except Exception as exc:  # the final guard: one line, never a traceback without --debug
         if debug:
-            traceback.print_exc()
+            _traceback()
         code, message = unexpected(exc, input)
         click.echo(f"asmcfg: {message}", err=True)
         sys.exit(code)
     sys.exit(status)
+
+
+def _traceback() -> None:
+    import traceback  # only for --debug: it loads linecache and tokenize
+
+    traceback.print_exc()
 
 
 INTERNAL_ERROR = 4
@@ -158,6 +164,8 @@ _MAX_DETAIL = 200
 
 def unexpected(exc: Exception, source: str) -> tuple[int, str]:
     """Exit status and one-line message for an exception that is not an AsmcfgError."""
+    from asmcfg.sources import display_name
+
     if isinstance(exc, MemoryError):
         return 1, f"{display_name(source)}: out of memory (select one method with --method instead of --all)"
     if isinstance(exc, OSError):

@@ -7,12 +7,8 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from asmcfg import dialects
 from asmcfg.errors import SelectionError
-from asmcfg.pipeline import no_methods_error
 from asmcfg.progress import Progress
-from asmcfg.render.files import write_to
-from asmcfg.render.summary import stderr_console
 from asmcfg.sources import STDIN, display_name
 
 if TYPE_CHECKING:
@@ -39,6 +35,7 @@ def run(options: Options, progress: Progress) -> int:
 def _index(options: Options, progress: Progress) -> int:
     """`--list` of a large log: headers found by a byte search, nothing disassembled."""
     from asmcfg.index import index_file
+    from asmcfg.pipeline import no_methods_error
     from asmcfg.render.listing import write_index
 
     selector = options.selector
@@ -62,9 +59,12 @@ def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
 
 def _jsonl(options: Options, progress: Progress) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
-    from asmcfg import parallel
+    from asmcfg import dialects, parallel
+    from asmcfg.pipeline import no_methods_error
     from asmcfg.render import json
     from asmcfg.render.facts import facts_record
+    from asmcfg.render.files import write_to
+    from asmcfg.render.summary import stderr_console
 
     select = options.selector.matches if options.selector.any else None
     read = dialects.ReadOptions(options.syntax)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console
-from rich.table import Table
+if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the model
+    from rich.console import Console
 
-from asmcfg.index import IndexRecord
-from asmcfg.model import Method
-from asmcfg.render import literal
+    from asmcfg.index import IndexRecord
+    from asmcfg.model import Method
 
 
 def _cell(value: object) -> str:
@@ -19,6 +18,10 @@ def _cell(value: object) -> str:
 
 def write_listing(methods: Iterable[Method], console: Console) -> int:
     """Print the table and return how many rows it has."""
+    from rich.table import Table
+
+    from asmcfg.render import literal
+
     table = Table(title=None, box=None, pad_edge=False)
     for column in (
         "compiler",
