@@ -9,10 +9,11 @@ import sys
 import click
 
 from asmcfg import __version__
+from asmcfg.dialects import DIALECTS
 from asmcfg.errors import AsmcfgError
 from asmcfg.render.svg import RENDERERS
 
-FORMATS = ("auto", "hsdis", "machcode", "perfasm", "logcompilation")
+FORMATS = ("auto", *DIALECTS)
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering,
@@ -105,10 +106,11 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
-    from asmcfg import app  # loaded once the flags are read: --help and usage errors need none of it
-    from asmcfg.pipeline import Selector
+    from asmcfg.run import app  # loaded once the flags are read: --help and usage errors need none of it
+    from asmcfg.run.options import Options
+    from asmcfg.run.pipeline import Selector
 
-    options = app.Options(
+    options = Options(
         input=input,
         selector=Selector(pattern, compile_id, compiler),
         all=all_,
@@ -164,7 +166,7 @@ _MAX_DETAIL = 200
 
 def unexpected(exc: Exception, source: str) -> tuple[int, str]:
     """Exit status and one-line message for an exception that is not an AsmcfgError."""
-    from asmcfg.sources import display_name
+    from asmcfg.sources.lines import display_name
 
     if isinstance(exc, MemoryError):
         return 1, f"{display_name(source)}: out of memory (select one method with --method instead of --all)"

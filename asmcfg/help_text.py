@@ -1,6 +1,6 @@
 """`asmcfg --help` as click formats it at the two common widths, for `launch` to print without click.
 
-Generated from `asmcfg.cli`; `tests/test_launch.py` fails when it drifts and prints the fresh text.
+Generated from `asmcfg.cli` by `PYTHONPATH=. python tests/test_launch.py`, whose tests fail when it drifts.
 """
 
 HELP = {
@@ -34,7 +34,7 @@ HELP = {
         '                                  [6<=x<=40]\n'
         '  --syntax [att|intel]            x86 syntax for instructions decoded from\n'
         '                                  [MachCode] hex.  [default: att]\n'
-        '  --input-format [auto|hsdis|machcode|perfasm|logcompilation]\n'
+        '  --input-format [auto|hsdis|machcode|logcompilation|perfasm]\n'
         '                                  Input format; sniffed by default.  [default:\n'
         '                                  auto]\n'
         '  --renderer [auto|dot|graphviz-pure]\n'
@@ -83,7 +83,7 @@ HELP = {
         '  --jdk N                         JDK whose trap-reason table to use.  [6<=x<=40]\n'
         '  --syntax [att|intel]            x86 syntax for instructions decoded from [MachCode] hex.\n'
         '                                  [default: att]\n'
-        '  --input-format [auto|hsdis|machcode|perfasm|logcompilation]\n'
+        '  --input-format [auto|hsdis|machcode|logcompilation|perfasm]\n'
         '                                  Input format; sniffed by default.  [default: auto]\n'
         '  --renderer [auto|dot|graphviz-pure]\n'
         '                                  Graphviz for --svg: system dot, or the pip-installed graphviz-\n'

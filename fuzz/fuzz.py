@@ -35,13 +35,14 @@ import mutations
 import properties
 from rich.console import Console
 
-from asmcfg import diagnose, dialects
+from asmcfg import dialects
 from asmcfg.errors import AsmcfgError
 from asmcfg.model import Analysis
-from asmcfg.pipeline import no_methods_error
 from asmcfg.render import dot, summary
 from asmcfg.render.listing import write_listing
 from asmcfg.render.svg import find_renderer
+from asmcfg.run.pipeline import no_methods_error
+from asmcfg.sources import diagnose
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = (ROOT / "tests" / "data", Path("/work/shared/corpus"))

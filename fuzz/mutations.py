@@ -16,7 +16,7 @@ from pathlib import Path
 
 from asmcfg import dialects
 from asmcfg.errors import AsmcfgError
-from asmcfg.pipeline import open_input
+from asmcfg.run.pipeline import open_input
 
 SEED_HEAD = 200
 """Lines in which a LogCompilation log's `<tty>` must appear for seeds to be cut from it element by element."""

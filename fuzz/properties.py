@@ -15,13 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from asmcfg import isa
-from asmcfg.analyses.sections import _STUB_CALLS
 from asmcfg.analyses.traps import trap_kind
+from asmcfg.hotspot.stubs import RUNTIME_STUB_CALLS
 from asmcfg.isa.base import Isa
 from asmcfg.model import Analysis, EdgeKind, Flow
-from asmcfg.pipeline import analyse_method, open_input
 from asmcfg.render import dot
 from asmcfg.render import json as json_render
+from asmcfg.run.pipeline import analyse_method, open_input
 
 MAX_METHODS = 6
 """Methods checked per case: enough to reach every reader state, few enough to keep cases fast."""
@@ -160,7 +160,8 @@ def _stub_evidence(result: Analysis, block_id: int) -> bool:
 
     def calls_stub(i: int) -> bool:
         ins = method.instructions[i]
-        return trap_kind(ins) == "throw" or any(n in ins.runtime_call() or n in ins.operands for n in _STUB_CALLS)
+        stubs = RUNTIME_STUB_CALLS
+        return trap_kind(ins) == "throw" or any(n in ins.runtime_call() or n in ins.operands for n in stubs)
 
     return _block_has(result, block_id, calls_stub)
 

@@ -20,8 +20,11 @@ from typing import Any
 import pytest
 from corpus import run_cli
 
-from asmcfg import app, diagnose, sources
 from asmcfg.cli import INTERNAL_ERROR
+from asmcfg.run import app
+from asmcfg.run.options import Options
+from asmcfg.sources import diagnose
+from asmcfg.sources import lines as sources
 
 BAD = Path(__file__).parent / "bad"
 CASES: list[dict[str, Any]] = json.loads((BAD / "cases.json").read_text())["cases"]
@@ -273,7 +276,7 @@ def test_a_10mb_single_line_alone(tmp_path: Path) -> None:
 def test_unexpected_exceptions_become_one_line(
     monkeypatch: pytest.MonkeyPatch, raised: BaseException, code: int, message: str
 ) -> None:
-    def explode(options: app.Options) -> int:
+    def explode(options: Options) -> int:
         raise raised
 
     monkeypatch.setattr(app, "run", explode)
@@ -284,7 +287,7 @@ def test_unexpected_exceptions_become_one_line(
 
 
 def test_debug_shows_the_traceback_of_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def explode(options: app.Options) -> int:
+    def explode(options: Options) -> int:
         raise ValueError("multi\nline\tmessage")
 
     monkeypatch.setattr(app, "run", explode)
@@ -297,7 +300,7 @@ def test_debug_shows_the_traceback_of_an_internal_error(monkeypatch: pytest.Monk
 
 
 def test_broken_pipe_exits_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
-    def explode(options: app.Options) -> int:
+    def explode(options: Options) -> int:
         raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
     monkeypatch.setattr(app, "run", explode)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from corpus import HSDIS, json_methods, run_cli
 
-from asmcfg import wholelog
+from asmcfg.run import wholelog
 
 FULL = HSDIS / "jdk17-Tensor4D-printassembly-full.txt.gz"
 TENSOR = HSDIS / "jdk17-Tensor4D-print-hsdis-att.txt.gz"

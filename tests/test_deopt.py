@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from asmcfg import deopt
+from asmcfg.hotspot import deopt
 
 
 @pytest.mark.parametrize(

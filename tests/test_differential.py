@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from asmcfg.model import Method
-from asmcfg.pipeline import analyse_method, open_input
-from asmcfg.sources import read_lines
+from asmcfg.run.pipeline import analyse_method, open_input
+from asmcfg.sources.lines import read_lines
 
 DATA = Path(__file__).parent / "data"
 HEX_FILES = sorted(p.name for p in (DATA / "nohsdis").glob("*print-nohsdis*"))

@@ -8,8 +8,8 @@ import pytest
 from asmcfg.analyses import loops
 from asmcfg.analyses.context import make_context
 from asmcfg.analyses.dominators import immediate_dominators, postorder
-from asmcfg.cfg import build_cfg
-from asmcfg.pipeline import open_input
+from asmcfg.cfg.build import build_cfg
+from asmcfg.run.pipeline import open_input
 from tests.conftest import DATA
 
 DUMPS = [

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from asmcfg import diagnose, dialects
+from asmcfg import dialects
 from asmcfg.errors import AsmcfgError
 from asmcfg.render import dot
+from asmcfg.sources import diagnose
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz"))
 import mutations  # these two live in fuzz/, shared with the long run

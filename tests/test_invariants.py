@@ -9,9 +9,9 @@ import pytest
 from corpus import DATA
 
 from asmcfg import isa
-from asmcfg.cfg import build_cfg
+from asmcfg.cfg.build import build_cfg
 from asmcfg.model import Cfg, EdgeKind, Flow
-from asmcfg.pipeline import open_input
+from asmcfg.run.pipeline import open_input
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
 FILES = [*sorted(p for folder in ("hsdis", "public") for p in (DATA / folder).iterdir()), EXAMPLE]

@@ -26,13 +26,31 @@ def asmcfg(*args: str, columns: int | None = None) -> subprocess.CompletedProces
                           cwd=ROOT, stdin=subprocess.DEVNULL, timeout=60, check=False)
 
 
+def clicks_help(columns: int) -> str:
+    """`asmcfg --help` as click prints it on a terminal of `columns` columns."""
+    previous = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(columns)
+    try:
+        return main.get_help(click.Context(main, info_name="asmcfg", **main.context_settings)) + "\n"
+    finally:
+        os.environ.pop("COLUMNS") if previous is None else os.environ.update(COLUMNS=previous)
+
+
+def regenerate() -> None:
+    """Rewrite asmcfg/help_text.py from click (`PYTHONPATH=. python tests/test_launch.py`)."""
+    path = ROOT / "asmcfg" / "help_text.py"
+    text = path.read_text()
+    parts = [text[: text.index('"""\n') + 4], "\nHELP = {\n"]
+    for columns, width in sorted(HELP_COLUMNS.items()):
+        lines = "".join(f"        {line!r}\n" for line in clicks_help(columns).splitlines(keepends=True))
+        parts.append(f"    {width}: (\n{lines}    ),\n")
+    path.write_text("".join(parts) + "}\n")
+
+
 @pytest.mark.parametrize("columns", sorted(HELP_COLUMNS))
-def test_the_stored_help_is_what_click_formats(columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COLUMNS", str(columns))
-    context = click.Context(main, info_name="asmcfg", **main.context_settings)
-    fresh = main.get_help(context) + "\n"
-    # on failure, paste `fresh` into asmcfg/help_text.py
-    assert HELP[HELP_COLUMNS[columns]] == fresh
+def test_the_stored_help_is_what_click_formats(columns: int) -> None:
+    # on failure: PYTHONPATH=. python tests/test_launch.py
+    assert HELP[HELP_COLUMNS[columns]] == clicks_help(columns)
 
 
 @pytest.mark.parametrize("flag", ["--help", "-h", "--version"])
@@ -58,3 +76,7 @@ def test_version_and_help_load_neither_click_nor_the_pipeline() -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "asmcfg, version " + __import__("asmcfg").__version__
     assert lines[-1] == "['asmcfg.help_text', 'asmcfg.launch']"
+
+
+if __name__ == "__main__":
+    regenerate()

@@ -8,14 +8,17 @@ from typing import Any
 
 import pytest
 
-from asmcfg import parallel
-from asmcfg.analyses.counts import counts
-from asmcfg.dialects import choose, hsdis, logcompilation, machcode
-from asmcfg.dialects.logsplit import read_log_traps
-from asmcfg.dialects.logxml import feature_version, method_name, nmethod_record, tags, unescape
+from asmcfg.dialects import choose
+from asmcfg.dialects.hsdis import reader as hsdis
+from asmcfg.dialects.logcompilation import reader as logcompilation
+from asmcfg.dialects.logcompilation.logxml import feature_version, method_name, nmethod_record, tags, unescape
+from asmcfg.dialects.logcompilation.split import read_log_traps
+from asmcfg.dialects.machcode import reader as machcode
+from asmcfg.facts.counts import counts
 from asmcfg.model import Method
-from asmcfg.pipeline import analyse_method, open_input
-from asmcfg.sources import Line
+from asmcfg.run import parallel
+from asmcfg.run.pipeline import analyse_method, open_input
+from asmcfg.sources.lines import Line
 from tests.conftest import DATA
 
 LOGC = DATA / "logc"

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from asmcfg import isa
-from asmcfg.analyses.counts import counts
 from asmcfg.dialects import ReadOptions, choose
-from asmcfg.dialects.hexdump import DATA, RowBuffer, guess_isa, parse_hex, sweep
-from asmcfg.dialects.machcode import Reader, sniff
+from asmcfg.dialects.machcode.hexdump import DATA, RowBuffer, guess_isa, parse_hex, sweep
+from asmcfg.dialects.machcode.reader import Reader, sniff
+from asmcfg.facts.counts import counts
 from asmcfg.model import EdgeKind, Flow, Method
-from asmcfg.pipeline import analyse_method, open_input
-from asmcfg.sources import Line, read_lines
+from asmcfg.run.pipeline import analyse_method, open_input
+from asmcfg.sources.lines import Line, read_lines
 
 NOHSDIS = Path(__file__).parent / "data" / "nohsdis"
 FACTS: list[dict[str, Any]] = json.loads((NOHSDIS / "facts.json").read_text())

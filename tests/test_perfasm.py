@@ -9,14 +9,16 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from asmcfg.analyses.heat_report import cold_share, instructions_per_iteration, loop_heat, path_facts
-from asmcfg.dialects import choose, hsdis, perfasm
-from asmcfg.dialects.perfasm_text import estimate
+from asmcfg.dialects import choose
+from asmcfg.dialects.hsdis import reader as hsdis
+from asmcfg.dialects.perfasm import reader as perfasm
+from asmcfg.dialects.perfasm.profile import overlay, read_profiles, strip_columns
+from asmcfg.dialects.perfasm.text import estimate
 from asmcfg.errors import InputError
+from asmcfg.facts.heat_report import cold_share, instructions_per_iteration, loop_heat, path_facts
 from asmcfg.model import Analysis, Method
-from asmcfg.pipeline import analyse_method
-from asmcfg.profile import overlay, read_profiles, strip_columns
-from asmcfg.sources import read_lines
+from asmcfg.run.pipeline import analyse_method
+from asmcfg.sources.lines import read_lines
 
 DATA = Path(__file__).parent / "data" / "perfasm"
 JDK25 = DATA / "jdk25-DevBench" / "perfasm-console.txt"

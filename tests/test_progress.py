@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from asmcfg.progress import PROGRESS_BYTES
+from asmcfg.run.progress import PROGRESS_BYTES
 from tests.conftest import DATA
 
 SAMPLE = DATA / "hsdis" / "jdk17-BigMethod-print-hsdis-att.txt.gz"

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from asmcfg import index, parallel
-from asmcfg.dialects import hsdis, interleave
-from asmcfg.index import IndexRecord, index_file, index_stream
+from asmcfg.dialects import index, interleave
+from asmcfg.dialects.hsdis import reader as hsdis
+from asmcfg.dialects.index import IndexRecord, index_file, index_stream
 from asmcfg.model import Method
-from asmcfg.pipeline import analyse_method, open_input
-from asmcfg.sources import Line
+from asmcfg.run import parallel
+from asmcfg.run.pipeline import analyse_method, open_input
+from asmcfg.sources.lines import Line
 from tests.conftest import DATA
 
 LOGC = DATA / "logc"

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from asmcfg import parallel
-from asmcfg.pipeline import analyse_method, open_input
 from asmcfg.render.json import jsonl_record
+from asmcfg.run import parallel
+from asmcfg.run.pipeline import analyse_method, open_input
 from tests.conftest import DATA
 from tests.corpus import run_cli
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from asmcfg.analyses import checks, heat, hotness, loops, safepoints, sections, traplog, traps
 from asmcfg.analyses.context import Context, make_context
-from asmcfg.cfg import Layout
+from asmcfg.cfg.build import Layout
 from asmcfg.model import Analysis, Cfg
 
 Pass = Callable[[Context, Analysis], Analysis]

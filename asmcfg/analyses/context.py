@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from asmcfg import isa
-from asmcfg.cfg import Layout, layout
+from asmcfg.cfg.build import Layout, layout
 from asmcfg.isa.base import Isa
 from asmcfg.model import Analysis, Block, Cfg, Edge, EdgeKind
 

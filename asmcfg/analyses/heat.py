@@ -18,7 +18,7 @@ from dataclasses import replace
 from asmcfg.analyses import loops
 from asmcfg.analyses.context import Context, make_context
 from asmcfg.analyses.hotness import entry_block, is_cold
-from asmcfg.cfg import GAP
+from asmcfg.cfg.build import GAP
 from asmcfg.model import Analysis, Cfg, EdgeKind, HotPath, Loop, Profile
 
 DEFAULT_PATHS = 3

@@ -6,18 +6,11 @@ import bisect
 import re
 
 from asmcfg.analyses.context import Context, add_tags
+from asmcfg.hotspot.sections import TAGS as MARKER_TAGS
+from asmcfg.hotspot.stubs import RUNTIME_STUB_CALLS
 from asmcfg.model import Analysis
 
-_MARKER_TAGS = {
-    "Entry Point": "entry",
-    "Verified Entry Point": "verified_entry",
-    "Exception Handler": "exception_handler",
-    "Deopt Handler Code": "deopt_handler",
-    "Deopt MH Handler Code": "deopt_handler",
-    "Stub Code": "stub",
-}
-_STUB_CALLS = ("SafepointBlob", "method_entry_barrier", "counter_overflow", "patching", "_Java", "C2 Runtime")
-_STUB_NAMES = re.compile("|".join(map(re.escape, _STUB_CALLS)))
+_STUB_NAMES = re.compile("|".join(map(re.escape, RUNTIME_STUB_CALLS)))
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -44,7 +37,7 @@ def _section_tags(ctx: Context, tags: dict[int, set[str]]) -> None:
     osr = method.header.osr_bci is not None
     markers = sorted(method.markers)
     for n, (index, label) in enumerate(markers):
-        tag = _MARKER_TAGS.get(label)
+        tag = MARKER_TAGS.get(label)
         if tag is None or index not in starts:
             continue
         tags.setdefault(starts[index], set()).add(tag)

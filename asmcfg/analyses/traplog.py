@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context
-from asmcfg.deopt import plain_reason
+from asmcfg.hotspot.deopt import plain_reason
 from asmcfg.model import Analysis, LogTrap, Trap, TrapEvidence
 
 

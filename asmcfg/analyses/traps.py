@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from asmcfg import deopt, jdk
 from asmcfg.analyses.context import Context, add_tags
-from asmcfg.model import Analysis, Flow, Instruction, Trap
+from asmcfg.hotspot import deopt, jdk
+from asmcfg.model import Analysis, Flow, Instruction, Trap, TrapKind
 
 _C1_THROWS = {
     "throw_range_check_failed": "range_check",
@@ -19,13 +19,13 @@ _C1_THROWS = {
 _LOOKBACK = 64
 
 
-def trap_kind(ins: Instruction) -> str | None:
+def trap_kind(ins: Instruction) -> TrapKind | None:
     """`uncommon_trap` (C2 UncommonTrapBlob or C1 deoptimize stub), `throw` (C1 throw stub), or None."""
     callee = ins.runtime_call()
     if "UncommonTrapBlob" in callee or callee.startswith(("deoptimize", "C1 Runtime deoptimize")):
-        return "uncommon_trap"
+        return TrapKind.UNCOMMON_TRAP
     if any(name in callee for name in _C1_THROWS):
-        return "throw"
+        return TrapKind.THROW
     return None
 
 
@@ -36,10 +36,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     known = [r for r in requests.values() if r is not None]
     guess = jdk.choose(ctx.cfg.method, known, ctx.jdk)
     traps = {block: _trap(ctx, site, requests[block], guess.version) for block, site in sites.items()}
-    tags = {
-        block: {"uncommon_trap"} if trap_kind(ctx.cfg.method.instructions[site]) == "uncommon_trap" else {"stub"}
-        for block, site in sites.items()
-    }
+    tags = {b: {"uncommon_trap"} if trap.kind is TrapKind.UNCOMMON_TRAP else {"stub"} for b, trap in traps.items()}
     result = replace(result, traps=traps, jdk=guess.version, jdk_why=guess.why)
     return add_tags(result, tags)
 
@@ -79,7 +76,9 @@ def _request(ctx: Context, block_id: int, site: int) -> int | None:
 
 def _trap(ctx: Context, site: int, request: int | None, version: int) -> Trap:
     ins = ctx.cfg.method.instructions[site]
-    if trap_kind(ins) == "throw":
+    kind = trap_kind(ins)
+    assert kind is not None, "a trap site is a trap call"
+    if kind is TrapKind.THROW:
         reason = next(r for name, r in _C1_THROWS.items() if name in ins.runtime_call())
         reason_action = (reason, "throw")
     elif request is None:
@@ -89,6 +88,7 @@ def _trap(ctx: Context, site: int, request: int | None, version: int) -> Trap:
     frame = ins.frames[0] if ins.frames else None
     return Trap(
         site=site,
+        kind=kind,
         request=request,
         reason=reason_action[0],
         action=reason_action[1],

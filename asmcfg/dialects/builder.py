@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from asmcfg import isa
-from asmcfg.annotations import read_notes
+from asmcfg.dialects.annotations import read_notes
 from asmcfg.model import Header, Instruction, Method
 
 _PREFIXES = isa.for_name("x86_64").prefixes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from asmcfg.model import Flow, Instruction
 
@@ -106,6 +107,10 @@ class Isa:
     def writes_trap_register(self, ins: Instruction) -> bool:
         """True when `ins` writes the trap-request register in any way."""
         return False
+
+    def table_bound(self, before: Sequence[Instruction]) -> int | None:
+        """Entries a jump table can index, from the bounds check in the instructions `before` its jump."""
+        return None
 
 
 def signed32(value: int) -> int:

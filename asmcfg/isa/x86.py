@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from asmcfg.isa.base import Isa, parse_int, signed32
 from asmcfg.model import Instruction
@@ -43,6 +44,10 @@ _ATT_MOV_ESI = re.compile(r"^\$(-?(?:0x)?[0-9a-fA-F]+)\s*,\s*%[er]?si$")
 _INTEL_MOV_ESI = re.compile(r"^[er]?si\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)$")
 _ATT_TO_ESI = re.compile(r",\s*%[er]?si$")
 _INTEL_TO_ESI = re.compile(r"^[er]?si\s*,")
+_CMP_ATT = re.compile(r"^\$(0x[0-9a-fA-F]+|\d+)\s*,")
+_CMP_INTEL = re.compile(r",\s*(0x[0-9a-fA-F]+|\d+)$")
+_BOUND_BRANCHES = ("jae", "jnb", "ja", "jnbe")
+"""Unsigned branches past a jump table's end: `cmp $N` then one of these guards N entries (`ja`: N + 1)."""
 _C1_STACK_TRAP = re.compile(r"^\$(-?(?:0x)?[0-9a-fA-F]+)\s*,\s*\(%[er]sp\)$")
 _INTEL_C1_STACK_TRAP = re.compile(r"^qword ptr \[[er]sp\]\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)$")
 
@@ -92,6 +97,17 @@ class X86(Isa):
             if match:
                 value = parse_int(match.group(1))
                 return None if value is None else signed32(value)
+        return None
+
+    def table_bound(self, before: Sequence[Instruction]) -> int | None:
+        """The `cmp $N` + `jae`/`ja` bounds check closest before the jump: N entries (N + 1 after `ja`)."""
+        for n in range(len(before) - 2, -1, -1):
+            ins, branch = before[n], before[n + 1].mnemonic.split(",")[0]
+            if not ins.mnemonic.startswith("cmp") or branch not in _BOUND_BRANCHES:
+                continue
+            match = _CMP_ATT.match(ins.operands.strip()) or _CMP_INTEL.search(ins.operands.strip())
+            if match:
+                return int(match.group(1), 0) + (1 if branch in ("ja", "jnbe") else 0)
         return None
 
     def writes_trap_register(self, ins: Instruction) -> bool:

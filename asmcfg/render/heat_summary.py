@@ -5,8 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from asmcfg import report
-from asmcfg.analyses import heat_report
+from asmcfg.facts import heat_report, report
 from asmcfg.model import Analysis
 from asmcfg.render import literal
 

@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from asmcfg import describe, report
-from asmcfg.analyses.counts import counts
-from asmcfg.analyses.traps import trap_kind
+from asmcfg import describe
+from asmcfg.facts import report
+from asmcfg.facts.counts import counts
+from asmcfg.hotspot import sections
 from asmcfg.model import Analysis, Block, Instruction, Profile, Trap
 
 SCHEMA = 1
@@ -35,7 +36,7 @@ def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[s
     if ins.bytecode:
         item["bytecode"] = ins.bytecode
     if ins.frames:
-        item["frames"] = [{"method": f.method, "bci": f.bci, "line": f.line} for f in ins.frames]
+        item["frames"] = [f.as_dict() for f in ins.frames]
     if ins.implicit_target is not None:
         item["implicit_exception"] = _hex(ins.implicit_target)
     if profile is not None and ins.address in profile.heat:
@@ -55,7 +56,7 @@ def trap_dict(result: Analysis, trap: Trap, block: int) -> dict[str, Any]:
         "fired": evidence.fired,
     }
     return {
-        "kind": trap_kind(result.cfg.method.instructions[trap.site]),
+        "kind": trap.kind.value,
         "request": request,
         "reason": trap.reason,
         "action": trap.action,
@@ -106,8 +107,8 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "jdk_assumption": result.jdk_why,
         "isa": method.isa,
         "syntax": method.syntax,
-        "entry": marker_address(result, "Entry Point"),
-        "verified_entry": marker_address(result, "Verified Entry Point"),
+        "entry": marker_address(result, sections.ENTRY),
+        "verified_entry": marker_address(result, sections.VERIFIED_ENTRY),
         "blocks": [block_dict(result, b) for b in result.cfg.blocks],
         "edges": [
             {"from": e.src, "to": e.dst, "kind": e.kind.value, "check": result.checks.get(e)} for e in result.cfg.edges
@@ -134,9 +135,3 @@ def write_json(results: Iterable[Analysis], out: TextIO) -> None:
 def jsonl_record(result: Analysis) -> dict[str, Any]:
     """One method as a JSON Lines record: the method object plus its schema number."""
     return {"schema": SCHEMA, **method_dict(result)}
-
-
-def write_jsonl_line(result: Analysis, out: TextIO) -> None:
-    """One method as one JSON line with its schema number."""
-    json.dump({"schema": SCHEMA, **method_dict(result)}, out, separators=(",", ":"))
-    out.write("\n")

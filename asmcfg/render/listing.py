@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the model
     from rich.console import Console
 
-    from asmcfg.index import IndexRecord
+    from asmcfg.dialects.index import IndexRecord
     from asmcfg.model import Method
 
 

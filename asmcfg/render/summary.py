@@ -10,8 +10,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from asmcfg import describe, report
-from asmcfg.analyses.counts import counts
+from asmcfg import describe
+from asmcfg.facts import report
+from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis
 from asmcfg.render import literal
 from asmcfg.render.heat_summary import write_heat

@@ -1,0 +1,1 @@
+"""The control-flow graph of one method: blocks and edges."""

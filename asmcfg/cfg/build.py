@@ -1,0 +1,216 @@
+"""Split one method into basic blocks and connect them: a pure function of the Method."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from asmcfg import isa
+from asmcfg.hotspot import sections
+from asmcfg.isa.base import Isa
+from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
+
+UNRESOLVED = "unresolved jump table"
+_BOUND_REACH = 12
+"""Instructions before an indirect jump searched for its table's bounds check."""
+_TABLE_BASE = re.compile(r"(0x[0-9a-fA-F]+)")
+GAP = "gap"
+"""Marker a partial listing (perfasm) puts where printed code is not contiguous."""
+
+
+_ENDING = frozenset({Flow.COND, Flow.JUMP, Flow.INDIRECT, Flow.RETURN, Flow.HALT})
+"""Flows that end a block (calls end one only when they never return)."""
+_DIRECT = frozenset({Flow.COND, Flow.JUMP})
+"""Flows with a target address in the operand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Per-instruction facts the builder and the passes share."""
+
+    flows: tuple[Flow, ...]
+    """Control-flow kind of each instruction."""
+    ends: tuple[bool, ...]
+    """True where an instruction ends its block."""
+    index: dict[int, int]
+    """Instruction index by address."""
+
+
+def layout(method: Method, table: Isa) -> Layout:
+    """Flow kind and block-ending flag of every instruction."""
+    last = len(method.instructions) - 1
+    flows = tuple(table.flow(ins) for ins in method.instructions)
+    call = Flow.CALL
+    ends = tuple(
+        flow in _ENDING
+        or (flow is call and table.noreturn(ins, i == last))
+        for i, (ins, flow) in enumerate(zip(method.instructions, flows, strict=True))
+    )
+    index = {ins.address: i for i, ins in enumerate(method.instructions)}
+    return Layout(flows, ends, index)
+
+
+def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
+    """Blocks and edges of `method`; `lay` is its layout when the caller has it already."""
+    table = isa.for_name(method.isa)
+    lay = lay or layout(method, table)
+    tables = jump_tables(method, lay, table)
+    leaders = _leaders(method, table, lay, tables)
+    blocks = _blocks(leaders, len(method.instructions))
+    block_of = {b.start: b.id for b in blocks}
+    edges: list[Edge] = []
+    for block in blocks:
+        edges.extend(_edges(method, table, lay, tables, block, block_of, len(blocks)))
+    gaps = {block_of[i] for i, label in method.markers if label == GAP and i in block_of}
+    if gaps:
+        edges = [e for e in edges if not (e.kind is EdgeKind.FALLTHROUGH and e.dst in gaps)]
+    roots = _roots(method, block_of)
+    if "partial" in method.features:
+        edges = [_not_shown(e) for e in edges]
+        entered = {e.dst for e in edges if isinstance(e.dst, int)}
+        roots = tuple(sorted(set(roots) | {b.id for b in blocks if b.id not in entered}))
+    return Cfg(method, tuple(blocks), tuple(edges), roots)
+
+
+def _leaders(method: Method, table: Isa, lay: Layout, tables: dict[int, tuple[int, ...]]) -> list[int]:
+    count = len(method.instructions)
+    leaders = {0} | {i for i, _ in method.markers if i < count}
+    for i, ins in enumerate(method.instructions):
+        if lay.ends[i] and i + 1 < count:
+            leaders.add(i + 1)
+        for target in _targets(table, lay, ins, i, tables):
+            if target in lay.index:
+                leaders.add(lay.index[target])
+    return sorted(leaders)
+
+
+def _targets(table: Isa, lay: Layout, ins: Instruction, i: int, tables: dict[int, tuple[int, ...]]) -> list[int]:
+    found: list[int] = []
+    if lay.flows[i] in _DIRECT:
+        target = table.target(ins)
+        if target is not None:
+            found.append(target)
+    found.extend(tables.get(i, ()))
+    if ins.implicit_target is not None:
+        found.append(ins.implicit_target)
+    return found
+
+
+def _blocks(leaders: list[int], count: int) -> list[Block]:
+    bounds = [*leaders, count]
+    return [Block(n, start, end) for n, (start, end) in enumerate(itertools.pairwise(bounds)) if start < end]
+
+
+def _edges(
+    method: Method,
+    table: Isa,
+    lay: Layout,
+    tables: dict[int, tuple[int, ...]],
+    block: Block,
+    block_of: dict[int, int],
+    nblocks: int,
+) -> list[Edge]:
+    edges = _exception_edges(method, lay, block, block_of)
+    last = block.end - 1
+    ins = method.instructions[last]
+    flow = lay.flows[last]
+    following = block.id + 1 if block.id + 1 < nblocks else None
+
+    def to(target: int | None, kind: EdgeKind) -> Edge:
+        return Edge(block.id, _destination(ins, target, lay, block_of), kind, last)
+
+    if flow is Flow.COND:
+        edges.append(to(table.target(ins), EdgeKind.TAKEN))
+    elif flow is Flow.JUMP:
+        edges.append(to(table.target(ins), EdgeKind.JUMP))
+    elif flow is Flow.INDIRECT:
+        targets = tables.get(last, ())
+        edges.extend(to(t, EdgeKind.INDIRECT) for t in dict.fromkeys(targets))
+        if not targets:
+            edges.append(Edge(block.id, ins.runtime_call() or UNRESOLVED, EdgeKind.INDIRECT, last))
+    if (not lay.ends[last] or flow is Flow.COND) and following is not None:
+        edges.append(Edge(block.id, following, EdgeKind.FALLTHROUGH, last))
+    return edges
+
+
+def _exception_edges(method: Method, lay: Layout, block: Block, block_of: dict[int, int]) -> list[Edge]:
+    edges = []
+    for i in range(block.start, block.end):
+        target = method.instructions[i].implicit_target
+        if target is not None:
+            edges.append(
+                Edge(block.id, _destination(method.instructions[i], target, lay, block_of), EdgeKind.EXCEPTION, i)
+            )
+    return edges
+
+
+def _destination(ins: Instruction, target: int | None, lay: Layout, block_of: dict[int, int]) -> int | str:
+    if target is not None and target in lay.index and lay.index[target] in block_of:
+        return block_of[lay.index[target]]
+    name = ins.runtime_call()
+    if name:
+        return name
+    for reloc in ins.relocs:
+        if reloc and reloc != "no_reloc":
+            return reloc
+    return f"0x{target:x}" if target is not None else UNRESOLVED
+
+
+def _not_shown(edge: Edge) -> Edge:
+    """In a partial listing (perfasm regions), a bare address outside it is code the listing did not show."""
+    if isinstance(edge.dst, str) and edge.dst.startswith("0x"):
+        return Edge(edge.src, f"not shown: {edge.dst}", edge.kind, edge.site)
+    return edge
+
+
+def _roots(method: Method, block_of: dict[int, int]) -> tuple[int, ...]:
+    roots = {0} if method.instructions else set()
+    for index, label in method.markers:
+        if label in sections.ROOTS and index in block_of:
+            roots.add(block_of[index])
+    return tuple(sorted(roots))
+
+
+def jump_tables(method: Method, lay: Layout, table: Isa) -> dict[int, tuple[int, ...]]:
+    """Targets of each indirect jump, read from the constant pool rows that point into the code."""
+    if not method.constants:
+        return {}
+    found: dict[int, tuple[int, ...]] = {}
+    bases = _table_bases(method)
+    base: int | None = None
+    for i in range(len(method.instructions)):
+        base = bases.get(i, base)
+        if lay.flows[i] is Flow.INDIRECT:
+            limit = min((b for b in bases.values() if base is not None and b > base), default=None)
+            bound = table.table_bound(method.instructions[max(0, i - _BOUND_REACH) : i])
+            targets = _table_from(method.constants, base, limit, lay.index)[:bound]
+            if targets:
+                found[i] = targets
+    return found
+
+
+def _table_bases(method: Method) -> dict[int, int]:
+    """Instruction index -> the constant-pool address it loads as a table base (`{section_word}`)."""
+    pool = {address for address, _ in method.constants}
+    bases = {}
+    for i, ins in enumerate(method.instructions):
+        if "section_word" in ins.relocs or "internal_word" in ins.relocs:
+            match = _TABLE_BASE.search(ins.operands)
+            if match and int(match.group(1), 16) in pool:
+                bases[i] = int(match.group(1), 16)
+    return bases
+
+
+def _table_from(
+    constants: tuple[tuple[int, int], ...], base: int | None, limit: int | None, index: dict[int, int]
+) -> tuple[int, ...]:
+    rows = [(a, v) for a, v in constants if (base is None or a >= base) and (limit is None or a < limit)]
+    targets: list[int] = []
+    expected = rows[0][0] if rows else 0
+    for address, value in rows:
+        if address != expected or value not in index:
+            break
+        targets.append(value)
+        expected = address + 8
+    return tuple(targets)

@@ -1,0 +1,5 @@
+"""PrintAssembly text disassembled by hsdis (JDK 6-25, AT&T or Intel, capstone or binutils)."""
+
+from asmcfg.dialects.base import Dialect
+
+DIALECT = Dialect("hsdis", cutter="asmcfg.sources.split:method_pieces")

@@ -1,0 +1,226 @@
+"""Cut a LogCompilation log into units of one thread's whole methods, working on large binary chunks.
+
+Only markup lines (those holding `<`) are looked at one by one; the text between them is handed on
+as bytes. A unit is read later, in any process, with `read_unit`, and gives what the line-by-line
+`logcompilation.Reader` gives for the same methods.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from asmcfg.dialects.logcompilation.logxml import (
+    NMethodRecord,
+    TrapCollector,
+    feature_version,
+    tags,
+    unescape,
+)
+from asmcfg.dialects.logcompilation.machine import TtyMachine
+from asmcfg.dialects.logcompilation.reader import Context, read_text
+from asmcfg.model import LogTrap, Method
+from asmcfg.sources.lines import STDIN, Line
+from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, open_binary, to_lines
+
+if TYPE_CHECKING:
+    from asmcfg.dialects import ReadOptions
+
+HEADERLESS_BYTES = 8 << 20
+"""Bytes of a thread's text without a method header after which they are handed on anyway."""
+_END = b"[/Disassembly]"
+_HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+\d+\s+(?:\S+:)?\s*(\d+) ")
+_TRAP_TAG = re.compile(rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms)[ \t/>][^\n]*")
+"""A tag `TrapCollector` follows, and the rest of its line."""
+
+
+def last_end(data: bytes) -> int:
+    """The offset just past the last `[/Disassembly]` line of `data`, 0 when there is none."""
+    found = data.rfind(_END)
+    while found >= 0:
+        start = data.rfind(b"\n", 0, found) + 1
+        end = data.find(b"\n", found) + 1 or len(data)
+        if data[start:end].strip() == _END:
+            return end
+        found = data.rfind(_END, 0, found)
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """Text one compiler thread wrote, holding whole methods, with the records that name them."""
+
+    segments: tuple[Piece, ...]
+    """The thread's text, XML-escaped, in order."""
+    printing: int | None
+    """Compile id of the thread's `<print_nmethod>` open when the unit was cut."""
+    records: tuple[NMethodRecord, ...]
+    """`<nmethod>` records of the compile ids in the text."""
+    jdk_hint: int | None
+    """Feature version from `<release>`."""
+    traps: tuple[LogTrap, ...] | None = None
+    """The log's `<uncommon_trap>` records of the compile ids in the text, when they were read ahead."""
+
+    @property
+    def size(self) -> int:
+        """Bytes of text."""
+        return sum(len(s.data) for s in self.segments)
+
+
+def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tuple[list[Method], int]:
+    """The unit's methods and the count of its lines outside any method."""
+    lines: list[Line] = []
+    for segment in unit.segments:
+        lines.extend(to_lines(segment.first_line, segment.data, unescape))
+    traps: dict[int, list[LogTrap]] | None = None
+    if unit.traps is not None:
+        traps = {}
+        for trap in unit.traps:
+            traps.setdefault(trap.compile_id, []).append(trap)
+    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records}, traps)
+    return read_text(lines, ctx, unit.printing)
+
+
+@dataclass(slots=True)
+class _Thread:
+    pending: list[Piece] = field(default_factory=list)
+    size: int = 0
+    header: bool = False
+    printing: int | None = None
+
+
+class Splitter(TtyMachine[_Thread, Unit]):
+    """Turns the bytes of a LogCompilation log into Units, in the order the serial reader yields methods."""
+
+    def __init__(self, source: str = "", traps: dict[int, list[LogTrap]] | None = None) -> None:
+        self.source = source
+        self.traps = traps
+        """The log's trap records read ahead (`read_log_traps`), handed to the units that need them."""
+        self.jdk_hint: int | None = None
+        self._line = 1
+        super().__init__({})
+
+    def units(self, stream: Readable) -> Iterator[Unit]:
+        """Units until `</tty>` (the compiler tasks after it hold no assembly)."""
+        buf = b""
+        for block in chunks(stream, CHUNK, self.source):
+            buf += block
+            pos = yield from self._scan(buf)
+            buf = buf[pos:]
+            if self._section == "log":
+                return
+        if buf:
+            yield from self._last_line(buf)
+        yield from self._flush_all()
+
+    def _scan(self, buf: bytes) -> Generator[Unit, None, int]:
+        """Handle every complete line of `buf`; return where the unhandled rest starts."""
+        pos = 0
+        while self._section != "log":
+            lt = buf.find(b"<", pos)
+            end = buf.rfind(b"\n", pos, len(buf) if lt < 0 else lt) + 1
+            if end > pos:
+                yield from self._text(buf[pos:end])
+                pos = end
+            if lt < 0:
+                break
+            line_end = buf.find(b"\n", lt)
+            if line_end < 0:
+                break
+            yield from self._markup(buf[pos:line_end])
+            pos = line_end + 1
+        return pos
+
+    def _last_line(self, buf: bytes) -> Iterator[Unit]:
+        if b"<" in buf:
+            yield from self._markup(buf)
+        else:
+            yield from self._text(buf)
+
+    def _text(self, data: bytes) -> Iterator[Unit]:
+        first = self._line
+        self._line += data.count(b"\n")
+        if self._section == "head":
+            if self._release:
+                self.jdk_hint = feature_version(data.split(b"\n", 1)[0].decode("ascii", "replace"))
+                self._release = False
+            return
+        thread = self._current
+        cut = last_end(data)
+        if not cut:
+            self._add(thread, Piece(first, data))
+            if not thread.header and thread.size >= HEADERLESS_BYTES:
+                yield from self._flush(thread)
+            return
+        self._add(thread, Piece(first, data[:cut]))
+        yield from self._flush(thread)
+        if cut < len(data):
+            self._add(thread, Piece(first + data.count(b"\n", 0, cut), data[cut:]))
+
+    def _add(self, thread: _Thread, piece: Piece) -> None:
+        thread.pending.append(piece)
+        thread.size += len(piece.data)
+        thread.header = thread.header or b"Compiled method (" in piece.data or b"Decoding compiled" in piece.data
+
+    def _markup(self, data: bytes) -> Iterator[Unit]:
+        number = self._line
+        self._line += 1 + data.count(b"\n")
+        for tag in tags(data.decode("utf-8", "replace")):
+            yield from self._tag(tag, number)
+
+    def _new_thread(self) -> _Thread:
+        return _Thread()
+
+    def _first_line(self, thread: _Thread) -> int | None:
+        return thread.pending[0].first_line if thread.pending else None
+
+    def _flush(self, thread: _Thread) -> Iterator[Unit]:
+        if not thread.pending:
+            return
+        segments = tuple(thread.pending)
+        ids = {int(m.group(1)) for s in segments for m in _HEADER_ID.finditer(s.data)}
+        if thread.printing is not None:
+            ids.add(thread.printing)
+        records = tuple(self._records[i] for i in sorted(ids) if i in self._records)
+        traps = None if self.traps is None else tuple(t for i in sorted(ids) for t in self.traps.get(i, ()))
+        thread.pending, thread.size, thread.header = [], 0, False
+        yield Unit(segments, thread.printing, records, self.jdk_hint, traps)
+
+def cut(stream: Readable, path: str, source: str, target: int) -> Iterator[Unit]:
+    """The log as units of whole compilations, with the trap records of a file read ahead (they follow the
+    code); stdin is read once, so its units carry none."""
+    return Splitter(source, None if path == STDIN else read_log_traps(path)).units(stream)
+
+
+def read_log_traps(path: str) -> dict[int, list[LogTrap]]:
+    """The `<uncommon_trap>` records of a LogCompilation log per compile id, as `Reader.log_traps` holds them.
+
+    One pass ahead of a parallel run, whose units are cut before the compiler tasks after `</tty>` are read.
+    """
+    collector = TrapCollector()
+    number, rest = 0, b""
+    with open_binary(path) as stream:
+        for block in chunks(stream, CHUNK, path):
+            data = rest + block
+            cut = data.rfind(b"\n") + 1
+            number = _collect(collector, data[:cut], number)
+            rest = data[cut:]
+        _collect(collector, rest, number)
+    return collector.traps
+
+
+def _collect(collector: TrapCollector, data: bytes, number: int) -> int:
+    """Feed the trap-related tags of `data` (whole lines after line `number`) to `collector`; the last line's number.
+
+    A regex finds the few tags the records need: in `<tty>` that skips the escaped assembly text, after it
+    the many other tags of the compiler tasks, at C speed.
+    """
+    done, line = 0, number + 1
+    for match in _TRAP_TAG.finditer(data):
+        line += data.count(b"\n", done, match.start())
+        done = match.start()
+        for tag in tags(match.group().decode("utf-8", "replace")):
+            collector.feed(tag, line)
+    return number + data.count(b"\n")

@@ -1,0 +1,296 @@
+"""The byte side of `[MachCode]`: hex rows and their repair, the capstone sweep, comments per 4-byte chunk."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+from asmcfg.dialects.annotations import read_notes
+from asmcfg.isa.base import Isa
+from asmcfg.model import Flow, Instruction
+
+DATA = ".byte"
+"""Mnemonic of a pseudo-instruction that covers bytes which are not code."""
+CHUNK = 4
+"""HotSpot prints comments per 4-byte chunk of code, on x86 as on AArch64."""
+ROW = re.compile(r"^\s*0x([0-9a-fA-F]+):(?: (.*))?$")
+_ADDRESS = re.compile(r"0x[0-9a-f]{8}")
+_CALL_RELOCS = ("runtime_call", "static_call", "opt_virtual_call", "virtual_call")
+_SCOPE, _RELOC, _IMPLICIT = 0, 1, 2
+_HEX = re.compile(r"^[0-9a-f]*$")
+_LITERAL = re.compile(r"^([wxsdq])\d+, #(0x[0-9a-f]+)$")
+_LITERAL_SIZE = {"w": 4, "x": 8, "s": 4, "d": 8, "q": 16}
+_SAMPLE_WORDS = 64
+_MIN_WORDS = 16
+_AARCH64_MAX_INVALID = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """The bytes of one `0xADDR: hhhh hhhh | …` line."""
+
+    address: int
+    """Address of the first byte."""
+    data: bytes
+    """The bytes, in memory order."""
+    line: int
+    """Input line the row started on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A comment HotSpot printed for the 4-byte chunk at `address`."""
+
+    address: int
+    """First byte of the chunk."""
+    lines: tuple[str, ...]
+    """Comment lines, each starting with `;`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """One instruction, or one unit of data, found by the linear sweep."""
+
+    address: int
+    """Address of the first byte."""
+    size: int
+    """Length in bytes."""
+    mnemonic: str
+    """Capstone's mnemonic, or `.byte` for data."""
+    operands: str
+    """Capstone's operand string, or the data bytes as `0x..` literals."""
+
+
+def layout(data: bytes) -> str:
+    """`data` laid out as HotSpot prints a row: 2-byte blocks, 4-byte groups joined by ` | `."""
+    groups = (data[i : i + 4] for i in range(0, len(data), 4))
+    return " | ".join(" ".join(g[j : j + 2].hex() for j in range(0, len(g), 2)) for g in groups)
+
+
+def parse_hex(body: str) -> bytes | None:
+    """The bytes of a row body when it is laid out exactly as HotSpot prints it, else None."""
+    text = body.strip().lower()
+    digits = text.replace("|", "").replace(" ", "")
+    if not digits or len(digits) % 2 or not _HEX.match(digits):
+        return None
+    data = bytes.fromhex(digits)
+    return data if layout(data) == text else None
+
+
+@dataclass(slots=True)
+class RowBuffer:
+    """A hex row held until the next address tells how many bytes it must hold."""
+
+    address: int
+    """Address of the row."""
+    body: str
+    """Text after `0xADDR: `."""
+    line: int
+    """Input line of the row."""
+    extra: list[tuple[int, str]] = field(default_factory=list)
+    """Lines without an address that followed it: the rest of a cut row, or program output."""
+
+    def close(self, expected: int | None) -> tuple[Row | None, list[tuple[int, str]]]:
+        """The row with interleaved text removed, and that text as (line, text) pairs.
+
+        Program output ends with a newline, so it cuts a row in two: the first part ends with the output and
+        the rest follows on a line of its own. `expected` (the next row's address less this one's) tells
+        which cut gives a well-laid-out row of the right length.
+        """
+        whole = parse_hex(self.body)
+        if whole is not None and expected in (None, len(whole)):
+            return Row(self.address, whole, self.line), list(self.extra)
+        for j, (_, tail) in enumerate([*self.extra, (self.line, "")]):
+            for k in range(len(self.body), -1, -1):
+                data = parse_hex(self.body[:k] + tail)
+                if data is not None and expected in (None, len(data)):
+                    dropped = [(self.line, self.body[k:]), *self.extra[:j], *self.extra[j + 1 :]]
+                    return Row(self.address, data, self.line), [d for d in dropped if d[1].strip()]
+        if whole is not None:
+            return Row(self.address, whole, self.line), list(self.extra)
+        return None, [(self.line, self.body), *self.extra]
+
+
+@cache
+def _disassembler(isa: str, syntax: str) -> Any:
+    import capstone  # imported on first decode: sniffing other formats must not pay for it
+
+    if isa == "aarch64":
+        arch = getattr(capstone, "CS_ARCH_ARM64", None) or capstone.CS_ARCH_AARCH64
+        return capstone.Cs(arch, capstone.CS_MODE_ARM)
+    md = capstone.Cs(capstone.CS_ARCH_X86, capstone.CS_MODE_64)
+    md.syntax = capstone.CS_OPT_SYNTAX_INTEL if syntax == "intel" else capstone.CS_OPT_SYNTAX_ATT
+    return md
+
+
+def guess_isa(data: bytes, prior: str | None = None) -> str:
+    """`aarch64` when the leading non-zero words decode as AArch64, else `x86_64`; `prior` decides short samples."""
+    md = _disassembler("aarch64", "aarch64")
+    words = [data[i : i + 4] for i in range(0, len(data) - 3, 4) if any(data[i : i + 4])][:_SAMPLE_WORDS]
+    if len(words) < _MIN_WORDS and prior is not None:
+        return prior
+    if not words:
+        return "x86_64"
+    invalid = sum(1 for w in words if not _aarch64_code(list(md.disasm_lite(w, 0))))
+    return "aarch64" if invalid / len(words) <= _AARCH64_MAX_INVALID else "x86_64"
+
+
+def _aarch64_code(found: list[tuple[int, int, str, str]]) -> bool:
+    # UDF is the architecturally undefined encoding: padding and data, never code HotSpot runs.
+    return bool(found) and found[0][2] != "udf"
+
+
+def sweep(data: bytes, start: int, isa: str, syntax: str) -> list[Decoded]:
+    """Decode `data` at `start` linearly; bytes that are not code become `.byte` units."""
+    md = _disassembler(isa, syntax)
+    unit = 4 if isa == "aarch64" else 1
+    literals: set[int] = set()
+    out: list[Decoded] = []
+    offset = 0
+    while offset < len(data):
+        for address, size, mnemonic, operands in md.disasm_lite(data[offset:], start + offset):
+            if address in literals or (unit == 4 and mnemonic == "udf"):
+                break
+            out.append(Decoded(address, size, mnemonic, operands))
+            offset += size
+            literals.update(_literal_words(mnemonic, operands))
+        if offset < len(data):
+            chunk = data[offset : offset + unit]
+            out.append(Decoded(start + offset, len(chunk), DATA, ", ".join(f"0x{b:02x}" for b in chunk)))
+            offset += len(chunk)
+    return out
+
+
+def _literal_words(mnemonic: str, operands: str) -> range:
+    """Word addresses an AArch64 `ldr xN, #literal` reads: data inside the code, not instructions."""
+    match = _LITERAL.match(operands) if mnemonic in ("ldr", "ldrsw") else None
+    if not match:
+        return range(0)
+    size = 4 if mnemonic == "ldrsw" else _LITERAL_SIZE[match.group(1)]
+    first = int(match.group(2), 16)
+    return range(first, first + size, 4)
+
+
+def regions(rows: list[Row], cuts: set[int]) -> list[tuple[int, bytes]]:
+    """Contiguous runs of bytes, cut again at every section label: each is swept on its own."""
+    runs: list[tuple[int, bytearray]] = []
+    for row in rows:
+        last = runs[-1] if runs else None
+        if last is None or row.address in cuts or last[0] + len(last[1]) != row.address:
+            runs.append((row.address, bytearray()))
+        runs[-1][1].extend(row.data)
+    return [(start, bytes(data)) for start, data in runs]
+
+
+def plain_instructions(decoded: list[Decoded], rows: list[Row]) -> list[Instruction]:
+    """Instructions without comments, each with the input line of the row holding its first byte."""
+    row_starts = [row.address for row in rows]
+    out = []
+    for d in decoded:
+        row = rows[max(bisect_right(row_starts, d.address) - 1, 0)]
+        out.append(Instruction(d.address, d.mnemonic, d.operands, row.line, size=d.size))
+    return out
+
+
+def annotate(plain: list[Instruction], notes: list[Note], table: Isa) -> tuple[Instruction, ...]:
+    """Give each instruction the comment lines that describe it (scope, then relocations, then handlers)."""
+    place = _Placer(plain, [table.flow(ins) for ins in plain])
+    found: dict[int, list[tuple[int, str]]] = {}
+    lines = [(note.address, _kind(text), text.lstrip(";").strip()) for note in notes for text in note.lines]
+    # Relocations first: a poll's oop map describes the pc where the poll starts.
+    for address, kind, body in sorted(lines, key=lambda line: line[1] == _SCOPE):
+        index = place.scope(address) if kind == _SCOPE else place.other(address, kind, body)
+        if index is not None:
+            found.setdefault(index, []).append((kind, body))
+            if body.startswith("{poll"):
+                place.polls.add(index)
+    return tuple(_with_comment(ins, sorted(found.get(i, []), key=lambda p: p[0])) for i, ins in enumerate(plain))
+
+
+def _kind(text: str) -> int:
+    body = text.lstrip(";").strip()
+    if body.startswith("{"):
+        return _RELOC
+    return _IMPLICIT if body.startswith("implicit exception") else _SCOPE
+
+
+@dataclass(slots=True)
+class _Placer:
+    """Finds the instruction a comment line of the chunk at `address` belongs to."""
+
+    plain: list[Instruction]
+    """The decoded instructions, without comments."""
+    flows: list[Flow]
+    """Flow kind of each."""
+    starts: list[int] = field(default_factory=list)
+    """First address of each."""
+    ends: list[int] = field(default_factory=list)
+    """Address one past each."""
+    polls: set[int] = field(default_factory=set)
+    """Indices given a `{poll}` or `{poll_return}` so far."""
+
+    def __post_init__(self) -> None:
+        self.starts = [ins.address for ins in self.plain]
+        self.ends = [ins.address + (ins.size or 0) for ins in self.plain]
+
+    def scope(self, address: int) -> int | None:
+        """Scopes and oop maps describe a pc in (address, address + 4]: after a call, or where a poll starts."""
+        ending = range(bisect_right(self.ends, address), bisect_right(self.ends, address + CHUNK))
+        if not ending:
+            return self.containing(address)
+        return _prefer(ending, lambda i: self.flows[i] is Flow.CALL, lambda i: i + 1 in self.polls)
+
+    def other(self, address: int, kind: int, body: str) -> int | None:
+        """Relocations and implicit exceptions name an instruction starting in [address, address + 4)."""
+        starting = range(bisect_left(self.starts, address), bisect_left(self.starts, address + CHUNK))
+        if not starting:
+            return self.containing(address)
+        if kind == _IMPLICIT:
+            return _prefer(starting, lambda i: self.starts[i] == address)
+        # A chunk names only its first relocation; pick the instruction of the kind that carries it.
+        if body[1:].startswith(_CALL_RELOCS):
+            return _prefer(starting, lambda i: self.flows[i] in (Flow.CALL, Flow.JUMP, Flow.INDIRECT), self.loads)
+        if body[1:].startswith("poll"):
+            return _prefer(starting, lambda i: "(" in self.plain[i].operands or "[" in self.plain[i].operands)
+        return _prefer(starting, self.loads, self.computes)
+
+    def loads(self, i: int) -> bool:
+        """True for a plain instruction with an address-sized literal (`movabs $0x7f…`)."""
+        return self.flows[i] is Flow.NONE and _ADDRESS.search(self.plain[i].operands) is not None
+
+    def computes(self, i: int) -> bool:
+        """True for a plain instruction that is not padding."""
+        return self.flows[i] is Flow.NONE and not self.plain[i].mnemonic.startswith("nop")
+
+    def containing(self, address: int) -> int | None:
+        """The instruction whose bytes include `address`."""
+        index = bisect_right(self.starts, address) - 1
+        return index if index >= 0 and address < self.ends[index] else None
+
+
+def _prefer(indices: range, *tests: Callable[[int], bool]) -> int:
+    """The first index passing the first test any index passes, else the first index."""
+    for good in tests:
+        found = next((i for i in indices if good(i)), None)
+        if found is not None:
+            return found
+    return indices[0]
+
+
+def _with_comment(ins: Instruction, parts: list[tuple[int, str]]) -> Instruction:
+    if not parts:
+        return ins
+    comment = "\n".join(text for _, text in parts if text)
+    notes = read_notes(comment)
+    return replace(
+        ins,
+        comment=comment,
+        relocs=notes.relocs,
+        bytecode=notes.bytecode,
+        frames=notes.frames,
+        implicit_target=notes.implicit_target,
+    )

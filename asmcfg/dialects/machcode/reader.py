@@ -1,0 +1,299 @@
+"""Raw `[MachCode]` hex that JDK 13+ prints without hsdis, decoded with capstone into the hsdis model."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from asmcfg import isa
+from asmcfg.dialects.builder import code_range, layout_features
+from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
+from asmcfg.dialects.machcode import hexdump
+from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
+from asmcfg.hotspot import sections
+from asmcfg.isa.base import Isa
+from asmcfg.model import Flow, Header, Instruction, Method
+from asmcfg.sources.lines import Line
+
+if TYPE_CHECKING:
+    from asmcfg.dialects import ReadOptions
+
+NAME = "machcode"
+_MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
+_MORE_NOTE = re.compile(r"^\s+;")
+_CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
+_FRAME = re.compile(r"^;\s*-\s+(?:\(reexecute\)\s+)?(\S+?)@-?\d+(?:\s+\(line \d+\))?\s*$")
+_VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
+_NOISE = re.compile(r"^\s*(?:#|=|Address\s+hex4)")
+_EXCEPTION, _DEOPT, _STUB = sections.EXCEPTION_HANDLER, sections.DEOPT_HANDLER, sections.STUB_CODE
+_SECTIONS = {*sections.ROOTS, _STUB}
+_SAMPLE_BYTES = 1024
+_LITERAL = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def sniff(sample: list[str]) -> float:
+    """High when the sample holds a `[MachCode]` block, unless it sits inside an XML log's `<tty>`."""
+    if not any("[MachCode]" in line for line in sample):
+        return 0.0
+    return 0.5 if any("<hotspot_log" in line or "<tty>" in line for line in sample) else 0.95
+
+
+@dataclass(slots=True)
+class Dump:
+    """What has been read of one method so far."""
+
+    header: Header
+    """The `Compiled method` header."""
+    rows: list[Row] = field(default_factory=list)
+    """Hex rows, repaired."""
+    notes: list[Note] = field(default_factory=list)
+    """Comments per chunk."""
+    markers: list[tuple[int, str]] = field(default_factory=list)
+    """(address, label) of each section label."""
+    waiting: list[str] = field(default_factory=list)
+    """Labels read whose address comes with the next row."""
+    constants: list[tuple[int, int]] = field(default_factory=list)
+    """Constant-pool rows as (address, 8-byte value)."""
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """The section table (`main code` -> (begin, end))."""
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    """Lines or text not understood or dropped."""
+    names: set[str] = field(default_factory=set)
+    """Methods named by inlining frames so far."""
+    label: str | None = None
+    """`Class::m` from a `# {method}` line."""
+    in_code: bool = False
+    """True inside `[MachCode]`."""
+    pending: RowBuffer | None = None
+    """The last hex row, until the next address fixes its length."""
+    note: list[str] | None = None
+    """Lines of the comment being read."""
+    note_at: int = 0
+    """Chunk address of that comment."""
+
+    def close_row(self, expected_end: int | None) -> None:
+        """Settle the held row now that the next address (or the end) is known."""
+        pending, self.pending = self.pending, None
+        if pending is None:
+            return
+        expected = None if expected_end is None or expected_end <= pending.address else expected_end - pending.address
+        row, dropped = pending.close(expected)
+        if row is not None:
+            self.rows.append(row)
+        self.skipped.extend(dropped)
+
+    def close_note(self) -> None:
+        """Store the comment being read."""
+        if self.note:
+            self.notes.append(Note(self.note_at, tuple(self.note)))
+        self.note = None
+
+
+class Reader:
+    """Reads `[MachCode]` methods; counts the lines outside any method."""
+
+    def __init__(self, source: str, options: ReadOptions | None = None) -> None:
+        self.source = source
+        self.outside = 0
+        self.jdk_hint: int | None = None
+        self.syntax = options.syntax if options is not None else "att"
+        self._dump: Dump | None = None
+        self._banner: str | None = None
+        self._isa: str | None = None
+
+    def complete(self, method: Method) -> Method:
+        """`method` as read: nothing follows the code in this dialect."""
+        return method
+
+    def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
+        """Yield each method as soon as its `[/MachCode]` has been read."""
+        for line in lines:
+            done = self._feed(line)
+            if done is not None:
+                yield done
+        last = self._finish()
+        if last is not None:
+            yield last
+
+    def _feed(self, line: Line) -> Method | None:
+        text = line.text
+        if "Compiled method (" in text:
+            finished = self._finish()
+            header = parse_header(text, line.number) or unnamed_header(line.number, self._banner or "unknown")
+            self._dump, self._banner = Dump(header), None
+            return finished
+        dump = self._dump
+        if text.strip() == "[MachCode]" and dump is None:
+            dump = self._dump = Dump(unnamed_header(line.number, self._banner or "unknown"))
+        if dump is None:
+            self._outside(text)
+        elif text.strip() == "[/MachCode]":
+            return self._finish()
+        elif dump.in_code:
+            _code_line(dump, line)
+        else:
+            _head_line(dump, line)
+        return None
+
+    def _outside(self, text: str) -> None:
+        version = _VM_VERSION.search(text)
+        if version:
+            self.jdk_hint = int(version.group(1))
+        self._banner = banner_compiler(text) or self._banner
+        if text.strip():
+            self.outside += 1
+
+    def _finish(self) -> Method | None:
+        dump, self._dump = self._dump, None
+        if dump is None:
+            return None
+        code = dump.sections.get("stub code") or dump.sections.get("main code")
+        dump.close_row(code[1] if code else None)
+        dump.close_note()
+        if not dump.rows:
+            return None
+        method = assemble(dump, self.source, self.syntax, self.jdk_hint, self._isa)
+        self._isa = method.isa
+        return method
+
+
+def _head_line(dump: Dump, line: Line) -> None:
+    """Section table and constant pool rows, before `[MachCode]`."""
+    text = line.text
+    stripped = text.strip()
+    section = parse_section(text)
+    constant = _CONSTANT_ROW.match(text)
+    if stripped == "[MachCode]":
+        dump.in_code = True
+    elif section:
+        dump.sections[section[0]] = (section[1], section[2])
+    elif constant:
+        if constant.group(2):
+            dump.constants.append((int(constant.group(1), 16), int(constant.group(2), 16)))
+    elif stripped and not stripped.startswith("[Constant Pool") and not _NOISE.match(text):
+        dump.skipped.append((line.number, text))
+
+
+def _code_line(dump: Dump, line: Line) -> None:
+    """One line inside `[MachCode]`: a label, a hex row, a comment, or something else."""
+    text = line.text
+    stripped = text.strip()
+    row = ROW.match(text)
+    marker = _MARKER.match(stripped)
+    if row:
+        _addressed(dump, int(row.group(1), 16), row.group(2) or "", line.number)
+    elif marker:
+        dump.close_note()
+        dump.waiting.append(marker.group(1))
+    elif _MORE_NOTE.match(text) and dump.note is not None:
+        _add_note_line(dump, stripped)
+    elif not stripped or _NOISE.match(text):
+        dump.label = dump.label or method_label(text)
+    elif dump.pending is not None and dump.note is None:
+        dump.pending.extra.append((line.number, text))
+    elif not (dump.note and _glue(dump, line)):
+        dump.skipped.append((line.number, text))
+
+
+def _addressed(dump: Dump, address: int, body: str, number: int) -> None:
+    """A `0xADDR:` line: it ends the held row and comment, and places waiting labels."""
+    dump.close_row(address)
+    dump.close_note()
+    dump.markers.extend((address, label) for label in dump.waiting if label in _SECTIONS)
+    dump.waiting.clear()
+    if body.lstrip().startswith(";"):
+        dump.note, dump.note_at = [], address
+        _add_note_line(dump, body.strip())
+    else:
+        dump.pending = RowBuffer(address, body, number)
+
+
+def _add_note_line(dump: Dump, text: str) -> None:
+    assert dump.note is not None
+    dump.note.append(text)
+    frame = _FRAME.match(text)
+    if frame:
+        dump.names.add(frame.group(1))
+
+
+def _glue(dump: Dump, line: Line) -> bool:
+    """Join a frame line cut by program output, dropping the output: `; - C::m<junk>` + `@12 (line 3)`."""
+    assert dump.note
+    last = dump.note[-1]
+    names = dump.names | {dump.header.name}
+    for k in range(len(last), 0, -1):
+        frame = _FRAME.match(last[:k] + line.text)
+        if frame and frame.group(1) in names:
+            dump.note[-1] = last[:k] + line.text
+            dump.skipped.append((line.number - 1, last[k:]))
+            return True
+    return False
+
+
+def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: str | None = None) -> Method:
+    """Decode the rows of `dump` and attach its comments; `prior` is the ISA of the input's previous method."""
+    rows = sorted(dump.rows, key=lambda r: r.address)
+    regions = hexdump.regions(rows, {address for address, _ in dump.markers})
+    isa_name = hexdump.guess_isa(b"".join(data for _, data in regions)[:_SAMPLE_BYTES], prior)
+    syntax = "aarch64" if isa_name == "aarch64" else syntax
+    decoded = [d for start, data in regions for d in hexdump.sweep(data, start, isa_name, syntax)]
+    table = isa.for_name(isa_name)
+    instructions = hexdump.annotate(hexdump.plain_instructions(decoded, rows), dump.notes, table)
+    starts = [ins.address for ins in instructions]
+    markers = [(bisect_left(starts, address), label) for address, label in dump.markers]
+    header = dump.header
+    if header.name == "<unknown>" and dump.label:
+        header = replace(header, name=dump.label)
+    begin, end = code_range(dump.sections)
+    return Method(
+        header=header,
+        instructions=instructions,
+        markers=tuple(unlabelled_handlers(instructions, markers, table)),
+        source=source,
+        isa=isa_name,
+        syntax=syntax,
+        code_begin=begin,
+        code_end=end,
+        constants=tuple(dump.constants),
+        jdk_hint=jdk_hint,
+        skipped=tuple(dump.skipped),
+        dialect=NAME,
+        features=frozenset(layout_features(instructions, dump.sections)),
+    )
+
+
+def unlabelled_handlers(
+    instructions: tuple[Instruction, ...], markers: list[tuple[int, str]], table: Isa
+) -> list[tuple[int, str]]:
+    """Add the handler labels HotSpot could not print: it labels only pcs at a 4-byte chunk boundary."""
+    labels = {label: index for index, label in markers}
+    stub = labels.get(_STUB, labels.get(_EXCEPTION))
+    if stub is None:
+        return markers
+    flows = [table.flow(ins) for ins in instructions]
+    deopt = labels.get(_DEOPT)
+    if deopt is None:
+        first = labels.get(_EXCEPTION, stub)
+        deopt = next((i for i in range(first, len(instructions)) if _own_pc(instructions, flows, i)), None)
+        markers = markers if deopt is None else [*markers, (deopt, _DEOPT)]
+    if deopt is not None and _EXCEPTION not in labels:
+        # The exception handler is the code just before the deopt handler, after the stubs' last jump.
+        ends = (i for i in range(deopt - 2, stub - 1, -1) if flows[i] in (Flow.JUMP, Flow.HALT, Flow.RETURN))
+        start = next(ends, None)
+        if start is not None and start + 1 < deopt:
+            markers = [*markers, (start + 1, _EXCEPTION)]
+    return sorted(markers)
+
+
+def _own_pc(instructions: tuple[Instruction, ...], flows: list[Flow], i: int) -> bool:
+    """The deopt handler's entry: it pushes its own pc (`call .+5`, `movabs $here`, `adr lr, here`) then jumps."""
+    ins = instructions[i]
+    here = ins.address
+    if flows[i] is Flow.CALL:
+        pushes = any(int(v, 16) == here + (ins.size or 0) for v in _LITERAL.findall(ins.operands))
+    else:
+        pushes = flows[i] is Flow.NONE and any(int(v, 16) == here for v in _LITERAL.findall(ins.operands))
+    return pushes and Flow.JUMP in flows[i + 1 : i + 4]

@@ -1,0 +1,128 @@
+"""Measured heat from JMH perfasm, and putting it onto a Method read from a full PrintAssembly dump.
+
+perfasm prints only the hot regions; the PrintAssembly output of the same run (JMH's `saveLog`, or the
+program's own `-XX:+PrintAssembly`) holds whole methods. Both print the same addresses, so a profile fits a
+method when its sampled addresses land on the method's instructions. Addresses change with every JVM start:
+a profile from another run lands nowhere, and the overlay says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from asmcfg.dialects.perfasm import reader as perfasm
+from asmcfg.errors import InputError
+from asmcfg.model import Header, Method, Profile
+from asmcfg.sources.lines import Line, display_name, read_lines
+
+_COLUMNS = re.compile(r"^(?:\s*\d{1,3}\.\d\d%)*\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class MethodProfile:
+    """The heat perfasm measured for one compilation, and which compilation it is."""
+
+    header: Header
+    """The compilation as perfasm names it (compile id and version when printed)."""
+    run: int
+    """Run number in the perfasm file, from 1."""
+    benchmark: str
+    """The benchmark of that run, when JMH printed it."""
+    key: str
+    """Identity within the file (`run 1: compile id 568`)."""
+    profile: Profile = field(repr=False)
+    """The measured heat."""
+    method: Method = field(repr=False)
+    """The partial method the regions show."""
+
+
+@dataclass(frozen=True, slots=True)
+class OverlayReport:
+    """Whether a profile fits a method, and how well."""
+
+    matched: bool
+    """True when every sampled address lands on an instruction and the names agree."""
+    candidate: MethodProfile | None
+    """The profile whose addresses land best (None when there were no profiles)."""
+    sampled: int
+    """Sampled addresses in the candidate."""
+    landed: int
+    """Of those, the ones that are instruction addresses of the method."""
+    missed: tuple[int, ...] = field(repr=False)
+    """Sampled addresses that land on no instruction."""
+    heat: tuple[float, ...]
+    """Percent of the run per event that landed."""
+    message: str
+    """One sentence for the user."""
+
+
+def read_profiles(path: str) -> list[MethodProfile]:
+    """Every compilation perfasm shows in `path` (a JMH console file or `-prof perfasm` output)."""
+    name = display_name(path)
+    reader = perfasm.Reader(name)
+    methods = list(reader.methods(read_lines(path)))
+    if not reader.regions:
+        raise InputError("no `....[Hottest Region N]` found: is this JMH -prof perfasm output?", name)
+    return [
+        MethodProfile(method.header, origin.run, origin.benchmark, origin.key, method.profile, method)
+        for method, origin in zip(methods, reader.origins, strict=True)
+        if method.profile is not None
+    ]
+
+
+def overlay(method: Method, profiles: Sequence[MethodProfile]) -> tuple[Method, OverlayReport]:
+    """`method` with the best-fitting profile's heat when it matches; otherwise `method` unchanged."""
+    addresses = {ins.address for ins in method.instructions}
+    if not profiles:
+        return method, OverlayReport(False, None, 0, 0, (), (), "no profile to put on the method")
+    best = max(profiles, key=lambda p: (_landed(p, addresses), _same(method, p) is None, _total(p.profile)))
+    landed = {a: v for a, v in best.profile.heat.items() if a in addresses}
+    missed = tuple(sorted(a for a in best.profile.heat if a not in addresses))
+    heat = tuple(sum((values[i] for values in landed.values()), 0.0) for i in range(len(best.profile.events)))
+    problem = _problem(method, best, len(landed), len(missed))
+    report = OverlayReport(problem is None, best, len(best.profile.heat), len(landed), missed, heat,
+                           problem or f"{len(landed)} of {len(landed)} sampled addresses land on instructions "
+                           f"({best.key})")
+    if problem is not None:
+        return method, report
+    return replace(method, profile=replace(best.profile, heat=landed)), report
+
+
+def strip_columns(lines: Iterable[Line]) -> Iterator[Line]:
+    """The lines of a perfasm-annotated HotSpot log (JMH `saveLog`) without the percentage columns.
+
+    The columns and the indentation after them go, so any dialect can read the HotSpot text."""
+    for line in lines:
+        match = _COLUMNS.match(line.text)
+        yield Line(line.number, line.text[match.end() :] if match else line.text)
+
+
+def _landed(profile: MethodProfile, addresses: set[int]) -> int:
+    return sum(1 for address in profile.profile.heat if address in addresses)
+
+
+def _total(profile: Profile) -> float:
+    return sum(values[0] for values in profile.heat.values() if values)
+
+
+def _same(method: Method, candidate: MethodProfile) -> str | None:
+    """Why the compilation named by perfasm is not `method`, or None when nothing says so."""
+    mine, theirs = method.header, candidate.header
+    if mine.compile_id is not None and theirs.compile_id is not None and mine.compile_id != theirs.compile_id:
+        return f"perfasm names compile id {theirs.compile_id}, the method is compile id {mine.compile_id}"
+    known = mine.name != "<unknown>" and theirs.name != "<unknown>" and theirs.compiler != "stub"
+    if known and mine.name != theirs.name:
+        return f"perfasm names {theirs.name}, the method is {mine.name}"
+    return None
+
+
+def _problem(method: Method, best: MethodProfile, landed: int, missed: int) -> str | None:
+    if landed == 0:
+        return ("no sampled address lands on an instruction of this method: the profile is from a different run "
+                "(addresses change with every JVM start) or of other code")
+    if missed:
+        return (f"only {landed} of {landed + missed} sampled addresses of {best.key} land on instructions: "
+                "a different run, or other code at the same addresses")
+    return _same(method, best)

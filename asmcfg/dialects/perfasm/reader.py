@@ -1,0 +1,214 @@
+"""JMH perfasm output: the hottest regions, one Method per compilation, with the measured heat as its profile.
+
+A run (one `Secondary result "…:asm"` section) prints regions in heat order; the regions of one compilation
+(same compile id, or same name and version, or for old JMH the same name nearby) become one partial Method.
+Lines of other code a region spills into (a `StubRoutines::x [a, b[` or `Compiled method` boundary) go to
+their own Method; spilled code with no sample is dropped. Methods are yielded when their run ends.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from asmcfg.dialects.perfasm.build import GAP, Draft, Piece, Region, RegionLine, Row, Run, build_run
+from asmcfg.dialects.perfasm.text import (
+    Content,
+    classify,
+    nmethod_title,
+    parse_title,
+    share_row,
+    split_columns,
+    stub_title,
+)
+from asmcfg.model import Method
+from asmcfg.sources.lines import Line
+
+if TYPE_CHECKING:
+    from asmcfg.dialects import ReadOptions
+
+NAME = "perfasm"
+__all__ = ["GAP", "NAME", "Origin", "Reader", "Region", "RegionLine", "sniff"]
+
+_REGION = re.compile(r"\.\[Hottest Region (\d+)\]")
+_SECTION = re.compile(r"^\.{4}\[(Hottest Regions|Hottest Methods[^\]]*|Distribution by Source)\]")
+_DOTS = re.compile(r"^\.{20,}\s*$")
+_TOTAL = re.compile(r"<total for region (\d+)>")
+_COLUMN = re.compile(r"^\s*Column (\d+): (\S+).*\((\d+) events\)")
+_RESULT = re.compile(r'^Secondary result "(.*?):\S*asm"')
+_BENCHMARK = re.compile(r"^# Benchmark: (\S+)")
+_VM_VERSION = re.compile(r"# VM version: JDK (\d+)(?:\.(\d+))?")
+
+
+def sniff(sample: list[str]) -> float:
+    """High for JMH perfasm console output."""
+    text = "\n".join(sample)
+    if "[Hottest Region" in text or "....[Hottest" in text:
+        return 0.95
+    if "PrintAssembly processed" in text:
+        return 0.9
+    return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a yielded Method came from."""
+
+    run: int
+    """Run number in the file, from 1."""
+    benchmark: str
+    """Benchmark of the run, when JMH printed it."""
+    key: str
+    """Identity of the compilation within the file (`run 1: compile id 568`)."""
+
+
+class Reader:
+    """Reads perfasm console output; `regions` and `origins` (one per yielded Method) fill in as it goes."""
+
+    def __init__(self, source: str, options: ReadOptions | None = None) -> None:
+        self.source = source
+        self.outside = 0
+        self.jdk_hint: int | None = None
+        self.regions: list[Region] = []
+        self.origins: list[Origin] = []
+        self._run = Run(1)
+        self._region: Draft | None = None
+        self._mode = "outside"
+        self._section = ""
+        self._benchmark = ""
+
+    def complete(self, method: Method) -> Method:
+        """`method` as read: nothing follows the code in this dialect."""
+        return method
+
+    def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
+        """Yield the compilations of each run when the run ends."""
+        for line in lines:
+            yield from self._feed(line)
+        self._close_region()
+        yield from self._flush()
+
+    def _feed(self, line: Line) -> list[Method]:
+        text = line.text
+        start = _REGION.search(text)
+        section = _SECTION.match(text)
+        if start:
+            self._close_region()
+            self._region, self._mode = Draft(int(start.group(1)), line.number), "title"
+        elif self._mode == "title":
+            self._title(line)
+        elif self._mode == "body":
+            return self._body(line)
+        elif section:
+            self._mode, self._section = "summary", section.group(1)
+        elif self._mode == "summary":
+            self._summary(text)
+        else:
+            return self._outside(line)
+        return []
+
+    def _title(self, line: Line) -> None:
+        region = self._region
+        if region is None or not line.text.strip():
+            return
+        region.title, region.line, self._mode = line.text.strip(), line.number, "body"
+        region.pieces.append(Piece(parse_title(line.text, line.number)))
+
+    def _body(self, line: Line) -> list[Method]:
+        region = self._region
+        assert region is not None
+        if _DOTS.match(line.text) or _TOTAL.search(line.text):
+            self._close_region()
+            return self._outside(line)
+        values, rest = split_columns(line.text)
+        self._run.width = max(self._run.width, max(values, default=-1) + 1)
+        content = classify(rest)
+        piece = region.pieces[-1]
+        region.printed += 1
+        if content.kind == "instruction" and content.address is not None:
+            previous = None if region.gap or not piece.rows else piece.rows[-1].address
+            piece.rows.append(Row(content.address, content.text, line.number, values, region.printed - 1,
+                                  previous, region.markers))
+            region.markers, region.gap = [], False
+        elif content.kind == "comment" and piece.rows:
+            piece.rows[-1].comments.append(content.text)
+        elif content.kind == "marker":
+            region.markers.append(content.text)
+        elif content.kind == "gap" or not content.text:
+            region.gap = region.gap or bool(piece.rows)
+        else:
+            _other(region, piece, content, line.number)
+        return []
+
+    def _close_region(self) -> None:
+        if self._region is not None and self._region.pieces:
+            self._run.regions.append(self._region)
+        self._region, self._mode = None, "outside"
+
+    def _summary(self, text: str) -> None:
+        if _DOTS.match(text):
+            self._mode = "outside"
+            return
+        values, rest = split_columns(text)
+        if self._section.startswith("Hottest Methods") and values:
+            name, compile_id = share_row(rest)
+            self._run.shares[name] = values
+            if compile_id is not None:
+                self._run.id_shares[compile_id] = values
+
+    def _outside(self, line: Line) -> list[Method]:
+        text = line.text
+        total, column, result = _TOTAL.search(text), _COLUMN.match(text), _RESULT.match(text)
+        if total:
+            self._run.totals[int(total.group(1))] = split_columns(text)[0]
+        elif column:
+            self._run.events[int(column.group(1)) - 1] = column.group(2)
+            self._run.counts[int(column.group(1)) - 1] = int(column.group(3))
+        elif result or "PrintAssembly processed" in text:
+            return self._next_run(result.group(1) if result else None)
+        else:
+            self._note(text)
+        return []
+
+    def _note(self, text: str) -> None:
+        version, benchmark = _VM_VERSION.search(text), _BENCHMARK.match(text)
+        if version:
+            major = int(version.group(1))
+            self.jdk_hint = int(version.group(2)) if major == 1 and version.group(2) else major
+        if benchmark:
+            self._benchmark = benchmark.group(1)
+        if text.strip():
+            self.outside += 1
+
+    def _next_run(self, benchmark: str | None) -> list[Method]:
+        """A result section starts: finish the previous run if it has anything."""
+        done: list[Method] = []
+        if self._run.regions or self._run.events:
+            done = self._flush()
+        if benchmark is not None or not self._run.benchmark:
+            self._run.benchmark = benchmark or self._benchmark
+        return done
+
+    def _flush(self) -> list[Method]:
+        run, self._run = self._run, Run(self._run.number + 1)
+        if not run.regions:
+            return []
+        built = build_run(run, self.source, self.jdk_hint)
+        self.regions.extend(built.regions)
+        self.origins.extend(Origin(run.number, run.benchmark, key) for key, _ in built.methods)
+        return [method for _, method in built.methods]
+
+
+def _other(region: Draft, piece: Piece, content: Content, number: int) -> None:
+    """Constant rows, boundaries into other code, and lines nobody knows."""
+    if content.kind == "constant" and content.address is not None and content.value is not None:
+        piece.constants.append((content.address, content.value))
+    elif content.kind in ("stub", "nmethod"):
+        title = stub_title(content.text, number) if content.kind == "stub" else nmethod_title(content.text, number)
+        if title is not None:
+            region.pieces.append(Piece(title))
+            region.gap = True
+    elif content.kind == "other":
+        piece.skipped.append((number, content.text))

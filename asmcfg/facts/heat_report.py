@@ -1,0 +1,105 @@
+"""Figures renderers show beside measured heat: loop heat, cold share, and what a hot path does per trip."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from asmcfg import isa
+from asmcfg.analyses.heat import heat_of, loop_blocks
+from asmcfg.analyses.hotness import COLD_TAGS
+from asmcfg.model import Analysis, Flow, HotPath, Instruction, Loop, Trap
+
+Heat = tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ColdShare:
+    """How much of the method's measured heat sits in cold code."""
+
+    blocks: frozenset[int]
+    """The cold blocks: tagged with a COLD_TAGS tag, or out of line."""
+    heat: Heat
+    """Percent of the run per event in those blocks."""
+    share: Heat
+    """Fraction (0..1) of the method's own heat per event in those blocks (0.0 when the method has none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PathFacts:
+    """What one trip along a path meets."""
+
+    instructions: int
+    """Instructions executed per trip (the sum of the blocks' lengths)."""
+    checks: tuple[tuple[int, str], ...]
+    """(instruction index, `range_check`/`null_check`) of the check branches in the path's blocks."""
+    traps: tuple[Trap, ...]
+    """Traps called from the path's blocks."""
+    polls: tuple[int, ...]
+    """Instruction indexes of safepoint polls (`{poll}` and `{poll_return}`)."""
+    calls: tuple[tuple[int, str], ...]
+    """(instruction index, callee as printed) of the calls made."""
+
+
+def loop_heat(result: Analysis, loop: Loop) -> Heat:
+    """Summed percent per event over the loop's blocks (see heat.loop_blocks)."""
+    return heat_of(result, loop_blocks(loop))
+
+
+def method_heat(result: Analysis) -> Heat:
+    """The method's measured heat: percent of the run per event over all blocks."""
+    return heat_of(result, tuple(result.block_heat))
+
+
+def out_of_line_blocks(result: Analysis) -> frozenset[int]:
+    """Blocks laid out after the method's last return and outside every loop: where compilers put slow paths.
+
+    Empty when the graph shows no return (a partial method may not)."""
+    method = result.cfg.method
+    table = isa.for_name(method.isa)
+    returns = [b.id for b in result.cfg.blocks if table.flow(method.instructions[b.end - 1]) is Flow.RETURN]
+    if not returns:
+        return frozenset()
+    in_loops = {block for loop in result.loops for block in loop_blocks(loop)}
+    return frozenset(b.id for b in result.cfg.blocks if b.id > max(returns) and b.id not in in_loops)
+
+
+def cold_blocks(result: Analysis) -> frozenset[int]:
+    """Blocks tagged cold (traps, stubs, handlers, check failures) and out-of-line blocks."""
+    tagged = {b.id for b in result.cfg.blocks if result.block_tags(b.id) & COLD_TAGS}
+    return frozenset(tagged) | out_of_line_blocks(result)
+
+
+def cold_share(result: Analysis) -> ColdShare:
+    """The share of the method's samples that land in cold blocks."""
+    blocks = cold_blocks(result)
+    heat = heat_of(result, tuple(sorted(blocks)))
+    total = method_heat(result)
+    share = tuple(h / t if t > 0 else 0.0 for h, t in zip(heat, total, strict=True))
+    return ColdShare(blocks, heat, share)
+
+
+def instructions_per_iteration(result: Analysis, path: HotPath | tuple[int, ...]) -> int:
+    """Instructions executed once along `path` (per iteration when the path goes round a loop)."""
+    blocks = path.blocks if isinstance(path, HotPath) else path
+    return sum(result.cfg.blocks[b].end - result.cfg.blocks[b].start for b in blocks)
+
+
+def path_facts(result: Analysis, path: HotPath | tuple[int, ...]) -> PathFacts:
+    """Checks, traps, polls and calls met along `path`, in path order."""
+    blocks = path.blocks if isinstance(path, HotPath) else path
+    method = result.cfg.method
+    table = isa.for_name(method.isa)
+    sites = [i for b in blocks for i in range(result.cfg.blocks[b].start, result.cfg.blocks[b].end)]
+    on_path = set(blocks)
+    checks = sorted({(edge.site, kind) for edge, kind in result.checks.items() if edge.src in on_path})
+    polls = [i for i in sites if method.instructions[i].poll or method.instructions[i].poll_return]
+    calls = [(i, _callee(method.instructions[i])) for i in sites if table.flow(method.instructions[i]) is Flow.CALL]
+    traps = [result.traps[b] for b in blocks if b in result.traps]
+    return PathFacts(
+        instructions_per_iteration(result, blocks), tuple(checks), tuple(traps), tuple(polls), tuple(calls)
+    )
+
+
+def _callee(ins: Instruction) -> str:
+    """The runtime routine, the call relocation (`{optimized virtual_call}`), or the operand."""
+    return ins.runtime_call() or next((r for r in ins.relocs if "call" in r), "") or ins.operands

@@ -1,0 +1,172 @@
+"""Derived per-method figures the JSON and summary renderers share (no parsing, no printing)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from asmcfg.analyses.hotness import is_cold
+from asmcfg.facts import heat_report
+from asmcfg.isa import for_name
+from asmcfg.model import Analysis, Block, Flow, Loop
+
+
+def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
+    """The dominant source line and inlined method of a block, from its debug info."""
+    frames: dict[tuple[str, int | None], int] = {}
+    for ins in result.cfg.method.instructions[block.start : block.end]:
+        if ins.frames:
+            key = (ins.frames[0].method, ins.frames[0].line)
+            frames[key] = frames.get(key, 0) + 1
+    if not frames:
+        return _source_from_checks(result, block)
+    (method, line), _ = max(frames.items(), key=lambda kv: (kv[1], kv[0][1] or 0, kv[0][0]))
+    return {"method": method, "line": line}
+
+
+def _source_from_checks(result: Analysis, block: Block) -> dict[str, Any] | None:
+    """Without debug info in the block, the line of the trap its checks lead to."""
+    for edge in result.checks:  # check edges only, in graph order within a block
+        if edge.src == block.id and isinstance(edge.dst, int):
+            for target in range(edge.dst, len(result.cfg.blocks)):
+                trap = result.traps.get(target)
+                if trap is not None and trap.line is not None:
+                    return {"method": trap.method, "line": trap.line}
+                if target not in result.tags or not result.tags[target] & {"range_check", "null_check"}:
+                    break
+    return None
+
+
+def calls_in(result: Analysis, blocks: list[int]) -> list[str]:
+    """Names of the calls made in `blocks` (trap calls excluded)."""
+    table = for_name(result.cfg.method.isa)
+    names = []
+    for block_id in blocks:
+        block = result.cfg.blocks[block_id]
+        for ins in result.cfg.method.instructions[block.start : block.end]:
+            if table.flow(ins) is Flow.CALL and block_id not in result.traps:
+                names.append(_callee(ins.relocs) or ins.operands)
+    return names
+
+
+def _callee(relocs: tuple[str, ...]) -> str:
+    for reloc in relocs:
+        if "call" in reloc:
+            return reloc
+    return ""
+
+
+def checks_in(result: Analysis, blocks: set[int]) -> Counter[str]:
+    """Range and null checks whose branch lies in `blocks`."""
+    return Counter(check for edge, check in result.checks.items() if edge.src in blocks)
+
+
+def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
+    """A loop with what one iteration executes and pays for."""
+    warm = [b for b in loop.blocks if not is_cold(result, b)]
+    checks = checks_in(result, set(warm))
+    polls = sum(
+        1
+        for b in warm
+        for ins in result.cfg.method.instructions[result.cfg.blocks[b].start : result.cfg.blocks[b].end]
+        if ins.poll
+    )
+    return {
+        "header": loop.header,
+        "blocks": list(loop.blocks),
+        "depth": loop.depth,
+        "has_poll": loop.has_poll,
+        "strip_mined_outer": strip_mined_outer(result, loop),
+        "back_edges": list(loop.back_edges),
+        "instructions": sum(result.cfg.blocks[b].end - result.cfg.blocks[b].start for b in warm),
+        "polls": polls,
+        "range_checks": checks.get("range_check", 0),
+        "null_checks": checks.get("null_check", 0),
+        "calls": calls_in(result, warm),
+    }
+
+
+def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
+    """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
+    inner = [other for other in result.loops if other.depth == loop.depth + 1 and set(other.blocks) < set(loop.blocks)]
+    return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
+
+
+def trap_table(result: Analysis) -> list[dict[str, Any]]:
+    """Traps grouped by reason and action, with where they are."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for block_id in sorted(result.traps):
+        trap = result.traps[block_id]
+        where = f"{trap.bytecode or '?'}@{trap.bci}" if trap.bci is not None else "?"
+        if trap.line is not None:
+            where += f" line {trap.line}"
+        groups.setdefault((trap.reason, trap.action), []).append(where)
+    rows = [{"reason": r, "action": a, "count": len(w), "where": w} for (r, a), w in groups.items()]
+    return sorted(rows, key=lambda row: (-row["count"], row["reason"]))
+
+
+def heat_dict(result: Analysis, values: tuple[float, ...] | None) -> dict[str, float]:
+    """Percent per event name."""
+    profile = result.cfg.method.profile
+    if profile is None or values is None:
+        return {}
+    return {event: round(v, 4) for event, v in zip(profile.events, values, strict=False)}
+
+
+def profile_fields(result: Analysis) -> dict[str, Any]:
+    """`profile` and `hot_paths` for a method that carries measured heat."""
+    profile = result.cfg.method.profile
+    if profile is None:
+        return {}
+    cold = heat_report.cold_share(result)
+    return {
+        "profile": {
+            "source": profile.source,
+            "events": list(profile.events),
+            "matched": True,
+            "method_share": heat_dict(result, profile.method_share or heat_report.method_heat(result)),
+            "cold_share": heat_dict(result, cold.heat),
+        },
+        "hot_paths": [
+            {
+                "blocks": list(p.blocks),
+                "share": heat_dict(result, p.share),
+                "instructions": heat_report.path_facts(result, p).instructions,
+            }
+            for p in result.hot_paths
+        ],
+    }
+
+
+def trap_log_counts(result: Analysis) -> dict[str, Any] | None:
+    """How the decoded traps compare with the LogCompilation log's records; None without such a log."""
+    records = result.cfg.method.log_traps
+    if records is None:
+        return None
+    verdicts = Counter(e.verdict for e in result.trap_log.values())
+    return {
+        "records": sum(1 for r in records if r.origin == "parse"),
+        "agrees": verdicts["agrees"],
+        "differs": verdicts["differs"],
+        "unlogged": verdicts["unlogged"],
+        "fired": sum(1 for r in records if r.origin == "runtime"),
+        "fired_elsewhere": [
+            {"reason": r.reason, "action": r.action, "method": r.method, "bci": r.bci, "line": r.line}
+            for r in result.fired_elsewhere
+        ],
+    }
+
+
+def trap_log_disagreements(result: Analysis) -> list[dict[str, Any]]:
+    """The decoded traps the log disagrees with: block, what the code says, what the log says."""
+    rows = []
+    for block_id in sorted(result.trap_log):
+        evidence = result.trap_log[block_id]
+        if not evidence.disagrees:
+            continue
+        trap = result.traps[block_id]
+        rows.append({
+            "block": block_id, "code": f"{trap.reason} / {trap.action}", "log": evidence.logged_as() or ["(no record)"],
+            "where": f"{trap.method}@{trap.bci}", "log_lines": sorted(r.line for r in evidence.logged),
+        })
+    return rows

@@ -1,0 +1,1 @@
+"""One run of asmcfg: options, the serial pipeline, the parallel engine, progress."""

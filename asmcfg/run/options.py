@@ -1,0 +1,51 @@
+"""The options of one run, as the CLI validated them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from asmcfg.run.pipeline import Selector
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Everything a run needs to know, already validated by the CLI."""
+
+    input: str = "-"
+    """Input path, `-` for stdin."""
+    selector: Selector = field(default_factory=Selector)
+    """Which compilations to show."""
+    all: bool = False
+    """Every matching compilation, not just one."""
+    list: bool = False
+    """Print the compilations table and stop."""
+    json: str | None = None
+    """Write the JSON document here (`-` for stdout)."""
+    svg: str | None = None
+    """Render the graph to this SVG file."""
+    dot: str | None = None
+    """Write DOT here (`-` for stdout); stdout is the default when no other output is asked for."""
+    fold: bool = True
+    """Fold chains of cold out-of-line blocks."""
+    jdk: int | None = None
+    """Force the JDK whose trap-reason table is used."""
+    syntax: str = "att"
+    """x86 syntax for decoded hex."""
+    input_format: str | None = None
+    """Force a dialect instead of sniffing."""
+    renderer: str = "auto"
+    """Graphviz to use for SVG."""
+    render_timeout: float = 60.0
+    """Seconds Graphviz may take."""
+    strict: bool = False
+    """Fail on the first line inside a method that is not understood."""
+    quiet: bool = False
+    """No summary on stderr."""
+    jsonl: str | None = None
+    """Write every selected method as JSON Lines here (`-` for stdout), analysed on all cores."""
+    facts: bool = False
+    """With `jsonl`: write each method's facts record (no instruction lists) instead of the full object."""
+    profile: str | None = None
+    """A perfasm file whose heat goes onto the graph (the input being a dump of the same run)."""
+    paths: int = 3
+    """How many measured hot paths to rank."""

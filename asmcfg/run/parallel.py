@@ -1,0 +1,243 @@
+"""Analyse every compilation of a log on all cores, in input order, with memory bounded by the largest method.
+
+The calling process cuts the decompressed input into pieces of whole methods (at header offsets for
+PrintAssembly text, per compiler thread for LogCompilation XML); worker processes, and the caller itself
+while they are busy, read, analyse and serialize them. Results come back in input order; only a few
+pieces are in flight at any time.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from asmcfg import dialects
+from asmcfg.dialects import ReadOptions
+from asmcfg.dialects.logcompilation.split import Unit, read_unit
+from asmcfg.facts.counts import counts
+from asmcfg.model import Analysis, Method
+from asmcfg.run import pool
+from asmcfg.run.pipeline import analyse_method, no_methods_error
+from asmcfg.run.progress import Progress
+from asmcfg.sources.lines import display_name
+from asmcfg.sources.split import Piece, Readable, line_pieces, open_binary, peek
+
+Serializer = Callable[[Analysis], dict[str, Any]]
+"""Turns one analysis into a JSON-ready dict (e.g. `asmcfg.render.json.method_dict`)."""
+Select = Callable[[Method], bool]
+"""Keeps a method when True (e.g. `pipeline.Selector(...).matches`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The count of lines outside methods, from a reader run in the main process."""
+
+    outside: int
+    """Non-blank lines outside any method."""
+
+
+Work = Piece | Unit | tuple[Method, ...] | Tally
+_COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""`json.dumps(record, separators=(",", ":"))`, without the cycle check a tree of fresh dicts does not need."""
+BATCH_BYTES = 1 << 20
+"""Input bytes sent to a worker at a time."""
+
+
+def summary(result: Analysis) -> dict[str, Any]:
+    """A small per-method record: the header and the headline counts."""
+    method = result.cfg.method
+    header = method.header
+    return {
+        "name": header.name, "compiler": header.compiler, "compile_id": header.compile_id,
+        "level": header.level, "osr_bci": header.osr_bci, "flags": header.flags, "line": header.line,
+        "jdk": result.jdk, "counts": counts(result),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What every worker needs besides the input: how to read, select, analyse and serialize."""
+
+    source: str
+    """Input name for messages and records."""
+    dialect: str
+    """Dialect module reading the pieces."""
+    serializer: Serializer
+    """Per-method serializer."""
+    encode: bool = False
+    """Return JSON text instead of dicts (less to send between processes)."""
+    jdk: int | None = None
+    """Forced JDK version."""
+    select: Select | None = None
+    """Method filter; None keeps every method."""
+    options: ReadOptions | None = None
+    """Dialect read options."""
+
+
+@dataclass(slots=True)
+class RunStats:
+    """Counts of a finished (or running) analysis of a whole input."""
+
+    dialect: str = ""
+    """Dialect chosen for the input."""
+    methods: int = 0
+    """Methods read."""
+    analysed: int = 0
+    """Methods selected and analysed."""
+    failed: int = 0
+    """Methods whose analysis raised; each gives an `error` record."""
+    outside: int = 0
+    """Non-blank lines outside any method."""
+
+
+@dataclass(slots=True)
+class _Result:
+    records: list[Any] = field(default_factory=list)
+    methods: int = 0
+    failed: int = 0
+    outside: int = 0
+
+
+def analyse_file(
+    path: str, serializer: Serializer = summary, *, workers: int | None = None, dialect: str | None = None,
+    jdk: int | None = None, select: Select | None = None, options: ReadOptions | None = None,
+    stats: RunStats | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Serialized analyses of every (selected) method of `path` or `-`, in input order.
+
+    `workers` is the number of processes to use, this one included (default: one per core); `stats`, if
+    given, is filled in as the records come.
+    """
+    job = Job(display_name(path), "", serializer, False, jdk, select, options)
+    for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress()):
+        yield from result.records
+
+
+def analyse_to_jsonl(
+    path: str, out: TextIO, serializer: Serializer = summary, *, workers: int | None = None,
+    dialect: str | None = None, jdk: int | None = None, select: Select | None = None,
+    options: ReadOptions | None = None, progress: Progress | None = None,
+) -> RunStats:
+    """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts.
+
+    `progress` is told the bytes read and the methods found."""
+    stats = RunStats()
+    job = Job(display_name(path), "", serializer, True, jdk, select, options)
+    for result in _results(path, job, workers, dialect, stats, progress or Progress()):
+        for line in result.records:
+            out.write(line)
+            out.write("\n")
+    return stats
+
+
+def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> int:
+    """Write each dict as one compact JSON line; return how many were written."""
+    written = 0
+    for record in records:
+        out.write(_COMPACT.encode(record))
+        out.write("\n")
+        written += 1
+    return written
+
+
+def _results(
+    path: str, job: Job, workers: int | None, forced: str | None, stats: RunStats, progress: Progress
+) -> Iterator[_Result]:
+    with open_binary(path, progress.read if progress.shown else None) as raw:
+        stream, sample = peek(raw, job.source)
+        choice = dialects.choose(sample, forced)
+        job = Job(job.source, choice.name, job.serializer, job.encode, job.jdk, job.select, job.options)
+        stats.dialect = choice.name
+        run = functools.partial(_execute, job)
+        works = _works(stream, path, job)
+        for result in pool.ordered(run, _batches(works), workers or os.cpu_count() or 1):
+            stats.methods += result.methods
+            progress.found(result.methods)
+            stats.analysed += len(result.records)
+            stats.failed += result.failed
+            stats.outside += result.outside
+            yield result
+    if stats.methods == 0:
+        raise no_methods_error(job.source)
+
+
+def _works(stream: Readable, path: str, job: Job) -> Iterator[Work]:
+    """The dialect's pieces when it has a cutter, else whole methods read here."""
+    cut = dialects.BY_NAME[job.dialect].cut()
+    return _serial(stream, job) if cut is None else cut(stream, path, job.source, BATCH_BYTES)
+
+
+def _serial(stream: Readable, job: Job) -> Iterator[tuple[Method, ...] | Tally]:
+    """Other dialects: read here, line by line, and send whole methods to the workers."""
+    reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
+    lines = (line for piece in line_pieces(stream, job.source) for line in piece.lines())
+    batch: list[Method] = []
+    for method in reader.methods(lines):
+        batch.append(method)
+        if len(batch) >= 16:
+            yield tuple(batch)
+            batch = []
+    yield tuple(batch)
+    yield Tally(reader.outside)
+
+
+def _batches(works: Iterator[Work]) -> Iterator[list[Work]]:
+    batch: list[Work] = []
+    size = 0
+    for work in works:
+        batch.append(work)
+        size += _size(work)
+        if size >= BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def _size(work: Work) -> int:
+    if isinstance(work, Piece):
+        return len(work.data)
+    if isinstance(work, Unit):
+        return work.size
+    return 0 if isinstance(work, Tally) else BATCH_BYTES // 4
+
+
+def _execute(job: Job, batch: list[Work]) -> _Result:
+    result = _Result()
+    for work in batch:
+        for method in _read(job, work, result):
+            result.methods += 1
+            if job.select is None or job.select(method):
+                _analyse(job, method, result)
+    return result
+
+
+def _read(job: Job, work: Work, result: _Result) -> Iterator[Method]:
+    """The methods of one piece of work, each analysed before the next is read; counts lines outside them."""
+    if isinstance(work, Unit):
+        methods, outside = read_unit(work, job.source, job.options)
+        result.outside += outside
+        yield from methods
+    elif isinstance(work, Piece):
+        reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
+        yield from reader.methods(work.lines())
+        result.outside += reader.outside
+    elif isinstance(work, Tally):
+        result.outside += work.outside
+    else:
+        yield from work
+
+
+def _analyse(job: Job, method: Method, result: _Result) -> None:
+    try:
+        record = job.serializer(analyse_method(method, job.jdk))
+    except Exception as exc:  # one bad method must not stop the run
+        result.failed += 1
+        header = method.header
+        record = {"name": header.name, "compile_id": header.compile_id, "line": header.line,
+                  "source": method.source, "error": f"{type(exc).__name__}: {exc}"}
+    result.records.append(_COMPACT.encode(record) if job.encode else record)

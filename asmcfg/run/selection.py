@@ -1,0 +1,37 @@
+"""What the user asked for, in words, and the message when nothing in the input matches it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+_MAX_SUGGESTIONS = 3
+
+
+def wanted(pattern: str | None, compile_id: int | None, compiler: str | None) -> str:
+    """The selection in words: `method 'Foo::bar' (compile id 7, c2)`, `compile id 7`, `c1 compilation`."""
+    if pattern is not None:
+        extras = [f"compile id {compile_id}"] if compile_id is not None else []
+        extras += [compiler] if compiler is not None else []
+        return f"method {pattern!r}" + (f" ({', '.join(extras)})" if extras else "")
+    if compile_id is not None:
+        return f"compile id {compile_id}" + (f" ({compiler})" if compiler is not None else "")
+    return f"{compiler} compilation" if compiler is not None else "compilation"
+
+
+def not_found(what: str, total: int, names: Iterable[str] = (), pattern: str | None = None) -> str:
+    """`method 'Foo::bar' not found; 12 methods in input (see --list; did you mean 'Foo::baz'?)`."""
+    plural = "method" if total == 1 else "methods"
+    hint = "see --list"
+    close = _close_names(pattern, names) if pattern else []
+    if close:
+        hint += "; did you mean " + " or ".join(repr(n) for n in close) + "?"
+    return f"{what} not found; {total} {plural} in input ({hint})"
+
+
+def _close_names(pattern: str, names: Iterable[str]) -> list[str]:
+    choices = sorted(set(names))
+    bare = {name.split("::", 1)[-1]: name for name in choices}
+    close = difflib.get_close_matches(pattern, choices, _MAX_SUGGESTIONS, 0.6)
+    close += [bare[b] for b in difflib.get_close_matches(pattern, list(bare), _MAX_SUGGESTIONS, 0.6)]
+    return list(dict.fromkeys(close))[:_MAX_SUGGESTIONS]

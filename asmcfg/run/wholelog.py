@@ -1,0 +1,96 @@
+"""Runs over a whole log: `--list` of a large input from the header index, `--jsonl` of every method."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TextIO, TypeVar
+
+from asmcfg.errors import SelectionError
+from asmcfg.run.progress import Progress
+from asmcfg.sources.lines import STDIN, display_name
+
+if TYPE_CHECKING:
+    from asmcfg.run.options import Options
+
+T = TypeVar("T")
+INDEX_BYTES = 64 << 20
+"""Inputs larger than this are listed from the fast header index instead of a full parse."""
+
+
+def large(path: str) -> bool:
+    """True for a file big enough to be listed from the header index."""
+    try:
+        return path != STDIN and os.path.isfile(path) and os.path.getsize(path) > INDEX_BYTES
+    except OSError:
+        return False
+
+
+def run(options: Options, progress: Progress) -> int:
+    """`--jsonl`, else `--list` from the index; returns the exit status."""
+    return _jsonl(options, progress) if options.jsonl is not None else _index(options, progress)
+
+
+def _index(options: Options, progress: Progress) -> int:
+    """`--list` of a large log: headers found by a byte search, nothing disassembled."""
+    from asmcfg.dialects.index import index_file
+    from asmcfg.render.listing import write_index
+    from asmcfg.run.pipeline import no_methods_error
+
+    selector = options.selector
+    records = (
+        r
+        for r in _counted(index_file(options.input, progress.read if progress.shown else None), progress)
+        if (selector.compile_id is None or r.compile_id == selector.compile_id)
+        and (selector.compiler is None or r.compiler == selector.compiler)
+        and (selector.pattern is None or selector.name_matches(r.method))
+    )
+    if write_index(records, sys.stdout) == 0:
+        raise no_methods_error(display_name(options.input))
+    return 0
+
+
+def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
+    for record in records:
+        progress.found()
+        yield record
+
+
+def _jsonl(options: Options, progress: Progress) -> int:
+    """Every selected method as one JSON line each, written as it finishes, in input order."""
+    from asmcfg import dialects
+    from asmcfg.render import json
+    from asmcfg.render.facts import facts_record
+    from asmcfg.render.files import write_to
+    from asmcfg.render.summary import stderr_console
+    from asmcfg.run import parallel
+    from asmcfg.run.pipeline import no_methods_error
+
+    select = options.selector.matches if options.selector.any else None
+    read = dialects.ReadOptions(options.syntax)
+    assert options.jsonl is not None
+
+    serializer = facts_record if options.facts else json.jsonl_record
+
+    def write(out: TextIO) -> None:
+        stats = parallel.analyse_to_jsonl(
+            options.input, out, serializer, dialect=options.input_format, jdk=options.jdk, select=select,
+            options=read, progress=progress,
+        )
+        progress.close()
+        if stats.analysed == 0:
+            raise (
+                no_methods_error(display_name(options.input))
+                if stats.methods == 0
+                else SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
+            )
+        if not options.quiet:
+            stderr_console().print(
+                f"{stats.analysed} of {stats.methods} compilations written as JSON Lines"
+                + (f"; {stats.failed} failed (see their error records)" if stats.failed else ""),
+                highlight=False,
+            )
+
+    write_to(options.jsonl, write)
+    return 0

@@ -1,0 +1,179 @@
+"""Read a log as large binary chunks and cut it between methods, without a Python step per line."""
+
+from __future__ import annotations
+
+import lzma
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import IO, Protocol
+
+from asmcfg.errors import InputError
+from asmcfg.sources import lines as sources
+from asmcfg.sources.lines import Line
+
+CHUNK = 2 << 20
+"""Bytes read at a time."""
+HEADER = b"Compiled method ("
+BANNER = b"-compiled nmethod"
+END = b"[/Disassembly]"
+_BANNER_REACH = 400
+"""How far before a header the `==== C2-compiled nmethod ====` banner may start."""
+
+
+class Readable(Protocol):
+    """A binary stream: all the splitters need."""
+
+    def read(self, size: int = -1, /) -> bytes:
+        """Up to `size` bytes, empty at the end."""
+        ...
+
+
+@contextmanager
+def open_binary(path: str, meter: sources.Meter | None = None) -> Iterator[IO[bytes]]:
+    """The decompressed bytes of `path` (or stdin for `-`), closed afterwards (stdin stays open)."""
+    stream = sources.open_binary(path, meter)
+    try:
+        yield stream
+    finally:
+        if path != sources.STDIN:
+            stream.close()
+
+
+def chunks(stream: Readable, size: int = CHUNK, source: str = "") -> Iterator[bytes]:
+    """Successive blocks of `stream`; an input that ends badly raises InputError."""
+    while True:
+        try:
+            block = stream.read(size)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise InputError(f"input ends badly: {exc} (is the file complete?)", source) from None
+        if not block:
+            return
+        yield block
+
+
+class Peeked:
+    """A stream whose first bytes were read ahead to sniff it."""
+
+    def __init__(self, head: bytes, stream: Readable) -> None:
+        self._head = head
+        self._stream = stream
+
+    def read(self, size: int = -1, /) -> bytes:
+        """The read-ahead bytes first, then the stream."""
+        if not self._head:
+            return self._stream.read(size)
+        if size < 0:
+            head, self._head = self._head, b""
+            return head + self._stream.read()
+        head, self._head = self._head[:size], self._head[size:]
+        return head
+
+
+def peek(stream: Readable, source: str = "", lines: int = 400) -> tuple[Peeked, list[str]]:
+    """The stream (nothing lost) and its first `lines` lines, decoded, for sniffing."""
+    head = b""
+    for block in chunks(stream, 1 << 16, source):
+        head += block
+        if head.count(b"\n") >= lines or len(head) >= 1 << 22:
+            break
+    sample = head.decode("utf-8", "replace").split("\n")[:lines]
+    return Peeked(head, stream), [t.rstrip("\r") for t in sample]
+
+
+def line_pieces(stream: Readable, source: str = "") -> Iterator[Piece]:
+    """The input as pieces of whole lines, cut wherever a chunk ends."""
+    buf = b""
+    line, offset = 1, 0
+    for block in chunks(stream, CHUNK, source):
+        buf += block
+        cut = buf.rfind(b"\n") + 1
+        if cut:
+            yield Piece(line, buf[:cut], offset)
+            line += buf.count(b"\n", 0, cut)
+            offset += cut
+            buf = buf[cut:]
+    if buf:
+        yield Piece(line, buf, offset)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Consecutive whole lines of the input."""
+
+    first_line: int
+    """1-based number of the first line."""
+    data: bytes
+    """The lines, each ending in a newline (the last may lack it at the end of input)."""
+    offset: int = 0
+    """Byte offset of the first line in the decompressed input."""
+
+    def lines(self) -> list[Line]:
+        """The piece as Line records, decoded like `sources.read_lines`."""
+        return to_lines(self.first_line, self.data)
+
+
+def to_lines(first_line: int, data: bytes, unescape: Callable[[str], str] | None = None) -> list[Line]:
+    """Decode `data` into numbered lines, as `sources.read_lines` would; `unescape` replaces XML entities."""
+    texts = data.decode("utf-8", "replace").split("\n")
+    if texts and texts[-1] == "":
+        texts.pop()
+    if b"\r" in data:
+        texts = [t.rstrip("\r") for t in texts]
+    if unescape and b"&" in data:
+        texts = [unescape(t) for t in texts]
+    return [Line(number, text) for number, text in enumerate(texts, first_line)]
+
+
+def method_start(buf: bytes, header: int, floor: int) -> int:
+    """Where the method with its header at offset `header` starts: its banner line if close, else the header line."""
+    start = buf.rfind(b"\n", floor, header) + 1 or floor
+    banner = buf.rfind(BANNER, max(floor, start - _BANNER_REACH), start)
+    if banner < 0:
+        return start
+    return buf.rfind(b"\n", floor, banner) + 1 or floor
+
+
+def method_pieces(stream: Readable, path: str, source: str, target: int) -> Iterator[Piece]:
+    """The cutter of dialects whose readers start afresh at each method header: `text_pieces`."""
+    return text_pieces(stream, target, source)
+
+
+def text_pieces(stream: Readable, target: int = 1 << 20, source: str = "") -> Iterator[Piece]:
+    """Cut PrintAssembly text into pieces of about `target` bytes that start at a method (or the input's start)."""
+    buf = b""
+    line, offset = 1, 0
+    for block in chunks(stream, CHUNK, source):
+        buf += block
+        start = 0
+        cut = next_cut(buf, start, target)
+        while cut > start:
+            piece = buf[start:cut]
+            yield Piece(line, piece, offset)
+            line += piece.count(b"\n")
+            offset += len(piece)
+            start = cut
+            cut = next_cut(buf, start, target)
+        buf = buf[start:]
+    if buf:
+        yield Piece(line, buf, offset)
+
+
+def next_cut(buf: bytes, start: int, target: int) -> int:
+    """The first method start at least `target` bytes after `start` that follows a finished method, or -1.
+
+    A start right after `[/Disassembly]` keeps interleaved output of two threads inside one piece; when
+    none comes within four times `target`, the first method start is used.
+    """
+    found = buf.find(HEADER, start + target)
+    fallback = -1
+    while found >= 0:
+        cut = method_start(buf, found, start)
+        if cut > start:
+            if buf[max(start, cut - 256) : cut].rstrip().endswith(END):
+                return cut
+            fallback = cut if fallback < 0 else fallback
+            if found - start > 4 * target:
+                return fallback
+        found = buf.find(HEADER, found + len(HEADER))
+    return -1

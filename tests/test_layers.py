@@ -1,0 +1,107 @@
+"""The package's shape: stages import only earlier stages, no import cycles, no module over 300 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "asmcfg"
+STAGES = (
+    ("asmcfg", "asmcfg.errors", "asmcfg.model", "asmcfg.describe"),
+    ("asmcfg.hotspot", "asmcfg.isa"),
+    ("asmcfg.sources",),
+    ("asmcfg.dialects",),
+    ("asmcfg.cfg",),
+    ("asmcfg.analyses",),
+    ("asmcfg.facts",),
+    ("asmcfg.render",),
+    ("asmcfg.run",),
+    ("asmcfg.cli", "asmcfg.__main__", "asmcfg.launch", "asmcfg.help_text"),
+)
+"""The pipeline's stages in order; a module may import its own stage and the ones before it.
+
+HotSpot's tables and the ISA tables come before the readers because the hex reader decodes with the ISA
+tables and every reader names HotSpot's section markers."""
+TOP_LEVEL = {"__init__", "__main__", "errors", "describe", "cli", "launch", "help_text"}
+"""Top-level modules: what every stage shares (the records are the `model` package)."""
+MAX_LINES = 300
+
+
+def module_name(path: Path) -> str:
+    """Dotted name of a module file of the package (`asmcfg.run.app`; a package's `__init__` is the package)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" and len(parts) > 1 else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports(path: Path) -> set[str]:
+    """Package modules `path` imports anywhere in its text (functions and TYPE_CHECKING blocks included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "asmcfg":
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.add(full if full in MODULES else node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "asmcfg")
+    return found
+
+
+def stage(module: str) -> int:
+    """Index of the stage `module` belongs to (its longest matching prefix)."""
+    best = max(
+        ((len(prefix), n) for n, names in enumerate(STAGES) for prefix in names
+         if module == prefix or module.startswith(prefix + ".")),
+        default=None,
+    )
+    if best is None:
+        raise AssertionError(f"{module} belongs to no stage: add it to STAGES")
+    return best[1]
+
+
+def graph() -> nx.DiGraph:
+    """Module → imported module, for every module of the package."""
+    edges = nx.DiGraph()
+    for name, path in MODULES.items():
+        edges.add_node(name)
+        edges.add_edges_from((name, target) for target in imports(path) if target != name)
+    return edges
+
+
+def test_every_module_has_a_stage() -> None:
+    for name in MODULES:
+        stage(name)
+
+
+def test_no_import_cycles() -> None:
+    cycles = list(nx.simple_cycles(graph()))
+    assert cycles == [], f"import cycles: {cycles}"
+
+
+def test_no_module_imports_a_later_stage() -> None:
+    back = [f"{a} -> {b}" for a, b in graph().edges if stage(b) > stage(a)]
+    assert back == [], "imports of a later stage:\n" + "\n".join(back)
+
+
+def test_top_level_holds_only_shared_modules() -> None:
+    flat = {path.stem for path in PACKAGE.glob("*.py")}
+    assert flat <= TOP_LEVEL, f"move into a stage's folder: {sorted(flat - TOP_LEVEL)}"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_module_is_short(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{name} has {lines} lines (at most {MAX_LINES})"
+
+
+def test_the_walk_sees_known_edges() -> None:
+    # guards the walk itself: a test that finds no edges would pass on any layout
+    edges = graph()
+    assert edges.has_edge("asmcfg.cli", "asmcfg.run.app")
+    assert edges.has_edge("asmcfg.run.wholelog", "asmcfg.run.options")
+    assert edges.has_edge("asmcfg.cfg.build", "asmcfg.hotspot.sections")
