@@ -5,7 +5,8 @@ one holds at least half of its heat: an inner or strip-mined loop), starting at 
 hottest successor inside it until the loop closes. When no loop holds heat it starts at the entry (or the
 hottest block when the entry has no sample) and follows the hottest successor until it would revisit a block
 or control leaves the method. Further paths leave the ones already found at a branch into another sampled
-block, or go round another sampled loop, and are ranked by their summed heat.
+block, or go round another sampled loop, and are ranked by their summed heat, highest first, after it (a path
+that enters the hottest loop from outside sums more heat than the loop alone, so the sum cannot rank the first).
 
 Successors are ranked by the heat of the block they lead to, a proxy for edge frequency: a tiny block with
 few samples (a one-instruction loop top) can lose to a larger, rarer one.
@@ -150,7 +151,9 @@ def _primary(heat: Heat) -> float:
 
 
 def hot_paths(ctx: Context, result: Analysis, count: int = DEFAULT_PATHS) -> tuple[HotPath, ...]:
-    """Up to `count` distinct paths, hottest first."""
+    """Up to `count` distinct paths: first the walk round the hottest loop (from the entry when no loop is
+    sampled), then the others by their summed heat, highest first. A longer path through the same loop can sum
+    more heat than the loop itself, so the first is not ranked by its sum."""
     loop = hottest_loop(result)
     start = loop.header if loop is not None else _start(ctx, result)
     if start is None or count <= 0:
@@ -164,7 +167,9 @@ def hot_paths(ctx: Context, result: Analysis, count: int = DEFAULT_PATHS) -> tup
         best = max(fresh, key=lambda path: (heat_of(result, path), -len(path), [-b for b in path]))
         found.append(best)
         pool = fresh + _deviations(ctx, result, best)
-    return tuple(HotPath(tuple(path), heat_of(result, path)) for path in found)
+    paths = [HotPath(tuple(path), heat_of(result, path)) for path in found]
+    paths[0] = replace(paths[0], first="loop" if loop is not None else "entry")
+    return (*paths[:1], *sorted(paths[1:], key=lambda path: tuple(-v for v in path.share)))
 
 
 def _start(ctx: Context, result: Analysis) -> int | None:

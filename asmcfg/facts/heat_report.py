@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from asmcfg import isa
 from asmcfg.analyses.heat import heat_of, loop_blocks
 from asmcfg.analyses.hotness import COLD_TAGS
-from asmcfg.model import Analysis, Flow, HotPath, Instruction, Loop, Trap
+from asmcfg.model import Analysis, Flow, HotPath, Instruction, Loop, RegionHeat, Trap
 
 Heat = tuple[float, ...]
 
@@ -103,3 +103,38 @@ def path_facts(result: Analysis, path: HotPath | tuple[int, ...]) -> PathFacts:
 def _callee(ins: Instruction) -> str:
     """The runtime routine, the call relocation (`{optimized virtual_call}`), or the operand."""
     return ins.runtime_call() or next((r for r in ins.relocs if "call" in r), "") or ins.operands
+
+
+@dataclass(frozen=True, slots=True)
+class Unattributed:
+    """Samples perfasm counted in a compilation's regions but printed on no line of it."""
+
+    heat: Heat
+    """Percent of the run per event: the sum over the regions of what each total holds beyond its printed lines
+    (of this compilation and of code it runs into; never below 0 for a region)."""
+    regions: tuple[tuple[RegionHeat, Heat], ...]
+    """Each region with its own unattributed percent per event (its total minus its printed lines)."""
+    misdecoded: int
+    """`.byte 0x62` lines in the regions: hsdis could not decode EVEX (AVX-512) instructions there."""
+    elsewhere: Heat
+    """Percent of the run in this compilation's regions perfasm did not print at all (below its threshold)."""
+    margins: Heat
+    """Percent of the run on printed lines of this compilation outside its regions' ranges (shown in the margin
+    of a region, counted in another region's total): block heat + `heat` - `margins` = the region totals."""
+
+
+def unattributed(result: Analysis) -> Unattributed | None:
+    """What the printed lines miss of the compilation's region totals; None without perfasm regions."""
+    profile = result.cfg.method.profile
+    if profile is None or not profile.regions:
+        return None
+    width = len(profile.events)
+    regions = tuple((r, tuple(max(0.0, r.total[i] - r.printed[i] - (r.spilled[i] if r.spilled else 0.0))
+                              for i in range(width))) for r in profile.regions)
+    heat = tuple(sum(share[i] for _, share in regions) for i in range(width))
+    owned = tuple(sum(r.printed[i] for r in profile.regions) for i in range(width))
+    margins = tuple(max(0.0, h - o) for h, o in zip(method_heat(result), owned, strict=True))
+    totals = tuple(sum(r.total[i] for r in profile.regions) for i in range(width))
+    share = profile.method_share or totals
+    elsewhere = tuple(max(0.0, s - t) for s, t in zip(share, totals, strict=True))
+    return Unattributed(heat, regions, sum(r.misdecoded for r in profile.regions), elsewhere, margins)

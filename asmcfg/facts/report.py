@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from asmcfg import describe
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.facts import heat_report
 from asmcfg.isa import for_name
-from asmcfg.model import Analysis, Block, Flow, Loop
+from asmcfg.model import Analysis, Block, Flow, Loop, Unprinted
 
 
 def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
@@ -127,9 +128,11 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
             "method_share": heat_dict(result, profile.method_share or heat_report.method_heat(result)),
             "cold_share": heat_dict(result, cold.heat),
         },
+        "unattributed": unattributed_dict(result),
         "hot_paths": [
             {
                 "blocks": list(p.blocks),
+                "first": p.first or None,
                 "share": heat_dict(result, p.share),
                 "instructions": heat_report.path_facts(result, p).instructions,
             }
@@ -170,3 +173,43 @@ def trap_log_disagreements(result: Analysis) -> list[dict[str, Any]]:
             "where": f"{trap.method}@{trap.bci}", "log_lines": sorted(r.line for r in evidence.logged),
         })
     return rows
+
+
+def unattributed_dict(result: Analysis) -> dict[str, Any] | None:
+    """The samples perfasm's regions count but print on no line: in all, per region, the likely cause."""
+    found = heat_report.unattributed(result)
+    if found is None:
+        return None
+    return {
+        "share": heat_dict(result, found.heat),
+        "regions": [
+            {"region": r.number, "total": heat_dict(result, r.total), "printed": heat_dict(result, r.printed),
+             "unattributed": heat_dict(result, share), "too_big_lines": r.too_big or None}
+            for r, share in found.regions
+        ],
+        "cause": "evex_misdecoded" if found.misdecoded else None,
+        "advice": unattributed_advice(result, found),
+        "outside_regions": heat_dict(result, found.elsewhere),
+        "margins": heat_dict(result, found.margins),
+    }
+
+
+def unattributed_advice(result: Analysis, found: heat_report.Unattributed) -> str | None:
+    """What explains the unattributed samples and how to place them, when the EVEX signature is there."""
+    if not found.misdecoded:
+        return None
+    text = describe.EVEX_CAUSE.format(count=found.misdecoded)
+    hex_input = result.cfg.method.dialect == "machcode"
+    return f"{text}; {describe.EVEX_ON_HEX if hex_input else describe.EVEX_ADVICE}"
+
+
+def unprinted_dict(item: Unprinted) -> dict[str, Any]:
+    """A compilation perfasm did not print, with its share and how to get it."""
+    header = item.header
+    return {
+        "name": header.name, "compiler": header.compiler, "compile_id": header.compile_id, "level": header.level,
+        "run": item.run, "benchmark": item.benchmark, "region": item.region,
+        "share": {e: round(v, 4) for e, v in zip(item.events, item.share, strict=False)},
+        "lines": item.lines, "threshold": item.threshold,
+        "advice": describe.unprinted(header.name, item.share, item.lines, item.threshold, header.compile_id),
+    }

@@ -85,6 +85,8 @@ class HotPath:
     """Block ids in order."""
     share: tuple[float, ...]
     """Summed percent per event over the path's blocks."""
+    first: str = ""
+    """For the first path only: `loop` (it goes round the hottest loop) or `entry` (no loop is sampled)."""
 
 
 @dataclass(frozen=True, slots=True)

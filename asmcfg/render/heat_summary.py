@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rich.console import Console
 from rich.table import Table
 
+from asmcfg import describe
 from asmcfg.facts import heat_report, report
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, Unprinted
 from asmcfg.render import literal
 
 TOP_BLOCKS = 10
+SHOWN = 0.05
+"""Unattributed percentages below this are perfasm's rounding, not missing samples."""
+PLAIN: dict[str, Any] = {"highlight": False, "markup": False, "soft_wrap": True}
 
 
 def _pct(values: tuple[float, ...]) -> str:
-    return " / ".join(f"{v:.2f}%" for v in values)
+    return describe.percent(values)
 
 
 def write_heat(result: Analysis, console: Console) -> None:
@@ -37,6 +44,35 @@ def write_heat(result: Analysis, console: Console) -> None:
         highlight=False,
         markup=False,
     )
+    _unattributed(result, console)
+
+
+def _unattributed(result: Analysis, console: Console) -> None:
+    found = heat_report.unattributed(result)
+    if found is None:
+        return
+    if max(found.heat, default=0.0) >= SHOWN:
+        regions = "; ".join(
+            f"region {r.number}: total {_pct(r.total)}, printed {_pct(r.printed)}, on no line {_pct(share)}"
+            + (f" (not printed: {r.too_big} lines)" if r.too_big else "")
+            for r, share in found.regions
+        )
+        console.print(f"{describe.UNATTRIBUTED}: {_pct(found.heat)} of the run ({regions})", **PLAIN)
+        advice = report.unattributed_advice(result, found)
+        if advice:
+            console.print(advice, **PLAIN)
+    if max(found.elsewhere, default=0.0) >= SHOWN:
+        console.print(f"in regions perfasm did not print (below its threshold): {_pct(found.elsewhere)} of the run",
+                      **PLAIN)
+
+
+def write_unprinted(items: Sequence[Unprinted], console: Console) -> None:
+    """One line per compilation perfasm measured but did not print."""
+    for item in items:
+        header = item.header
+        console.print(f"{describe.compilation(header)}: "
+                      + describe.unprinted(header.name, item.share, item.lines, item.threshold, header.compile_id),
+                      **PLAIN)
 
 
 def _top_blocks(result: Analysis) -> Table:
@@ -58,7 +94,7 @@ def _top_blocks(result: Analysis) -> Table:
 
 
 def _paths(result: Analysis) -> Table:
-    table = Table(title=literal.title("Hot paths (measured)"), title_justify="left")
+    table = Table(title=literal.title(describe.HOT_PATHS_TITLE), title_justify="left")
     for column in ("#", "share", "blocks", "ins/iter", "checks", "traps", "polls", "calls"):
         table.add_column(column)
     for rank, path in enumerate(result.hot_paths, 1):
@@ -66,7 +102,7 @@ def _paths(result: Analysis) -> Table:
         checks = ", ".join(sorted({c for _, c in facts.checks})) or "-"
         literal.add_row(
             table,
-            str(rank),
+            describe.FIRST_PATH.get(path.first, str(rank)),
             _pct(path.share),
             " ".join(f"B{b}" for b in path.blocks),
             str(facts.instructions),

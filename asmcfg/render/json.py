@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from asmcfg import describe
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
-from asmcfg.model import Analysis, Block, Instruction, Profile, Trap
+from asmcfg.model import Analysis, Block, Instruction, Profile, Trap, Unprinted
 
 SCHEMA = 1
 
@@ -125,9 +125,12 @@ def method_dict(result: Analysis) -> dict[str, Any]:
     return doc
 
 
-def write_json(results: Iterable[Analysis], out: TextIO) -> None:
-    """Write `{"schema": 1, "methods": [...]}`."""
-    document = {"schema": SCHEMA, "methods": [method_dict(r) for r in results]}
+def write_json(results: Iterable[Analysis], out: TextIO, not_printed: Sequence[Unprinted] | None = None) -> None:
+    """Write `{"schema": 1, "methods": [...]}`, with `not_printed` (compilations perfasm measured but did not
+    print) when the input or the profile is perfasm output."""
+    document: dict[str, Any] = {"schema": SCHEMA, "methods": [method_dict(r) for r in results]}
+    if not_printed is not None:
+        document["not_printed"] = [report.unprinted_dict(item) for item in not_printed]
     json.dump(document, out, indent=1, sort_keys=False)
     out.write("\n")
 

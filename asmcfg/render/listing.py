@@ -2,60 +2,59 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the model
+from asmcfg import describe
+
+if TYPE_CHECKING:  # the index listing of a large log writes plain text and does not need rich
     from rich.console import Console
 
     from asmcfg.dialects.index import IndexRecord
-    from asmcfg.model import Method
+    from asmcfg.model import Header, Method, Unprinted
 
 
 def _cell(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def write_listing(methods: Iterable[Method], console: Console) -> int:
-    """Print the table and return how many rows it has."""
+_COLUMNS = ("compiler", "id", "tier", "osr", "flags", "method", "bytecode", "code bytes", "instructions", "line")
+_LEFT = ("compiler", "method", "flags")
+
+
+def write_listing(
+    methods: Iterable[Method | tuple[Method, str | None]], console: Console, unprinted: Sequence[Unprinted] = ()
+) -> int:
+    """Print the table and return how many rows it has. Each row is a compilation, or a compilation and the
+    inlined method a pattern matched in it; compilations with measured heat get a `share` column (of the run,
+    per event), and those perfasm measured but did not print a row of their own."""
     from rich.table import Table
 
     from asmcfg.render import literal
 
+    rows = [item if isinstance(item, tuple) else (item, None) for item in methods]
+    shares = bool(unprinted) or any(method.profile is not None for method, _ in rows)
     table = Table(title=None, box=None, pad_edge=False)
-    for column in (
-        "compiler",
-        "id",
-        "tier",
-        "osr",
-        "flags",
-        "method",
-        "bytecode",
-        "code bytes",
-        "instructions",
-        "line",
-    ):
-        table.add_column(column, justify="right" if column not in ("compiler", "method", "flags") else "left")
-    rows = 0
-    for method in methods:
+    for column in _COLUMNS + (("share",) if shares else ()):
+        table.add_column(column, justify="left" if column in _LEFT else "right")
+    for method, inlined in rows:
         header = method.header
         size = method.code_end - method.code_begin if method.code_end and method.code_begin else None
-        literal.add_row(
-            table,
-            header.compiler,
-            _cell(header.compile_id),
-            _cell(header.level),
-            _cell(header.osr_bci),
-            header.flags,
-            header.name,
-            _cell(header.bytecode_size),
-            _cell(size),
-            str(len(method.instructions)),
-            _cell(header.line),
-        )
-        rows += 1
+        name = header.name + (f" (inlines {inlined})" if inlined else "")
+        share = [describe.percent(method.profile.run_share) if method.profile is not None else ""] if shares else []
+        literal.add_row(table, *_header_cells(header, name), _cell(header.bytecode_size), _cell(size),
+                        str(len(method.instructions)), _cell(header.line), *share)
+    for item in unprinted:
+        header = item.header
+        literal.add_row(table, *_header_cells(header, header.name), _cell(header.bytecode_size), "",
+                        f"not printed ({item.lines} lines > {item.threshold})", _cell(header.line),
+                        describe.percent(item.share))
     console.print(table)
-    return rows
+    return len(rows) + len(unprinted)
+
+
+def _header_cells(header: Header, name: str) -> tuple[str, ...]:
+    return (header.compiler, _cell(header.compile_id), _cell(header.level), _cell(header.osr_bci), header.flags, name)
 
 
 def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:

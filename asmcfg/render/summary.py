@@ -22,12 +22,18 @@ _MAX_WHERE = 6
 
 
 def stderr_console() -> Console:
-    """The console for the summary: colour only on a terminal and without NO_COLOR."""
+    """The console for the summary: colour only on a terminal and without NO_COLOR; lines kept whole (never
+    wrapped at any width) when stderr is not a terminal, so a log or a pipe gets each line as one line."""
     terminal = sys.stderr.isatty()
     # markup=False: method names, comments and frames come from the input and may hold `[...]`.
     return Console(
-        stderr=True, width=None if terminal else 160, no_color=bool(os.environ.get("NO_COLOR")), markup=False
+        stderr=True, width=None if terminal else _UNWRAPPED, soft_wrap=not terminal,
+        no_color=bool(os.environ.get("NO_COLOR")), markup=False,
     )
+
+
+_UNWRAPPED = 100_000
+"""Width given to a console that is not a terminal: wide enough that no line of the summary wraps."""
 
 
 def write_summary(result: Analysis, console: Console) -> None:

@@ -2,30 +2,44 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from asmcfg import dialects
-from asmcfg.errors import AsmcfgError, SelectionError, StrictError
-from asmcfg.model import Analysis, Method
+from asmcfg import describe, dialects
+from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
+from asmcfg.model import Analysis, Method, Unprinted
 from asmcfg.run import selection, wholelog
 from asmcfg.run.options import Options
-from asmcfg.run.pipeline import Selector, Stream, analyse_method, no_methods_error, open_input, pick_one, pick_profiled
+from asmcfg.run.pipeline import (
+    Picked,
+    Selector,
+    Stream,
+    analyse_method,
+    no_methods_error,
+    open_input,
+    pick_one,
+    pick_profiled,
+)
 from asmcfg.run.progress import Progress
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from asmcfg.dialects.perfasm.profile import MethodProfile
+    from asmcfg.dialects.perfasm.profile import Perfasm
 
 STDOUT = "-"
+STDIN = "-"
 _MAX_NAMES = 10_000
 
 
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
+    if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
+        sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
+                         "or give a FILE, see --help)\n")
     # --list to a terminal: its rows show the progress, and a bar would tangle with them
     with Progress(options.input, options.quiet or (options.list and sys.stdout.isatty())) as progress:
         return _run(options, progress)
@@ -34,46 +48,77 @@ def run(options: Options) -> int:
 def _run(options: Options, progress: Progress) -> int:
     if options.jsonl is not None or (options.list and wholelog.large(options.input)):
         return wholelog.run(options, progress)
-    profiles = _read_profiles(options.profile) if options.profile else None
+    perf = _read_profiles(options.profile) if options.profile else None
     read = dialects.ReadOptions(options.syntax)
     meter = progress.read if progress.shown else None
-    stream = open_input(options.input, options.input_format, read, annotated=profiles is not None, meter=meter)
+    stream = open_input(options.input, options.input_format, read, meter=meter)
     methods = _Checked(stream, options.strict, progress)
     if options.list:
-        from rich.console import Console
-
-        from asmcfg.render.listing import write_listing
-
-        console = Console(width=200, no_color=True, highlight=False, markup=False)
-        if write_listing((m for m in methods if options.selector.matches(m)), console) == 0:
-            raise _nothing_selected(stream.source, methods, options.selector)
-        return 0
+        return _list(stream, methods, options.selector)
     if options.all:
         return _run_all(stream, methods, options, progress)
-    if profiles is not None and not options.selector.any:
-        picked = pick_profiled(methods, profiles)
+    if perf is not None and not options.selector.any:
+        picked = pick_profiled(methods, perf.profiles, perf.hottest_unprinted())
     else:
         picked = pick_one(methods, options.selector)
     if picked is None:
-        raise _nothing_selected(stream.source, methods, options.selector)
+        raise _nothing_selected(stream, methods, options.selector)
     progress.close()
     from asmcfg.render import summary
+    from asmcfg.render.heat_summary import write_unprinted
 
     err = summary.stderr_console()
     method = stream.complete(picked.method)
-    if profiles is not None:
-        method = _overlaid(method, profiles, err)
+    if perf is not None:
+        method = _overlaid(method, perf, err)
     result = analyse_method(method, options.jdk, options.paths)
-    if not options.quiet and profiles is not None and not options.selector.any:
-        err.print(
-            f"chose the compilation the profile's samples land on, of {picked.total} in the input (see --list)",
-            highlight=False,
-        )
-    elif not options.quiet:
-        _say_choice(err, picked.candidates, picked.total, options.selector)
-    _write_outputs([result], options)
+    if not options.quiet:
+        _say_choice(err, picked, options.selector)
+    unprinted = perf.unprinted if perf is not None else _unprinted(stream)
+    _write_outputs([result], options, unprinted)
     if not options.quiet:
         summary.write_summary(result, err)
+        write_unprinted(_others(unprinted, method), err)
+    return 0
+
+
+def _unprinted(stream: Stream) -> list[Unprinted] | None:
+    """The compilations perfasm did not print, when the input is perfasm output (None otherwise)."""
+    found = getattr(stream.reader, "unprinted", None)
+    return list(found) if found is not None else None
+
+
+def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted]:
+    mine = method.header.compile_id
+    return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
+
+
+def _matching(methods: Iterator[Method], selector: Selector) -> list[tuple[Method, str | None]]:
+    """The compilations the selector matches by their own name, else those that inline a matching method (with
+    the inlined method's name)."""
+    own: list[tuple[Method, str | None]] = []
+    inlining: list[tuple[Method, str | None]] = []
+    for method in methods:
+        if selector.matches(method):
+            own.append((method, None))
+        elif not own and selector.pattern is not None:
+            inlined = selector.inlined(method)
+            if inlined is not None:
+                inlining.append((method, inlined))
+    return own or inlining
+
+
+def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
+    """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
+    rows = _matching(methods, selector)
+    unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
+    from rich.console import Console
+
+    from asmcfg.render.listing import write_listing
+
+    console = Console(width=300, no_color=True, highlight=False, markup=False)
+    if write_listing(rows, console, unprinted) == 0:
+        raise _nothing_selected(stream, methods, selector)
     return 0
 
 
@@ -104,46 +149,72 @@ class _Checked(Iterator[Method]):
         return method
 
 
-def _nothing_selected(source: str, seen: _Checked, selector: Selector) -> AsmcfgError:
+def _nothing_selected(stream: Stream, seen: _Checked, selector: Selector) -> AsmcfgError:
     """No method at all (say what the input looks like), or none that matches (say how many there are)."""
+    missing = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
+    if missing:
+        hottest = max(missing, key=lambda u: u.share)
+        header = hottest.header
+        text = describe.unprinted(header.name, hottest.share, hottest.lines, hottest.threshold, header.compile_id)
+        return InputError(f"{describe.compilation(header)}: {text}", stream.source)
     if not selector.any or seen.count == 0:
-        return no_methods_error(source)
+        return no_methods_error(stream.source)
     what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
-    return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), source)
+    return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
 
 
-def _say_choice(err: Console, candidates: int, total: int, selector: Selector) -> None:
-    if candidates > 1:
-        kind = "matching compilations" if selector.any else "compilations in the input"
-        err.print(
-            f"chose the last C2 (else the last) of {candidates} {kind}; {total - 1} others: see --list", highlight=False
-        )
-    elif total > 1:
-        err.print(f"{total} compilations in the input: see --list", highlight=False)
+def _say_choice(err: Console, picked: Picked, selector: Selector) -> None:
+    """Which compilation was chosen and by what rule, with how many others there are."""
+    say = functools.partial(err.print, highlight=False, markup=False, soft_wrap=True)
+    if picked.rule in ("profile", "unprinted"):
+        why = ("the profile's samples land on" if picked.rule == "profile"
+               else "the profile names as the run's hottest (perfasm did not print it)")
+        say(f"chose the compilation {why}, of {picked.total} in the input (see --list)")
+        return
+    if picked.inlined is not None:
+        say(f"no compilation is named {selector.pattern!r}: chose among those that inline {picked.inlined}")
+    if picked.candidates == 1:
+        if picked.total > 1:
+            say(f"{picked.total} compilations in the input: see --list")
+        return
+    share = picked.method.profile.run_share if picked.method.profile is not None else ()
+    rule = {"hottest": f"the hottest ({describe.percent(share)} of its run)", "last_c2": "the last C2",
+            "last": "the last"}[picked.rule]
+    kind = "matching compilations" if selector.any else "compilations in the input"
+    names = ""
+    if len(picked.names) > 1 and selector.pattern is not None:
+        shown = ", ".join(picked.names[:_NAMES_SHOWN]) + (", …" if len(picked.names) > _NAMES_SHOWN else "")
+        names = f" (of {len(picked.names)} methods: {shown}; narrow the pattern or give --compile-id)"
+    others = picked.total - picked.candidates
+    tail = f"; {others} other compilations in the input" if others else ""
+    say(f"chose {rule} of {picked.candidates} {kind}{names}{tail}: see --list")
 
 
-def _read_profiles(path: str) -> list[MethodProfile]:
-    from asmcfg.dialects.perfasm.profile import read_profiles
-
-    return read_profiles(path)
+_NAMES_SHOWN = 4
 
 
-def _overlaid(method: Method, profiles: list[MethodProfile], err: Console) -> Method:
+def _read_profiles(path: str) -> Perfasm:
+    from asmcfg.dialects.perfasm.profile import read_perfasm
+
+    return read_perfasm(path)
+
+
+def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
     """The method with the profile's heat, saying on stderr how well the addresses matched."""
     from asmcfg.dialects.perfasm.profile import overlay
 
-    overlaid, found = overlay(method, profiles)
+    overlaid, found = overlay(method, perf.profiles, perf.unprinted)
     prefix = "profile" if found.matched else "profile NOT applied"
     err.print(f"{prefix}: {found.message}", highlight=False, markup=False)
     return overlaid
 
 
 def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
-    selected = [m for m in methods if options.selector.matches(m)]
+    selected = [m for m, _ in _matching(methods, options.selector)]
     progress.close()
     results = [analyse_method(stream.complete(m), options.jdk, options.paths) for m in selected]
     if not results:
-        raise _nothing_selected(stream.source, methods, options.selector)
+        raise _nothing_selected(stream, methods, options.selector)
     _write_outputs(results, options)
     if not options.quiet:
         from asmcfg.render import summary
@@ -154,7 +225,7 @@ def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Prog
     return 0
 
 
-def _write_outputs(results: list[Analysis], options: Options) -> None:
+def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Unprinted] | None = None) -> None:
     from asmcfg.render import dot
     from asmcfg.render.files import write_to
 
@@ -164,7 +235,7 @@ def _write_outputs(results: list[Analysis], options: Options) -> None:
     if options.json:
         from asmcfg.render import json
 
-        write_to(options.json, lambda out: json.write_json(results, out))
+        write_to(options.json, lambda out: json.write_json(results, out, unprinted))
     if dot_target:
         write_to(dot_target, lambda out: dot.write_many(results, out, options.fold))
 
@@ -172,9 +243,14 @@ def _write_outputs(results: list[Analysis], options: Options) -> None:
 def _write_svg(results: list[Analysis], options: Options) -> None:
     from asmcfg.render import dot
     from asmcfg.render.files import atomic_bytes
+    from asmcfg.render.summary import stderr_console
     from asmcfg.render.svg import render_svg
 
     assert options.svg is not None
     text = io.StringIO()
     dot.write_dot(results[0], text, options.fold)
     atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
+    if not options.quiet:
+        result = results[0]
+        stderr_console().print(f"wrote {options.svg}: {describe.compilation(result.cfg.method.header)}, "
+                               f"{len(result.cfg.blocks)} blocks", highlight=False, markup=False, soft_wrap=True)

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from asmcfg import dialects
+from asmcfg.dialects.perfasm.saved import SavedHeat
 from asmcfg.errors import InputError
-from asmcfg.model import Analysis, Method
+from asmcfg.model import Analysis, Header, Method
 from asmcfg.sources.lines import Line, Meter, display_name, read_lines
 
 if TYPE_CHECKING:
@@ -34,12 +35,29 @@ class Selector:
 
     def matches(self, method: Method) -> bool:
         """True when `method` satisfies every given criterion."""
-        header = method.header
+        return self.matches_header(method.header)
+
+    def matches_header(self, header: Header) -> bool:
+        """True when the compilation `header` names satisfies every given criterion."""
         if self.compile_id is not None and header.compile_id != self.compile_id:
             return False
         if self.compiler is not None and header.compiler != self.compiler:
             return False
         return self.name_matches(header.name)
+
+    def inlined(self, method: Method) -> str | None:
+        """The first method inlined into `method` (from its debug info) whose name the pattern matches, if any;
+        None without a pattern or when other criteria (compile id, compiler) rule the compilation out."""
+        if self.pattern is None or not Selector(None, self.compile_id, self.compiler).matches(method):
+            return None
+        seen = {method.header.name}
+        for ins in method.instructions:
+            for frame in ins.frames:
+                if frame.method not in seen:
+                    seen.add(frame.method)
+                    if _name_matches(frame.method, self.pattern):
+                        return frame.method
+        return None
 
     def name_matches(self, name: str) -> bool:
         """True when `name` satisfies the pattern (or there is none)."""
@@ -68,19 +86,17 @@ class Stream:
 
 
 def open_input(
-    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, annotated: bool = False,
-    meter: Meter | None = None,
+    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, meter: Meter | None = None,
 ) -> Stream:
-    """Start reading `path` (or `-`), sniffing its dialect; `annotated`: drop perfasm's percentage columns first;
-    `meter` is told the bytes read."""
+    """Start reading `path` (or `-`), sniffing its dialect; `meter` is told the bytes read. Outside perfasm
+    output, percentage columns before instruction lines (a JMH `saveLog` file) become the methods' heat."""
     name = display_name(path)
     lines: Iterator[Line] = read_lines(path, meter)
-    if annotated:
-        from asmcfg.dialects.perfasm.profile import strip_columns
-
-        lines = strip_columns(lines)
     chosen, reader, stream = dialects.open_reader(lines, name, dialect, options)
-    return Stream(name, reader, reader.methods(stream), chosen.name)
+    if chosen.name == "perfasm":
+        return Stream(name, reader, reader.methods(stream), chosen.name)
+    saved = SavedHeat(name)
+    return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), chosen.name)
 
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
@@ -114,34 +130,91 @@ class Picked:
     """How many compilations matched the selector (the chosen one included)."""
     total: int
     """How many compilations the input holds."""
+    rule: str = "profile"
+    """Why it was chosen: `hottest`, `last_c2`, `last`, `profile` (the profile's samples land on it) or
+    `unprinted` (the profile's hottest compilation, which perfasm did not print)."""
+    names: tuple[str, ...] = ()
+    """The different method names of the matching compilations (at most _MAX_NAMES)."""
+    inlined: str | None = None
+    """The inlined method the pattern matched, when no compilation's own name matched it."""
+
+
+class _Best:
+    """The candidates of one kind seen so far: the hottest, the last C2, the last; and how many."""
+
+    def __init__(self) -> None:
+        self.hottest: Method | None = None
+        self.last_c2: Method | None = None
+        self.last: Method | None = None
+        self.count = 0
+        self.names: set[str] = set()
+
+    def add(self, method: Method) -> None:
+        self.count += 1
+        self.last = method
+        if len(self.names) < _MAX_NAMES:
+            self.names.add(method.header.name)
+        if method.header.compiler == "c2":
+            self.last_c2 = method
+        if method.profile is not None and (self.hottest is None or _share(method) > _share(self.hottest)):
+            self.hottest = method
+
+    def picked(self, total: int, inlined: str | None) -> Picked | None:
+        chosen = self.hottest or self.last_c2 or self.last
+        if chosen is None:
+            return None
+        rule = "hottest" if self.hottest else "last_c2" if self.last_c2 else "last"
+        return Picked(chosen, self.count, total, rule, tuple(sorted(self.names)), inlined)
 
 
 def pick_one(methods: Iterator[Method], selector: Selector) -> Picked | None:
-    """The last C2 match (else the last match), keeping only one candidate of each kind in memory."""
-    last_c2: Method | None = None
-    last_any: Method | None = None
-    matched = total = 0
+    """The hottest match when compilations carry measured heat (perfasm, a JMH saveLog), else the last C2 match
+    (else the last match). A name pattern matches a compilation's own name; only when no compilation has such a
+    name does it match the compilations that inline a method of that name. One candidate of each kind is kept."""
+    own, inlining = _Best(), _Best()
+    total = 0
+    inlined: str | None = None
     for method in methods:
         total += 1
-        if not selector.matches(method):
-            continue
-        matched += 1
-        last_any = method
-        if method.header.compiler == "c2":
-            last_c2 = method
-    chosen = last_c2 or last_any
-    return None if chosen is None else Picked(chosen, matched, total)
+        if selector.matches(method):
+            own.add(method)
+        elif not own.count and selector.inlined(method) is not None:
+            inlining.add(method)
+            inlined = inlined or selector.inlined(method)
+    if own.count:
+        return own.picked(total, None)
+    return inlining.picked(total, inlined)
 
 
-def pick_profiled(methods: Iterator[Method], profiles: Sequence[MethodProfile]) -> Picked | None:
-    """The compilation most of the profile's sampled addresses land on (ties: the later one)."""
+_MAX_NAMES = 100
+_STICKY = 1 << 62
+"""Hits that no later compilation can beat."""
+
+
+def _share(method: Method) -> float:
+    """The first event's share of the run (0 without a profile)."""
+    profile = method.profile
+    share = profile.run_share if profile is not None else ()
+    return share[0] if share else 0.0
+
+
+def pick_profiled(
+    methods: Iterator[Method], profiles: Sequence[MethodProfile], unprinted: int | None = None
+) -> Picked | None:
+    """The compilation most of the profile's sampled addresses land on (ties: the later one); the compilation
+    with compile id `unprinted` (the hottest of the run, which perfasm did not print) when the input has it."""
     sampled = {address for p in profiles for address in p.profile.heat}
     best: Method | None = None
     best_hits = -1
     total = 0
     for method in methods:
         total += 1
+        if unprinted is not None and method.header.compile_id == unprinted:
+            best, best_hits = method, _STICKY
+            continue
         hits = sum(1 for ins in method.instructions if ins.address in sampled)
         if hits >= best_hits:
             best, best_hits = method, hits
-    return None if best is None else Picked(best, total, total)
+    if best is None:
+        return None
+    return Picked(best, total, total, "unprinted" if best_hits == _STICKY else "profile")

@@ -20,8 +20,8 @@ def wanted(pattern: str | None, compile_id: int | None, compiler: str | None) ->
 
 
 def not_found(what: str, total: int, names: Iterable[str] = (), pattern: str | None = None) -> str:
-    """`method 'Foo::bar' not found; 12 methods in input (see --list; did you mean 'Foo::baz'?)`."""
-    plural = "method" if total == 1 else "methods"
+    """`method 'Foo::bar' not found; 12 compilations in input (see --list; did you mean 'Foo::baz'?)`."""
+    plural = "compilation" if total == 1 else "compilations"
     hint = "see --list"
     close = _close_names(pattern, names) if pattern else []
     if close:
@@ -30,8 +30,11 @@ def not_found(what: str, total: int, names: Iterable[str] = (), pattern: str | N
 
 
 def _close_names(pattern: str, names: Iterable[str]) -> list[str]:
+    """Names that contain the pattern (without its wildcards), then names spelled like it."""
     choices = sorted(set(names))
     bare = {name.split("::", 1)[-1]: name for name in choices}
-    close = difflib.get_close_matches(pattern, choices, _MAX_SUGGESTIONS, 0.6)
+    core = pattern.split("::")[-1].strip("*?").lower()
+    close = [n for b, n in bare.items() if core and "*" not in core and "?" not in core and core in b.lower()]
+    close += difflib.get_close_matches(pattern, choices, _MAX_SUGGESTIONS, 0.6)
     close += [bare[b] for b in difflib.get_close_matches(pattern, list(bare), _MAX_SUGGESTIONS, 0.6)]
     return list(dict.fromkeys(close))[:_MAX_SUGGESTIONS]

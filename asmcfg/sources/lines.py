@@ -98,6 +98,9 @@ def open_binary(path: str, meter: Meter | None = None) -> IO[bytes]:
 def _decompressed(raw: IO[bytes]) -> IO[bytes]:
     buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(cast(io.RawIOBase, raw))
     magic = buffered.peek(6)[:6]
+    if not magic:
+        # end of input already (on a terminal, Ctrl-D: the next read would wait for more)
+        return io.BytesIO()
     if magic.startswith(b"\x1f\x8b"):
         return cast(IO[bytes], gzip.GzipFile(fileobj=buffered))
     if magic.startswith(b"\xfd7zXZ"):

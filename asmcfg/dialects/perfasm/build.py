@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.builder import MethodBuilder
+from asmcfg.dialects.perfasm.draft import Draft, Piece, Row, Run
 from asmcfg.dialects.perfasm.text import Title, estimate
-from asmcfg.model import Header, Method, Profile
+from asmcfg.model import Header, Method, Profile, RegionHeat, Unprinted
 
 NAME = "perfasm"
 GAP = "gap"
 """Marker label put before an instruction that does not follow the previous one in any printout."""
+_RANGE = re.compile(r"^\[(0x[0-9a-fA-F]+):(0x[0-9a-fA-F]+)\]")
 MERGE_DISTANCE = 4096
 """Regions named alike (old JMH prints no version) are one compilation when at most this many bytes apart."""
 
@@ -55,60 +59,6 @@ class Region:
 
 
 @dataclass(slots=True)
-class Row:
-    """An instruction line while its region is read."""
-
-    address: int
-    body: str
-    line: int
-    values: dict[int, float]
-    index: int
-    previous: int | None
-    markers: list[str]
-    comments: list[str] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Piece:
-    """The part of a region that belongs to one piece of code (the titled method, or code it spills into)."""
-
-    title: Title
-    rows: list[Row] = field(default_factory=list)
-    constants: list[tuple[int, int]] = field(default_factory=list)
-    skipped: list[tuple[int, str]] = field(default_factory=list)
-    owner: bool = False
-    key: str = ""
-
-
-@dataclass(slots=True)
-class Draft:
-    """A region while it is read."""
-
-    number: int
-    line: int
-    title: str = ""
-    pieces: list[Piece] = field(default_factory=list)
-    printed: int = 0
-    markers: list[str] = field(default_factory=list)
-    gap: bool = False
-
-
-@dataclass(slots=True)
-class Run:
-    """One perfasm result section while it is read."""
-
-    number: int
-    benchmark: str = ""
-    events: dict[int, str] = field(default_factory=dict)
-    counts: dict[int, int] = field(default_factory=dict)
-    regions: list[Draft] = field(default_factory=list)
-    totals: dict[int, dict[int, float]] = field(default_factory=dict)
-    shares: dict[str, dict[int, float]] = field(default_factory=dict)
-    id_shares: dict[int, dict[int, float]] = field(default_factory=dict)
-    width: int = 1
-
-
-@dataclass(slots=True)
 class _Group:
     key: str
     ident: tuple[str, ...]
@@ -124,6 +74,7 @@ class Built:
 
     methods: list[tuple[str, Method]]
     regions: list[Region]
+    unprinted: list[Unprinted]
 
 
 def build_run(run: Run, source: str, jdk_hint: int | None) -> Built:
@@ -137,9 +88,62 @@ def build_run(run: Run, source: str, jdk_hint: int | None) -> Built:
                 _place(groups, piece, draft.number, run.number)
     names = Counter(group.pieces[0].title.share_name for group in groups)
     shared = {name for name, count in names.items() if count == 1}
-    methods = [(g.key, _method(g, run, width, source, jdk_hint, shared)) for g in groups if _rows(g)]
+    owned = _owned(run, width)
+    methods = [(g.key, _method(g, run, width, source, jdk_hint, shared, owned)) for g in groups if _rows(g)]
     regions = [_region(draft, run, width) for draft in run.regions]
-    return Built(methods, regions)
+    unprinted = [_unprinted(g, run, width, shared) for g in groups if not _rows(g) and _too_big(g, run)]
+    return Built(methods, regions, unprinted)
+
+
+def _owned(run: Run, width: int) -> dict[int, RegionHeat]:
+    """Each region's total against the heat of the sampled lines it owns: those inside the address range an old
+    title prints (`[0x…:0x…] in …`); else a line printed in several regions (in one's margin, at the heart of
+    another) belongs to the region where it is farthest from the printout's edges."""
+    best: dict[tuple[str, int], tuple[int, int]] = {}
+    for draft in run.regions:
+        for piece, row in _sampled(draft):
+            depth = min(row.index, draft.printed - 1 - row.index)
+            key = (piece.key, row.address)
+            if key not in best or depth > best[key][0]:
+                best[key] = (depth, draft.number)
+    found: dict[int, RegionHeat] = {}
+    for draft in run.regions:
+        if draft.number not in run.totals:
+            continue
+        span = _RANGE.match(draft.title)
+        owner = next((piece.key for piece in draft.pieces if piece.owner), "")
+        sums = {True: [0.0] * width, False: [0.0] * width}
+        for piece, row in _sampled(draft):
+            inside = int(span.group(1), 16) <= row.address <= int(span.group(2), 16) if span else True
+            if inside if span else best[(piece.key, row.address)][1] == draft.number:
+                mine = sums[piece.key == owner]
+                mine[:] = [p + v for p, v in zip(mine, _heat(row.values, run, width), strict=True)]
+        total = _widen(run.totals[draft.number], width)
+        lines = draft.too_big[0] if draft.too_big else 0
+        found[draft.number] = RegionHeat(draft.number, total, tuple(sums[True]), draft.misdecoded, lines,
+                                         tuple(sums[False]))
+    return found
+
+
+def _sampled(draft: Draft) -> Iterator[tuple[Piece, Row]]:
+    for piece in draft.pieces:
+        for row in piece.rows:
+            if row.values:
+                yield piece, row
+
+
+def _too_big(group: _Group, run: Run) -> bool:
+    return any(d.too_big for d in run.regions if d.number in group.regions)
+
+
+def _unprinted(group: _Group, run: Run, width: int, shared: set[str]) -> Unprinted:
+    """A compilation whose only regions perfasm did not print."""
+    drafts = [d for d in run.regions if d.number in group.regions and d.too_big]
+    lines, threshold = max(d.too_big for d in drafts if d.too_big)
+    totals = [_widen(run.totals.get(d.number, {}), width) for d in drafts]
+    share = _share(group, run, width, shared) or tuple(sum(t[i] for t in totals) for i in range(width))
+    events = tuple(run.events.get(i, f"column {i + 1}") for i in range(width))
+    return Unprinted(_header(group), run.number, run.benchmark, drafts[0].number, lines, threshold, events, share)
 
 
 def _assign_owner(draft: Draft) -> None:
@@ -192,7 +196,10 @@ def _rows(group: _Group) -> list[Row]:
     return [unique[address] for address in sorted(unique)]
 
 
-def _method(group: _Group, run: Run, width: int, source: str, jdk_hint: int | None, shared: set[str]) -> Method:
+def _method(
+    group: _Group, run: Run, width: int, source: str, jdk_hint: int | None, shared: set[str],
+    owned: dict[int, RegionHeat],
+) -> Method:
     rows = _rows(group)
     follows = {(row.previous, row.address) for piece in group.pieces for row in piece.rows}
     builder = MethodBuilder(_header(group), source, NAME)
@@ -215,6 +222,7 @@ def _method(group: _Group, run: Run, width: int, source: str, jdk_hint: int | No
         heat={row.address: _heat(row.values, run, width) for row in rows if row.values},
         region_totals=tuple(_widen(run.totals[n], width) for n in sorted(group.regions) if n in run.totals),
         method_share=_share(group, run, width, shared),
+        regions=tuple(owned[n] for n in sorted(group.regions) if n in owned),
     )
     return replace(builder.build(jdk_hint), profile=profile)
 

@@ -8,16 +8,14 @@ a profile from another run lands nowhere, and the overlay says so.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.perfasm import reader as perfasm
+from asmcfg.dialects.perfasm.saved import SavedHeat
 from asmcfg.errors import InputError
-from asmcfg.model import Header, Method, Profile
-from asmcfg.sources.lines import Line, display_name, read_lines
-
-_COLUMNS = re.compile(r"^(?:\s*\d{1,3}\.\d\d%)*\s*")
+from asmcfg.model import Header, Method, Profile, RegionHeat, Unprinted
+from asmcfg.sources.lines import STDIN, Line, display_name, read_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,23 +56,54 @@ class OverlayReport:
     """One sentence for the user."""
 
 
-def read_profiles(path: str) -> list[MethodProfile]:
-    """Every compilation perfasm shows in `path` (a JMH console file or `-prof perfasm` output)."""
+@dataclass(frozen=True, slots=True)
+class Perfasm:
+    """What a perfasm file measured: the compilations it printed, and those it did not."""
+
+    profiles: list[MethodProfile]
+    """The printed compilations' heat."""
+    unprinted: list[Unprinted]
+    """Compilations perfasm measured but printed no line of (`<region is too big to display …>`)."""
+
+    def hottest_unprinted(self) -> int | None:
+        """The compile id of the run's hottest compilation when perfasm did not print it, else None."""
+        printed = max((p.profile.run_share[:1] for p in self.profiles), default=())
+        hottest = max(self.unprinted, key=lambda u: u.share, default=None)
+        if hottest is None or hottest.share[:1] <= printed:
+            return None
+        return hottest.header.compile_id
+
+
+def read_perfasm(path: str) -> Perfasm:
+    """Every compilation perfasm measured in `path` (a JMH console file or `-prof perfasm` output)."""
     name = display_name(path)
     reader = perfasm.Reader(name)
     methods = list(reader.methods(read_lines(path)))
     if not reader.regions:
         raise InputError("no `....[Hottest Region N]` found: is this JMH -prof perfasm output?", name)
-    return [
+    profiles = [
         MethodProfile(method.header, origin.run, origin.benchmark, origin.key, method.profile, method)
         for method, origin in zip(methods, reader.origins, strict=True)
         if method.profile is not None
     ]
+    return Perfasm(profiles, list(reader.unprinted))
 
 
-def overlay(method: Method, profiles: Sequence[MethodProfile]) -> tuple[Method, OverlayReport]:
-    """`method` with the best-fitting profile's heat when it matches; otherwise `method` unchanged."""
+def read_profiles(path: str) -> list[MethodProfile]:
+    """Every compilation perfasm printed in `path`."""
+    return read_perfasm(path).profiles
+
+
+def overlay(
+    method: Method, profiles: Sequence[MethodProfile], unprinted: Sequence[Unprinted] = ()
+) -> tuple[Method, OverlayReport]:
+    """`method` with the best-fitting profile's heat when it matches; otherwise `method` unchanged. A compilation
+    perfasm did not print keeps the heat its saveLog lines carry, named with perfasm's events."""
     addresses = {ins.address for ins in method.instructions}
+    missing = next((u for u in unprinted if u.header.compile_id is not None
+                    and u.header.compile_id == method.header.compile_id and u.header.name == method.header.name), None)
+    if missing is not None:
+        return _unprinted(method, missing)
     if not profiles:
         return method, OverlayReport(False, None, 0, 0, (), (), "no profile to put on the method")
     best = max(profiles, key=lambda p: (_landed(p, addresses), _same(method, p) is None, _total(p.profile)))
@@ -90,13 +119,26 @@ def overlay(method: Method, profiles: Sequence[MethodProfile]) -> tuple[Method, 
     return replace(method, profile=replace(best.profile, heat=landed)), report
 
 
+def _unprinted(method: Method, missing: Unprinted) -> tuple[Method, OverlayReport]:
+    """The saveLog's own heat for a compilation perfasm did not print, with perfasm's event names and share."""
+    saved = method.profile
+    what = f"perfasm printed no line of compile id {missing.header.compile_id} (region too big: {missing.lines} lines)"
+    if saved is None or len(saved.events) != len(missing.events):
+        return method, OverlayReport(False, None, 0, 0, (), (), f"{what}, and the input carries no heat of its own")
+    printed = tuple(sum(v[i] for v in saved.heat.values()) for i in range(len(missing.events)))
+    region = RegionHeat(missing.region, missing.share, printed, 0, missing.lines)
+    profile = replace(saved, events=missing.events, region_totals=(missing.share,), method_share=missing.share,
+                      regions=(region,))
+    report = OverlayReport(True, None, len(saved.heat), len(saved.heat), (), printed,
+                           f"{what}; the heat is the percentages printed on this input's own lines")
+    return replace(method, profile=profile), report
+
+
 def strip_columns(lines: Iterable[Line]) -> Iterator[Line]:
     """The lines of a perfasm-annotated HotSpot log (JMH `saveLog`) without the percentage columns.
 
-    The columns and the indentation after them go, so any dialect can read the HotSpot text."""
-    for line in lines:
-        match = _COLUMNS.match(line.text)
-        yield Line(line.number, line.text[match.end() :] if match else line.text)
+    The columns become blanks of the same width, so any dialect reads the HotSpot text as if unsampled."""
+    return SavedHeat(display_name(STDIN)).lines(lines)
 
 
 def _landed(profile: MethodProfile, addresses: set[int]) -> int:

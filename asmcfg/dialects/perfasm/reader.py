@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from asmcfg.dialects.perfasm.build import GAP, Draft, Piece, Region, RegionLine, Row, Run, build_run
+from asmcfg.dialects.perfasm.build import GAP, Region, RegionLine, build_run
+from asmcfg.dialects.perfasm.draft import Draft, Piece, Row, Run
 from asmcfg.dialects.perfasm.text import (
     Content,
     classify,
@@ -23,7 +24,7 @@ from asmcfg.dialects.perfasm.text import (
     split_columns,
     stub_title,
 )
-from asmcfg.model import Method
+from asmcfg.model import Method, Unprinted
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ _DOTS = re.compile(r"^\.{20,}\s*$")
 _TOTAL = re.compile(r"<total for region (\d+)>")
 _COLUMN = re.compile(r"^\s*Column (\d+): (\S+).*\((\d+) events\)")
 _RESULT = re.compile(r'^Secondary result "(.*?):\S*asm"')
+_TOO_BIG = re.compile(r"<region is too big to display, has (\d+) lines, but threshold is (\d+)>")
+_EVEX = re.compile(r"^\.byte\s+0x62\s*(?:;|$)")
 _BENCHMARK = re.compile(r"^# Benchmark: (\S+)")
 _VM_VERSION = re.compile(r"# VM version: JDK (\d+)(?:\.(\d+))?")
 
@@ -73,6 +76,8 @@ class Reader:
         self.jdk_hint: int | None = None
         self.regions: list[Region] = []
         self.origins: list[Origin] = []
+        self.unprinted: list[Unprinted] = []
+        """Compilations perfasm measured but printed no line of (too big), filled in as runs end."""
         self._run = Run(1)
         self._region: Draft | None = None
         self._mode = "outside"
@@ -124,10 +129,15 @@ class Reader:
             return self._outside(line)
         values, rest = split_columns(line.text)
         self._run.width = max(self._run.width, max(values, default=-1) + 1)
+        too_big = _TOO_BIG.search(rest)
+        if too_big:
+            region.too_big = (int(too_big.group(1)), int(too_big.group(2)))
+            return []
         content = classify(rest)
         piece = region.pieces[-1]
         region.printed += 1
         if content.kind == "instruction" and content.address is not None:
+            region.misdecoded += bool(_EVEX.match(content.text))
             previous = None if region.gap or not piece.rows else piece.rows[-1].address
             piece.rows.append(Row(content.address, content.text, line.number, values, region.printed - 1,
                                   previous, region.markers))
@@ -197,6 +207,7 @@ class Reader:
             return []
         built = build_run(run, self.source, self.jdk_hint)
         self.regions.extend(built.regions)
+        self.unprinted.extend(built.unprinted)
         self.origins.extend(Origin(run.number, run.benchmark, key) for key, _ in built.methods)
         return [method for _, method in built.methods]
 
