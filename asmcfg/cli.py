@@ -65,6 +65,8 @@ raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm ou
 )
 @click.option("--strict", is_flag=True, help="Stop at the first line inside a method that is not understood.")
 @click.option("--profile", metavar="PERFASM", help="Put a JMH perfasm profile of the same run onto the graph.")
+@click.option("--log", "log", metavar="LOGXML",
+              help="Read inlining decisions and trap records from a LogCompilation log of the same run.")
 @click.option(
     "--paths",
     type=click.IntRange(1, 50),
@@ -96,6 +98,7 @@ def main(
     render_timeout: float,
     strict: bool,
     profile: str | None,
+    log: str | None,
     paths: int,
     quiet: bool,
     debug: bool,
@@ -129,6 +132,7 @@ def main(
         strict=strict,
         quiet=quiet,
         profile=profile,
+        log=log,
         paths=paths,
     )
     try:

@@ -18,6 +18,18 @@ TAG_ORDER = (
     "deopt_handler",
     "stub",
     "ic_miss",
+    "vector",
+    "java_call",
+    "runtime_call",
+    "type_check",
+    "allocation",
+    "allocation_slow",
+    "lock",
+    "lock_slow",
+    "unlock",
+    "unlock_slow",
+    "gc_barrier",
+    "gc_barrier_slow",
 )
 """Tags in the order labels list them; also the legend order."""
 
@@ -35,6 +47,18 @@ TAG_LABELS = {
     "deopt_handler": "deopt handler",
     "stub": "stub / slow path",
     "ic_miss": "inline-cache miss",
+    "vector": "packed SIMD work in a loop",
+    "java_call": "call of a Java method (not inlined)",
+    "runtime_call": "call into the VM runtime or a stub",
+    "type_check": "type check (class compare / subtype stub)",
+    "allocation": "allocation (TLAB fast path)",
+    "allocation_slow": "allocation slow path",
+    "lock": "monitor enter fast path",
+    "lock_slow": "monitor enter slow path",
+    "unlock": "monitor exit fast path",
+    "unlock_slow": "monitor exit slow path",
+    "gc_barrier": "GC barrier fast path",
+    "gc_barrier_slow": "GC barrier slow path",
 }
 
 TAG_COLOURS = {
@@ -51,6 +75,18 @@ TAG_COLOURS = {
     "deopt_handler": "#f0e0ff",
     "stub": "#e6e6e6",
     "ic_miss": "#f5f5dc",
+    "vector": "#c2f0f0",
+    "java_call": "#fff2a8",
+    "runtime_call": "#f7f0d9",
+    "type_check": "#e8d9f7",
+    "allocation": "#d9f0e6",
+    "allocation_slow": "#b8dcc9",
+    "lock": "#f2dcd0",
+    "lock_slow": "#e0bca8",
+    "unlock": "#f2e6d0",
+    "unlock_slow": "#dcc7a3",
+    "gc_barrier": "#dde3f0",
+    "gc_barrier_slow": "#b9c4de",
 }
 """Fill colour of a block, by its most important tag (the first in TAG_ORDER it carries)."""
 
@@ -60,12 +96,24 @@ FILL_PRIORITY = (
     "null_check",
     "exception_handler",
     "deopt_handler",
+    "allocation_slow",
+    "lock_slow",
+    "unlock_slow",
+    "gc_barrier_slow",
     "stub",
     "ic_miss",
     "osr_entry",
     "verified_entry",
     "entry",
+    "gc_barrier",
+    "allocation",
+    "lock",
+    "unlock",
+    "type_check",
+    "java_call",
+    "vector",
     "loop_header",
+    "runtime_call",
     "safepoint_poll",
     "return_poll",
 )
@@ -182,3 +230,71 @@ def unprinted(name: str, share: tuple[float, ...], lines: int, threshold: int, c
 HOT_PATHS_TITLE = "Hot paths (measured: 1 goes round the hottest loop, or from the entry; 2.. by share, highest first)"
 FIRST_PATH = {"loop": "1 loop", "entry": "1 entry"}
 """The first hot path's rank cell: it goes round the hottest loop (or starts at the entry), whatever its share."""
+
+
+ROLE_LABELS = {
+    "pre": "pre-loop",
+    "main": "main loop",
+    "post": "post-loop",
+    "drain": "vector drain loop",
+    "strip_mined_outer": "strip-mined outer",
+}
+"""C2's loop copies, as the loops table and the graph name them."""
+
+CALL_KINDS = {
+    "static": "static",
+    "optimized_virtual": "optimized virtual",
+    "virtual": "virtual",
+    "interface": "interface",
+    "runtime": "runtime",
+    "stub": "stub",
+    "unknown": "unnamed",
+}
+"""Call kinds as labels show them."""
+
+PATH_KINDS = {"allocation": "allocation", "lock": "monitor enter", "unlock": "monitor exit", "gc_barrier": "GC barrier"}
+"""Runtime path kinds as labels show them."""
+
+
+def vector_text(bits: int | None, element: str, isa: str) -> str:
+    """`512-bit float (avx512)`, `SVE int (scalable width)`, or empty for a scalar loop."""
+    if not isa:
+        return ""
+    if bits is None:
+        return f"SVE {element or 'vector'} (scalable width)".replace("  ", " ")
+    return f"{bits}-bit {element} ({isa})".replace("  ", " ") if element else f"{bits}-bit ({isa})"
+
+
+def loop_text(role: str, unroll: int, vector: str) -> str:
+    """`main loop x4, 512-bit float (avx512)`: a loop's copy role, unroll factor and vector width."""
+    parts = [ROLE_LABELS.get(role, "")]
+    if unroll > 1:
+        parts[0] = (parts[0] + f" x{unroll}").strip()
+    parts.append(vector)
+    return ", ".join(p for p in parts if p)
+
+
+def decision_text(inlined: bool, reason: str) -> str:
+    """`inlined (inline (hot))` or `NOT inlined: hot method too big`."""
+    return f"inlined ({reason})" if inlined else f"NOT inlined: {reason}"
+
+
+def call_text(kind: str, callee: str, not_inlined: str, logged: bool) -> str:
+    """One call as a label line: kind, callee and, with a log, why it was not inlined."""
+    text = f"call: {CALL_KINDS.get(kind, kind)} {callee or '?'}"
+    if not_inlined:
+        return f"{text} -- NOT inlined: {not_inlined}"
+    return f"{text} -- no inlining record here" if logged else text
+
+
+def type_check_text(classes: tuple[str, ...], fails_to: str) -> str:
+    """`type check: Shapes$Circle -> class_check trap` (or the subtype-check stub)."""
+    tested = ", ".join(classes) if classes else "subtype-check stub"
+    if not fails_to:
+        return f"type check: {tested}"
+    return f"type check: {tested} -> {fails_to}" + ("" if fails_to.endswith("call") else " trap")
+
+
+def fast_path_text(kind: str, slow: int, routine: str) -> str:
+    """`allocation fast path -> B54 (_new_instance_Java)`."""
+    return f"{PATH_KINDS.get(kind, kind)} fast path -> B{slow} ({routine})"

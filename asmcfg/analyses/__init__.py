@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from asmcfg.analyses import checks, heat, hotness, loops, safepoints, sections, traplog, traps
+from asmcfg.analyses import (
+    calls,
+    checks,
+    copies,
+    heat,
+    hotness,
+    loops,
+    runtime_paths,
+    safepoints,
+    sections,
+    traplog,
+    traps,
+    typechecks,
+    vectors,
+)
 from asmcfg.analyses.context import Context, make_context
 from asmcfg.cfg.build import Layout
 from asmcfg.model import Analysis, Cfg
@@ -18,6 +32,11 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("checks", checks.run),
     ("safepoints", safepoints.run),
     ("loops", loops.run),
+    ("calls", calls.run),
+    ("runtime_paths", runtime_paths.run),
+    ("typechecks", typechecks.run),
+    ("vectors", vectors.run),
+    ("copies", copies.run),
     ("hotness", hotness.run),
     ("heat", heat.run),
 )

@@ -6,8 +6,9 @@ from collections import Counter
 from typing import Any
 
 from asmcfg import describe
+from asmcfg.analyses import copies
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.facts import heat_report
+from asmcfg.facts import heat_report, meaning
 from asmcfg.isa import for_name
 from asmcfg.model import Analysis, Block, Flow, Loop, Unprinted
 
@@ -84,13 +85,13 @@ def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
         "range_checks": checks.get("range_check", 0),
         "null_checks": checks.get("null_check", 0),
         "calls": calls_in(result, warm),
+        **meaning.loop_fields(result, loop.header),
     }
 
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
     """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
-    inner = [other for other in result.loops if other.depth == loop.depth + 1 and set(other.blocks) < set(loop.blocks)]
-    return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
+    return copies.strip_mined_outer(result, loop)
 
 
 def trap_table(result: Analysis) -> list[dict[str, Any]]:

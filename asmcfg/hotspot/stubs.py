@@ -1,6 +1,30 @@
-"""Names of HotSpot runtime stubs that compiled code calls from its out-of-line stub section."""
+"""Names of HotSpot runtime stubs and routines that compiled code calls: from its out-of-line stub section, on
+the slow paths of allocation, locking and GC barriers, and for subtype checks."""
 
 from __future__ import annotations
 
+import re
+
 RUNTIME_STUB_CALLS = ("SafepointBlob", "method_entry_barrier", "counter_overflow", "patching", "_Java", "C2 Runtime")
 """Substrings of a call target that mark the calling block as stub code."""
+
+GENERATED_CODE = re.compile(
+    r"Stub::|StubRoutines|_Java\b|C2 Runtime|Runtime1 stub|C1 Runtime|_blob\b|Blob\b|_slow\b|_stub\b"
+)
+"""A called routine that is code HotSpot generated (StubRoutines, C2 and C1 runtime stubs, blobs), not a VM
+function."""
+
+RUNTIME_PATHS = (
+    ("gc_barrier", re.compile(r"BarrierSet|barrier_slow|g1_|ZBarrier|z_load_barrier|Shenandoah|load_barrier")),
+    ("allocation", re.compile(r"new_(?:instance|array|type_array|object_array|multi_array)|multianewarray")),
+    ("unlock", re.compile(r"monitor_?unlock|monitorexit")),
+    ("lock", re.compile(r"monitor_?locking|monitorenter")),
+)
+"""Routines whose call is the slow path of a GC barrier, an allocation, a monitor exit or a monitor enter (the
+first that matches names it): G1's `write_ref_field_pre_entry`, `_new_instance_Java`, C1's `monitorenter`, …"""
+
+NOT_A_RUNTIME_PATH = "method_entry_barrier"
+"""The nmethod entry barrier's routine: a barrier, but not the GC barrier of an access."""
+
+SUBTYPE_CHECK = re.compile(r"subtype_check")
+"""C1's and C2's subtype-check stubs (`slow_subtype_check`, `partial_subtype_check`)."""

@@ -9,17 +9,28 @@ from asmcfg.model.code import (
     Frame,
     Header,
     Instruction,
+    LogInline,
     LogTrap,
     Method,
-    Profile,
-    RegionHeat,
-    Unprinted,
 )
-from asmcfg.model.results import Analysis, HotPath, Loop, Trap, TrapEvidence, TrapKind
+from asmcfg.model.profile import Profile, RegionHeat, Unprinted
+from asmcfg.model.results import (
+    Analysis,
+    Call,
+    HotPath,
+    Loop,
+    LoopFacts,
+    RuntimePath,
+    Trap,
+    TrapEvidence,
+    TrapKind,
+    TypeCheck,
+)
 
 __all__ = [
     "Analysis",
     "Block",
+    "Call",
     "Cfg",
     "Edge",
     "EdgeKind",
@@ -28,13 +39,17 @@ __all__ = [
     "Header",
     "HotPath",
     "Instruction",
+    "LogInline",
     "LogTrap",
     "Loop",
+    "LoopFacts",
     "Method",
     "Profile",
     "RegionHeat",
+    "RuntimePath",
     "Trap",
     "TrapEvidence",
     "TrapKind",
+    "TypeCheck",
     "Unprinted",
 ]

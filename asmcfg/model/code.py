@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from asmcfg.model.profile import Profile
 
 
 class EdgeKind(str, enum.Enum):
@@ -112,74 +116,6 @@ class Header:
 
 
 @dataclass(frozen=True, slots=True)
-class Profile:
-    """Measured heat for one compilation, from JMH perfasm."""
-
-    source: str
-    """The perfasm file it came from."""
-    events: tuple[str, ...]
-    """Event names, one per percentage column (`cycles`, `cpu-clock`)."""
-    heat: dict[int, tuple[float, ...]]
-    """Percent of each event per instruction address."""
-    region_totals: tuple[tuple[float, ...], ...] = ()
-    """The `<total for region N>` figures perfasm printed for this compilation's regions."""
-    method_share: tuple[float, ...] | None = None
-    """The compilation's share of the run per event, where perfasm printed it."""
-    regions: tuple[RegionHeat, ...] = ()
-    """The perfasm regions of this compilation: what each totals and what its printed lines hold."""
-
-    @property
-    def run_share(self) -> tuple[float, ...]:
-        """The compilation's share of the run per event: perfasm's `Hottest Methods` row, else the sum of its
-        region totals, else the sum of its instructions' heat."""
-        if self.method_share is not None:
-            return self.method_share
-        width = len(self.events)
-        rows = self.region_totals or tuple(self.heat.values())
-        return tuple(sum(row[i] for row in rows if i < len(row)) for i in range(width))
-
-
-@dataclass(frozen=True, slots=True)
-class RegionHeat:
-    """One `[Hottest Region N]` of a compilation: its total against the samples its printed lines show."""
-
-    number: int
-    """N of `Hottest Region N`."""
-    total: tuple[float, ...]
-    """The `<total for region N>` percentages: every sample in the region's address range."""
-    printed: tuple[float, ...]
-    """The percentages printed on the region's lines of this compilation, summed per event."""
-    misdecoded: int = 0
-    """Lines `.byte 0x62` (the first byte of an EVEX instruction hsdis could not decode)."""
-    too_big: int = 0
-    """Lines of a region perfasm did not print (`<region is too big to display, has N lines …>`), else 0."""
-    spilled: tuple[float, ...] = ()
-    """The percentages printed on the region's lines of other code it runs into (a stub), counted in its total."""
-
-
-@dataclass(frozen=True, slots=True)
-class Unprinted:
-    """A compilation perfasm measured but printed no line of (`<region is too big to display …>`)."""
-
-    header: Header
-    """The compilation as the region title names it."""
-    run: int
-    """Run number in the perfasm file, from 1."""
-    benchmark: str
-    """The benchmark of that run, when JMH printed it."""
-    region: int
-    """N of its (first) `Hottest Region N`."""
-    lines: int
-    """Lines perfasm would have printed."""
-    threshold: int
-    """perfasm's `tooBigThreshold` in force."""
-    events: tuple[str, ...]
-    """Event names, one per share figure."""
-    share: tuple[float, ...]
-    """The compilation's share of the run per event."""
-
-
-@dataclass(frozen=True, slots=True)
 class LogTrap:
     """An `<uncommon_trap>` record of the log, to set beside the traps decoded from the code."""
 
@@ -199,6 +135,31 @@ class LogTrap:
     """The record's `comment` attribute, if any."""
     line: int
     """Line of the record in the log."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogInline:
+    """One inlining decision of a LogCompilation `<task>`: a `<call>` and its `<inline_success>`/`<inline_fail>`."""
+
+    compile_id: int
+    """The compilation it belongs to."""
+    caller: str
+    """`pkg.Class::name` of the method being parsed at the call (an inlined method for a call inside inlined code)."""
+    bci: int | None
+    """Bytecode index of the call in the caller (from the last `<bc>` of that parse)."""
+    callee: str
+    """`pkg.Class::name` of the method called (the `<call method=…>`)."""
+    inlined: bool
+    """True for `<inline_success>`, False for `<inline_fail>`."""
+    reason: str
+    """The record's reason (`inline (hot)`, `hot method too big`, `virtual call`, `no static binding`)."""
+    line: int
+    """Line of the decision in the log."""
+
+    def as_dict(self) -> dict[str, str | int | bool | None]:
+        """The decision's fields but its compile id, as the JSON model writes them."""
+        return {"caller": self.caller, "bci": self.bci, "callee": self.callee, "inlined": self.inlined,
+                "reason": self.reason, "line": self.line}
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +196,8 @@ class Method:
     """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`) that date the JDK."""
     log_traps: tuple[LogTrap, ...] | None = None
     """The LogCompilation log's `<uncommon_trap>` records of this compilation; None when there is no such log."""
+    log_inlines: tuple[LogInline, ...] | None = None
+    """The log's inlining decisions of this compilation (its `<task>`'s parse tree); None when there is no log."""
 
 
 @dataclass(frozen=True, slots=True)

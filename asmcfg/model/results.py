@@ -1,11 +1,12 @@
-"""The records the analyses produce: decoded traps, loops, hot paths and the analysis of one method."""
+"""The records the analyses produce: decoded traps, loops, hot paths, what HotSpot means by the code (calls and
+their inlining, loop copies and vectors, runtime paths, type checks) and the analysis of one method."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
-from asmcfg.model.code import Cfg, Edge, LogTrap
+from asmcfg.model.code import Cfg, Edge, Frame, LogInline, LogTrap
 
 
 class TrapKind(str, enum.Enum):
@@ -90,6 +91,89 @@ class HotPath:
 
 
 @dataclass(frozen=True, slots=True)
+class Call:
+    """A real call the compiled code makes (trap calls excluded: they are traps)."""
+
+    site: int
+    """Index of the call instruction."""
+    block: int
+    """Block that makes it."""
+    kind: str
+    """`static`, `optimized_virtual`, `virtual`, `interface` (Java calls, from the call relocation and the
+    bytecode), `runtime` (a VM function), `stub` (generated code: StubRoutines, C2/C1 runtime stubs), `unknown`."""
+    callee: str
+    """What it calls: the log's `pkg.Class::name`, else the bytecode's method name, else the runtime routine."""
+    frames: tuple[Frame, ...]
+    """Scope of the call, innermost first (empty when the dump prints none)."""
+    decisions: tuple[LogInline, ...] = ()
+    """The log's inlining decisions at this call's scope and bci (empty without a log or a record there)."""
+
+    @property
+    def java(self) -> bool:
+        """True for a call of a Java method (one C2 could have inlined)."""
+        return self.kind in ("static", "optimized_virtual", "virtual", "interface")
+
+    def not_inlined_because(self) -> str:
+        """The log's `inline_fail` reasons here, joined, or an empty string."""
+        return "; ".join(dict.fromkeys(d.reason for d in self.decisions if not d.inlined))
+
+
+@dataclass(frozen=True, slots=True)
+class LoopFacts:
+    """What one natural loop is among C2's copies of a source loop, and whether it does vector work."""
+
+    header: int
+    """Header block id of the loop."""
+    role: str
+    """`pre`, `main`, `post`, `drain` (a vector post-loop), `strip_mined_outer`, or empty when not recognised."""
+    unroll: int
+    """Copies of the body one trip of a main or drain loop executes (see analyses.copies); 1 for other loops."""
+    vector_bits: int | None
+    """Width of the widest packed SIMD register the loop's own blocks use (None: scalar, or SVE's scalable width)."""
+    element: str
+    """Element type the packed arithmetic names (`float`, `double`, `byte`, `short`, `int`, `long`), or empty."""
+    vector_isa: str = ""
+    """`sse`/`avx`/`avx512` (x86), `neon` or `sve` (AArch64) when the loop is vectorized, else empty."""
+
+    @property
+    def vectorized(self) -> bool:
+        """True when the loop's body does packed SIMD work."""
+        return bool(self.vector_isa)
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimePath:
+    """A GC barrier, an allocation or a monitor operation: its slow-path call and the fast path branching to it."""
+
+    kind: str
+    """`gc_barrier`, `allocation`, `lock` or `unlock`."""
+    what: str
+    """The routine named (`_new_instance_Java`, `G1BarrierSetRuntime::write_ref_field_pre_entry`)."""
+    slow: int
+    """Block holding the slow-path (or stub) call."""
+    fast: tuple[int, ...]
+    """Blocks whose conditional branch leads to the slow path: the inline fast path (empty when none branches)."""
+    site: int
+    """Index of the call instruction."""
+
+
+@dataclass(frozen=True, slots=True)
+class TypeCheck:
+    """A class-check or subtype-check guard."""
+
+    block: int
+    """Block holding the compare (or the subtype-check stub call)."""
+    site: int
+    """Index of the compare (or call) instruction."""
+    classes: tuple[str, ...]
+    """Classes the compare names (`Shapes$Circle`), from its `metadata(…)` relocation; empty when not printed."""
+    fails_to: str
+    """Where the failing side goes: a trap reason (`class_check`, `bimorphic`), `virtual call`, or empty."""
+    bytecode: str
+    """Bytecode the guard belongs to, when the code nearby prints one (`checkcast`, `invokeinterface area`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Analysis:
     """Everything the passes found about one graph."""
 
@@ -117,6 +201,14 @@ class Analysis:
     """Per trap block id, what the LogCompilation log says of that trap (only for methods read with one)."""
     fired_elsewhere: tuple[LogTrap, ...] = ()
     """Traps the log saw fire at run time that match no decoded trap call (an implicit null check, say)."""
+    calls: tuple[Call, ...] = ()
+    """Every real call in address order, with its kind, callee and the log's inlining decision at its site."""
+    loop_facts: dict[int, LoopFacts] = field(default_factory=dict)
+    """Per loop header: C2's loop copy role, unroll and vector width."""
+    runtime_paths: tuple[RuntimePath, ...] = ()
+    """GC barriers, allocations and monitor operations with their slow and fast paths."""
+    type_checks: tuple[TypeCheck, ...] = ()
+    """Class-check and subtype-check guards."""
 
     def block_tags(self, block: int) -> frozenset[str]:
         """Tags of one block (empty when none)."""

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from asmcfg import describe
+from asmcfg.facts import meaning
 from asmcfg.model import Analysis, Block, Edge, EdgeKind, Instruction
 from asmcfg.render.fold import Fold, folds
 
@@ -96,6 +97,7 @@ def block_label(result: Analysis, block: Block) -> str:
     evidence = result.trap_log.get(block.id)
     if evidence is not None:
         lines.append(describe.trap_log_line(evidence))
+    lines.extend(meaning.block_lines(result, block.id))
     return "\n".join(lines) + "\n"
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from asmcfg import describe
 from asmcfg.facts import report
-from asmcfg.facts.calls import calls, site_address
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, Call
 from asmcfg.render.json import SCHEMA, marker_address, trap_dict
 
 RECORD = "facts"
@@ -45,10 +45,27 @@ def facts_record(result: Analysis) -> dict[str, Any]:
              "to": edge.dst}
             for edge, check in result.checks.items()
         ],
-        "calls": calls(result),
+        "calls": [call_facts(call) for call in result.calls],
         "skipped_lines": len(method.skipped),
         "trap_log": report.trap_log_counts(result),
     }
+
+
+def site_address(result: Analysis, index: int) -> str | None:
+    """The address of instruction `index` as JSON writes addresses."""
+    return describe.address(result.cfg.method.instructions[index].address)
+
+
+def call_facts(call: Call) -> dict[str, Any]:
+    """A call as the calls pass found it: block, kind, callee, the innermost scope when printed, and the log's
+    reasons for not inlining it when there are any."""
+    item: dict[str, Any] = {"block": call.block, "kind": call.kind, "callee": call.callee}
+    if call.frames:
+        item["scope"] = call.frames[0].as_dict()
+    reason = call.not_inlined_because()
+    if reason:
+        item["not_inlined"] = reason
+    return item
 
 
 def trap_facts(result: Analysis, block: int) -> dict[str, Any]:

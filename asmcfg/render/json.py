@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from asmcfg import describe
-from asmcfg.facts import report
+from asmcfg.facts import meaning, report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
 from asmcfg.model import Analysis, Block, Instruction, Profile, Trap, Unprinted
@@ -119,6 +119,7 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "counts": counts(result),
         "skipped_lines": [{"line": n, "text": t} for n, t in method.skipped],
         "trap_log": report.trap_log_counts(result),
+        **meaning.method_fields(result),
     }
     if method.profile is not None:
         doc.update(report.profile_fields(result))

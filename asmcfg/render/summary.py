@@ -16,6 +16,7 @@ from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis
 from asmcfg.render import literal
 from asmcfg.render.heat_summary import write_heat
+from asmcfg.render.meaning_summary import write_meaning
 
 _MAX_SKIPPED_SHOWN = 5
 _MAX_WHERE = 6
@@ -57,20 +58,28 @@ def write_summary(result: Analysis, console: Console) -> None:
     if result.traps:
         console.print(_trap_table(result))
     _trap_log(result, console)
+    write_meaning(result, console)
     _skipped(result, console)
 
 
 def _loop_table(result: Analysis) -> Table:
     table = Table(title=literal.title("Loops"), title_justify="left")
-    for column in ("header", "depth", "blocks", "ins/iter", "polls", "range chk", "null chk", "calls"):
+    for column in ("header", "copy", "vector", "depth", "blocks", "ins/iter", "polls", "range chk", "null chk",
+                   "calls"):
         table.add_column(column)
     for loop in result.loops:
         info: dict[str, Any] = report.loop_dict(result, loop)
         calls = ", ".join(sorted(set(info["calls"]))) or "-"
-        name = f"B{loop.header}" + (" (strip-mined outer)" if info["strip_mined_outer"] else "")
+        role = describe.ROLE_LABELS.get(info["role"] or "", "")
+        if info["strip_mined_outer"] and not role:
+            role = describe.ROLE_LABELS["strip_mined_outer"]
+        copy = (role + (f" x{info['unroll']}" if info["unroll"] > 1 else "")) or "-"
+        vector = describe.vector_text(info["vector_bits"], info["vector_element"] or "", info["vector_isa"] or "")
         literal.add_row(
             table,
-            name,
+            f"B{loop.header}",
+            copy,
+            vector or "-",
             str(loop.depth),
             str(len(loop.blocks)),
             str(info["instructions"]),

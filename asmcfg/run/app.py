@@ -69,6 +69,10 @@ def _run(options: Options, progress: Progress) -> int:
 
     err = summary.stderr_console()
     method = stream.complete(picked.method)
+    if options.log:
+        from asmcfg.dialects.logcompilation import link
+
+        method = link.attach(method, link.read(options.log), strict=True)
     if perf is not None:
         method = _overlaid(method, perf, err)
     result = analyse_method(method, options.jdk, options.paths)
@@ -212,7 +216,13 @@ def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
 def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
     selected = [m for m, _ in _matching(methods, options.selector)]
     progress.close()
-    results = [analyse_method(stream.complete(m), options.jdk, options.paths) for m in selected]
+    selected = [stream.complete(m) for m in selected]
+    if options.log:
+        from asmcfg.dialects.logcompilation import link
+
+        records = link.read(options.log)
+        selected = [link.attach(m, records) for m in selected]
+    results = [analyse_method(m, options.jdk, options.paths) for m in selected]
     if not results:
         raise _nothing_selected(stream, methods, options.selector)
     _write_outputs(results, options)

@@ -49,3 +49,5 @@ class Options:
     """A perfasm file whose heat goes onto the graph (the input being a dump of the same run)."""
     paths: int = 3
     """How many measured hot paths to rank."""
+    log: str | None = None
+    """A LogCompilation log of the same run whose inlining and trap records go onto the methods read."""

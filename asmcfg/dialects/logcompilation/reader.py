@@ -4,7 +4,7 @@ The `<tty>` element holds what the VM printed, XML-escaped, with a `<writer thre
 another thread took the tty. Each thread's text is collected apart and read by the hsdis dialect (the
 machcode one for `[MachCode]` hex) once a method is complete; `<nmethod>` records fill in what a header
 lacks, and the `<uncommon_trap>` records of the compiler tasks (after `</tty>`) and of traps that fired
-are kept in `Reader.log_traps`.
+are kept in `Reader.log_traps`, their inlining decisions in an `inline.InlineCollector`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from asmcfg.dialects import interleave
 from asmcfg.dialects.hsdis import reader as hsdis
+from asmcfg.dialects.logcompilation.inline import InlineCollector
 from asmcfg.dialects.logcompilation.logxml import (
     NMethodRecord,
     Tag,
@@ -170,6 +171,7 @@ class Reader(TtyMachine[ThreadText, Method]):
         """`<uncommon_trap>` records per compile id; complete once `methods()` is exhausted."""
         self._ctx = Context(source, options, None, {})
         self._traps = TrapCollector(self.log_traps)
+        self._inlines = InlineCollector()
         super().__init__(self._ctx.records)
 
     @property
@@ -178,9 +180,11 @@ class Reader(TtyMachine[ThreadText, Method]):
         return self._ctx.jdk_hint
 
     def complete(self, method: Method) -> Method:
-        """`method` with the log's `<uncommon_trap>` records of its compilation (call once `methods()` is done:
-        the compiler tasks holding them follow all the code)."""
-        return replace(method, log_traps=tuple(self.log_traps.get(method.header.compile_id or -1, ())))
+        """`method` with the log's `<uncommon_trap>` records and inlining decisions of its compilation (call once
+        `methods()` is done: the compiler tasks holding them follow all the code)."""
+        compile_id = method.header.compile_id or -1
+        return replace(method, log_traps=tuple(self.log_traps.get(compile_id, ())),
+                       log_inlines=tuple(self._inlines.inlines.get(compile_id, ())))
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method as soon as its thread has printed all of it."""
@@ -215,6 +219,7 @@ class Reader(TtyMachine[ThreadText, Method]):
 
     def _other(self, tag: Tag, number: int) -> None:
         self._traps.feed(tag, number)
+        self._inlines.feed(tag, number)
 
     def _flush(self, thread: ThreadText, keep_banner: bool = False) -> Iterator[Method]:
         lines = thread.take(keep_banner)

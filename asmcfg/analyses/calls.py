@@ -1,0 +1,112 @@
+"""Every real call: its kind from the call relocation and bytecode, what it calls, and C2's inlining decision there.
+
+A Java call is named by its relocation (`{static_call}`, `{optimized virtual_call}`, `{virtual_call}`; a
+`virtual_call` at an `invokeinterface` is an interface call) and its callee by the scope's bytecode
+(`;*invokevirtual apply`) or, with a LogCompilation log, by the `<call>` record at the same scope and bci. A
+runtime call names its routine in a `{runtime_call …}` relocation on the call or, for an indirect call, on
+the instruction that loads the address (`movabs …, %r10 ; {runtime_call …}` then `call *%r10`). Generated
+code (StubRoutines, C2 and C1 runtime stubs, blobs) is a `stub`; a VM function is `runtime`. Trap calls are
+traps, not calls; the deopt handler's call to the next instruction is not a call either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from asmcfg.analyses.context import Context, add_tags
+from asmcfg.hotspot.stubs import GENERATED_CODE
+from asmcfg.model import Analysis, Call, Flow, Instruction, LogInline
+
+_HANDLERS = frozenset({"deopt_handler", "exception_handler"})
+_LOOKBACK = 3
+_JAVA_KINDS = {"static_call": "static", "optimized virtual_call": "optimized_virtual", "opt_virtual_call":
+               "optimized_virtual", "virtual_call": "virtual"}
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """`calls`, with `java_call`/`runtime_call` tags on the blocks that make them."""
+    method = ctx.cfg.method
+    trap_sites = {trap.site for trap in result.traps.values()}
+    decisions = _by_site(method.log_inlines or ())
+    calls: list[Call] = []
+    tags: dict[int, set[str]] = {}
+    for block in ctx.cfg.blocks:
+        if result.block_tags(block.id) & _HANDLERS:
+            continue
+        for i in range(block.start, block.end):
+            if ctx.layout.flows[i] is not Flow.CALL or i in trap_sites:
+                continue
+            call = _call(ctx, block.id, i, decisions)
+            if call is not None:
+                calls.append(call)
+                tags.setdefault(block.id, set()).add("java_call" if call.java else "runtime_call")
+    return add_tags(replace(result, calls=tuple(calls)), tags)
+
+
+def _call(ctx: Context, block: int, site: int, decisions: dict[tuple[str, int | None], list[LogInline]]) -> Call | None:
+    instructions = ctx.cfg.method.instructions
+    ins = instructions[site]
+    kind, name = _kind(ins)
+    if not kind:
+        routine = _loaded_routine(ctx, block, site)
+        if routine:
+            kind, name = ("stub" if GENERATED_CODE.search(routine) else "runtime"), routine
+        elif ctx.table.target(ins) == _next_address(ctx, site):
+            return None
+        else:
+            kind = "unknown"
+    here: tuple[LogInline, ...] = ()
+    if kind in ("static", "optimized_virtual", "virtual") and ins.frames:
+        frame = ins.frames[0]
+        here = _matching(decisions.get((frame.method.replace("/", "."), frame.bci), []), name)
+        if ins.bytecode.startswith("invokeinterface") and kind == "virtual":
+            kind = "interface"
+        name = here[0].callee if here else name
+    return Call(site, block, kind, name, ins.frames, here)
+
+
+def _kind(ins: Instruction) -> tuple[str, str]:
+    """(kind, callee) from the call's own relocation; ("", "") when it has none that names a call."""
+    for reloc in ins.relocs:
+        if reloc in _JAVA_KINDS:
+            return _JAVA_KINDS[reloc], _bytecode_callee(ins.bytecode)
+        if reloc.startswith("runtime_call"):
+            routine = reloc[len("runtime_call") :].strip()
+            if routine:
+                return ("stub" if GENERATED_CODE.search(routine) else "runtime"), routine
+    return "", ""
+
+
+def _bytecode_callee(bytecode: str) -> str:
+    """`apply` from `invokevirtual apply`; empty when the bytecode names no method."""
+    parts = bytecode.split()
+    return parts[1] if len(parts) > 1 and parts[0].startswith("invoke") else ""
+
+
+def _loaded_routine(ctx: Context, block: int, site: int) -> str:
+    """The runtime routine an instruction just before an indirect call loads (its `runtime_call` relocation)."""
+    instructions = ctx.cfg.method.instructions
+    start = ctx.block(block).start
+    for i in range(site - 1, max(start, site - _LOOKBACK) - 1, -1):
+        routine = instructions[i].runtime_call()
+        if routine:
+            return routine
+    return ""
+
+
+def _next_address(ctx: Context, site: int) -> int | None:
+    instructions = ctx.cfg.method.instructions
+    return instructions[site + 1].address if site + 1 < len(instructions) else None
+
+
+def _by_site(records: tuple[LogInline, ...]) -> dict[tuple[str, int | None], list[LogInline]]:
+    found: dict[tuple[str, int | None], list[LogInline]] = {}
+    for record in records:
+        found.setdefault((record.caller, record.bci), []).append(record)
+    return found
+
+
+def _matching(records: list[LogInline], name: str) -> tuple[LogInline, ...]:
+    """The records whose callee has the bytecode's method name (all of them when none has, or no name is known)."""
+    named = [r for r in records if name and r.callee.rsplit("::", 1)[-1] == name]
+    return tuple(named or records)

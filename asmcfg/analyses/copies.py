@@ -1,0 +1,147 @@
+"""C2's copies of one source loop: the pre-loop, the unrolled main loop, the vector drain loop and the post-loop.
+
+C2 splits a counted loop into a pre-loop (a few iterations, to align), a main loop (unrolled, vectorized,
+and strip-mined: wrapped in an outer loop that holds the safepoint poll) and a post-loop (the remaining
+iterations); after a vectorized main loop, a vector post-loop drains what is left at full width before the
+scalar post-loop. From the code: the main loop is the only loop inside a strip-mined outer loop (it polls, the
+inner one does not) or, without strip mining, the innermost loop that repeats its memory accesses most;
+it counts as main only when another innermost loop of the same enclosing loop leads to it (the pre-loop).
+Innermost loops it leads to are the post-loop, or the drain loop when both it and the main loop are vectorized.
+Control is followed forward inside the enclosing loop, never through its header or another loop's header.
+In a partial method (perfasm regions) only the strip-mined main loop is named: the code between copies may
+not be shown.
+The unroll factor of a main or drain loop is the number of copies its own blocks hold of one memory access
+(same mnemonic and address registers at distinct displacements) or of one bytecode@bci of the debug info.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, deque
+from dataclasses import replace
+
+from asmcfg.analyses.context import Context
+from asmcfg.analyses.hotness import is_cold
+from asmcfg.analyses.vectors import own_blocks
+from asmcfg.model import Analysis, Loop, LoopFacts
+
+_NUMBER = re.compile(r"-?0x[0-9a-fA-F]+|#-?\d+")
+_MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+
+
+def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
+    """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
+    inner = [other for other in result.loops if other.depth == loop.depth + 1 and set(other.blocks) < set(loop.blocks)]
+    return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
+
+
+def run(ctx: Context, result: Analysis) -> Analysis:
+    """Role and unroll factor of every loop, in `loop_facts`."""
+    facts = dict(result.loop_facts)
+    roles = _roles(ctx, result)
+    for loop in result.loops:
+        old = facts.get(loop.header, LoopFacts(loop.header, "", 1, None, ""))
+        role = roles.get(loop.header, "")
+        copies = unroll(ctx, result, loop) if role in ("main", "drain") else 1
+        facts[loop.header] = replace(old, role=role, unroll=copies)
+    return replace(result, loop_facts=facts)
+
+
+def unroll(ctx: Context, result: Analysis, loop: Loop) -> int:
+    """How many copies of one memory access (same mnemonic and address registers, distinct displacements) or of
+    one bytecode@bci the loop's own blocks hold (1 when none repeats)."""
+    accesses: dict[str, set[str]] = {}
+    scopes: Counter[tuple[str, int, str]] = Counter()
+    for block in own_blocks(result, loop):
+        if is_cold(result, block):
+            continue
+        b = ctx.block(block)
+        for ins in ctx.cfg.method.instructions[b.start : b.end]:
+            memory = _MEMORY.search(ins.operands)
+            if memory:
+                outside = ins.operands[: memory.start()].rsplit(",", 1)[-1]
+                displacement = outside + "".join(_NUMBER.findall(memory.group()))
+                accesses.setdefault(ins.mnemonic + _NUMBER.sub("N", memory.group()), set()).add(displacement)
+            if ins.frames and ins.bytecode and not ins.poll:
+                scopes[(ins.frames[0].method, ins.frames[0].bci, ins.bytecode)] += 1
+    return max([1, *map(len, accesses.values()), *scopes.values()])
+
+
+def _roles(ctx: Context, result: Analysis) -> dict[int, str]:
+    roles: dict[int, str] = {}
+    innermost = [loop for loop in result.loops if not _contains_loop(result, loop)]
+    outers = [loop for loop in result.loops if strip_mined_outer(result, loop)]
+    for outer in outers:
+        roles[outer.header] = "strip_mined_outer"
+    mains = [(_inner(result, o), o) for o in outers]
+    if "partial" in ctx.cfg.method.features:
+        return roles | {main.header: "main" for main, _ in mains}  # code between the copies may not be shown
+    if not mains:
+        mains = _unstripped_mains(ctx, result, innermost)
+    for main, entry in mains:
+        siblings = [s for s in innermost if s is not main and _parent(result, s) == _parent(result, entry)]
+        pres = [s for s in siblings if _leads(ctx, result, s, entry)]
+        if not pres:
+            continue
+        roles[main.header] = "main"
+        for pre in pres:
+            roles[pre.header] = "pre"
+        vector = result.loop_facts.get(main.header)
+        for after in siblings:
+            if after not in pres and _leads(ctx, result, entry, after):
+                facts = result.loop_facts.get(after.header)
+                drain = vector is not None and vector.vectorized and facts is not None and facts.vectorized
+                roles[after.header] = "drain" if drain else "post"
+    return roles
+
+
+def _unstripped_mains(ctx: Context, result: Analysis, innermost: list[Loop]) -> list[tuple[Loop, Loop]]:
+    """Without strip mining: per enclosing loop, the innermost loop repeating its body most (at least twice)."""
+    groups: dict[int | None, list[Loop]] = {}
+    for loop in innermost:
+        groups.setdefault(_parent(result, loop), []).append(loop)
+    found = []
+    for loops in groups.values():
+        if len(loops) < 2:
+            continue
+        best = max(loops, key=lambda loop: (unroll(ctx, result, loop), -loop.header))
+        if unroll(ctx, result, best) >= 2:
+            found.append((best, best))
+    return found
+
+
+def _contains_loop(result: Analysis, loop: Loop) -> bool:
+    return any(other is not loop and set(other.blocks) < set(loop.blocks) for other in result.loops)
+
+
+def _inner(result: Analysis, outer: Loop) -> Loop:
+    return next(o for o in result.loops if o.depth == outer.depth + 1 and set(o.blocks) < set(outer.blocks))
+
+
+def _parent(result: Analysis, loop: Loop) -> int | None:
+    """Header of the smallest loop strictly holding `loop` and not its strip-mined outer loop, or None."""
+    holders = [o for o in result.loops if set(loop.blocks) < set(o.blocks) and not strip_mined_outer(result, o)]
+    return min(holders, key=lambda o: len(o.blocks)).header if holders else None
+
+
+def _leads(ctx: Context, result: Analysis, source: Loop, target: Loop) -> bool:
+    """True when control leaving `source` reaches `target`'s header forward, inside their enclosing loop."""
+    parent = _parent(result, source)
+    inside = None
+    if parent is not None:
+        holder = next(o for o in result.loops if o.header == parent)
+        inside = set(holder.blocks) - {parent}
+    headers = {loop.header for loop in result.loops} - {target.header}
+    body = set(source.blocks)
+    queue = deque(e.dst for b in source.blocks for e in ctx.successors.get(b, ())
+                  if isinstance(e.dst, int) and e.dst not in body)
+    seen: set[int] = set()
+    while queue:
+        block = queue.popleft()
+        if block == target.header:
+            return True
+        if block in seen or block in headers or is_cold(result, block) or (inside is not None and block not in inside):
+            continue
+        seen.add(block)
+        queue.extend(e.dst for e in ctx.successors.get(block, ()) if isinstance(e.dst, int))
+    return False

@@ -1,0 +1,41 @@
+"""Summary tables of what HotSpot means: calls left in hot code and why, inlining decisions, runtime paths."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from asmcfg.facts import meaning
+from asmcfg.model import Analysis
+from asmcfg.render import literal
+
+_MAX_DECISIONS = 40
+
+
+def write_meaning(result: Analysis, console: Console) -> None:
+    """The calls left in hot blocks, the log's inlining decisions, allocation/lock/barrier paths, type checks."""
+    _table(console, "Calls not inlined in hot blocks", ("block", "kind", "callee", "scope@bci", "why"),
+           [[r["block"], r["kind"], r["callee"], r["where"], r["why"]] for r in meaning.call_rows(result)])
+    rows = meaning.inlining_rows(result)
+    shown = [[r["site"], r["callee"], r["decision"], r["call"], r["line"]] for r in rows[:_MAX_DECISIONS]]
+    _table(console, "Inlining decisions (LogCompilation)", ("call site", "callee", "decision", "call in code",
+                                                            "log line"), shown)
+    if len(rows) > _MAX_DECISIONS:
+        console.print(f"  … {len(rows) - _MAX_DECISIONS} more decisions (see --json)", highlight=False, markup=False)
+    _table(console, "Allocation, locking and GC barriers", ("what", "routine", "slow path", "fast path"),
+           [[r["kind"], r["routine"], r["slow"], r["fast"]] for r in meaning.runtime_rows(result)])
+    if result.type_checks:
+        failing = sorted({t.fails_to for t in result.type_checks if t.fails_to})
+        console.print(f"{len(result.type_checks)} type check(s)" + (f"; failing to: {', '.join(failing)}"
+                                                                     if failing else ""), highlight=False, markup=False)
+
+
+def _table(console: Console, title: str, columns: tuple[str, ...], rows: list[list[str]]) -> None:
+    if not rows:
+        return
+    table = Table(title=literal.title(title), title_justify="left")
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        literal.add_row(table, *row)
+    console.print(table)
