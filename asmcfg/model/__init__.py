@@ -12,8 +12,9 @@ from asmcfg.model.code import (
     LogInline,
     LogTrap,
     Method,
+    Unprinted,
 )
-from asmcfg.model.profile import Profile, RegionHeat, Unprinted
+from asmcfg.model.profile import Profile, RegionHeat
 from asmcfg.model.results import (
     Analysis,
     Call,

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from asmcfg.model.profile import Profile
+from asmcfg.model.profile import Profile
 
 
 class EdgeKind(str, enum.Enum):
@@ -113,6 +111,28 @@ class Header:
     """Milliseconds since VM start."""
     line: int = 0
     """Line of the header in the input."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unprinted:
+    """A compilation perfasm measured but printed no line of (`<region is too big to display …>`)."""
+
+    header: Header
+    """The compilation as the region title names it."""
+    run: int
+    """Run number in the perfasm file, from 1."""
+    benchmark: str
+    """The benchmark of that run, when JMH printed it."""
+    region: int
+    """N of its (first) `Hottest Region N`."""
+    lines: int
+    """Lines perfasm would have printed."""
+    threshold: int
+    """perfasm's `tooBigThreshold` in force."""
+    events: tuple[str, ...]
+    """Event names, one per share figure."""
+    share: tuple[float, ...]
+    """The compilation's share of the run per event."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,8 @@
-"""Measured heat: what a JMH perfasm profile says of one compilation and of the regions it did not print."""
+"""Measured heat: what a JMH perfasm profile says of one compilation and of each of its regions."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from asmcfg.model.code import Header
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,25 +49,3 @@ class RegionHeat:
     """Lines of a region perfasm did not print (`<region is too big to display, has N lines …>`), else 0."""
     spilled: tuple[float, ...] = ()
     """The percentages printed on the region's lines of other code it runs into (a stub), counted in its total."""
-
-
-@dataclass(frozen=True, slots=True)
-class Unprinted:
-    """A compilation perfasm measured but printed no line of (`<region is too big to display …>`)."""
-
-    header: Header
-    """The compilation as the region title names it."""
-    run: int
-    """Run number in the perfasm file, from 1."""
-    benchmark: str
-    """The benchmark of that run, when JMH printed it."""
-    region: int
-    """N of its (first) `Hottest Region N`."""
-    lines: int
-    """Lines perfasm would have printed."""
-    threshold: int
-    """perfasm's `tooBigThreshold` in force."""
-    events: tuple[str, ...]
-    """Event names, one per share figure."""
-    share: tuple[float, ...]
-    """The compilation's share of the run per event."""
