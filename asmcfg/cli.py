@@ -31,6 +31,13 @@ raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm ou
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
 @click.option("--svg", metavar="FILE", help="Render the graph to an SVG file.")
+@click.option("--html", "html_", metavar="FILE|-", help="Write the interactive report: one offline HTML page.")
+@click.option(
+    "--source-path",
+    multiple=True,
+    metavar="DIR",
+    help="Folder of .java sources to show beside the graph in --html (repeatable, or os.pathsep-separated).",
+)
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")
 @click.option("--jdk", type=click.IntRange(6, 40), metavar="N", help="JDK whose trap-reason table to use.")
@@ -89,6 +96,8 @@ def main(
     jsonl: str | None,
     facts: bool,
     svg: str | None,
+    html_: str | None,
+    source_path: tuple[str, ...],
     dot: str | None,
     no_fold: bool,
     jdk: int | None,
@@ -122,6 +131,8 @@ def main(
         jsonl=jsonl,
         facts=facts,
         svg=svg,
+        html=html_,
+        source_path=source_path,
         dot=dot,
         fold=not no_fold,
         jdk=jdk,

@@ -26,6 +26,11 @@ HELP = {
         "  --facts                         With --jsonl: each compilation's facts only,\n"
         '                                  no instruction lists.\n'
         '  --svg FILE                      Render the graph to an SVG file.\n'
+        '  --html FILE|-                   Write the interactive report: one offline\n'
+        '                                  HTML page.\n'
+        '  --source-path DIR               Folder of .java sources to show beside the\n'
+        '                                  graph in --html (repeatable, or os.pathsep-\n'
+        '                                  separated).\n'
         '  --dot FILE|-                    Write DOT to FILE (stdout by default when no\n'
         '                                  other output is asked).\n'
         '  --no-fold                       Show every cold out-of-line block instead of\n'
@@ -78,6 +83,9 @@ HELP = {
         "  --facts                         With --jsonl: each compilation's facts only, no instruction\n"
         '                                  lists.\n'
         '  --svg FILE                      Render the graph to an SVG file.\n'
+        '  --html FILE|-                   Write the interactive report: one offline HTML page.\n'
+        '  --source-path DIR               Folder of .java sources to show beside the graph in --html\n'
+        '                                  (repeatable, or os.pathsep-separated).\n'
         '  --dot FILE|-                    Write DOT to FILE (stdout by default when no other output is\n'
         '                                  asked).\n'
         '  --no-fold                       Show every cold out-of-line block instead of folding chains of\n'

@@ -19,8 +19,7 @@ from asmcfg.analyses.traps import trap_kind
 from asmcfg.hotspot.stubs import RUNTIME_STUB_CALLS
 from asmcfg.isa.base import Isa
 from asmcfg.model import Analysis, EdgeKind, Flow
-from asmcfg.render import dot
-from asmcfg.render import json as json_render
+from asmcfg.render import dot, json as json_render
 from asmcfg.run.pipeline import analyse_method, open_input
 
 MAX_METHODS = 6
@@ -202,7 +201,8 @@ _ATTRS = rf"\[(?:\w+={_STRING} ?)*\]"
 _DOT_LINE = re.compile(
     rf"^(?:digraph {_STRING} \{{|  graph {_ATTRS};|  (?:node|edge) \[[^\n]*\];|  (\w+) {_ATTRS};"
     rf"|  (\w+) -> (\w+) {_ATTRS};|  subgraph cluster_legend \{{|    label=\"legend\";[ -~]*|    \w+ {_ATTRS};"
-    rf"|    \w+ -> \w+ (?:{_ATTRS}|\[style=invis\]);|  \}}|\}})$"
+    rf"|    \w+ -> \w+ (?:{_ATTRS}|\[style=invis\]);|  \}}|\}}"
+    rf"| +subgraph cluster_loop\d+ \{{| +graph {_ATTRS};| +(?:b\d+ )*b\d+;| +\}})$"
 )
 
 

@@ -23,8 +23,7 @@ from corpus import run_cli
 from asmcfg.cli import INTERNAL_ERROR
 from asmcfg.run import app
 from asmcfg.run.options import Options
-from asmcfg.sources import diagnose
-from asmcfg.sources import lines as sources
+from asmcfg.sources import diagnose, lines as sources
 
 BAD = Path(__file__).parent / "bad"
 CASES: list[dict[str, Any]] = json.loads((BAD / "cases.json").read_text())["cases"]

@@ -26,8 +26,10 @@ FLAGS = [
 PROBE = """<script>
 const svg = document.querySelector('svg'); const box = svg.querySelector('g.graph').getBBox();
 const titles = [...svg.querySelectorAll('g.node > title')].map(t => t.textContent);
+const blocks = [...svg.querySelectorAll('g[data-block]')]
+  .map(g => [g.dataset.block, g.querySelector('title').textContent]);
 const fills = [...svg.querySelectorAll('g.node > path, g.node > polygon')].map(p => p.getAttribute('fill'));
-document.body.setAttribute('data-probe', JSON.stringify({width: box.width, height: box.height, titles, fills}));
+document.body.setAttribute('data-probe', JSON.stringify({width: box.width, height: box.height, titles, blocks, fills}));
 </script>"""
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's)")
@@ -56,8 +58,11 @@ def test_browser_lays_out_the_graph_with_heat_and_legend(heat_svg: Path, tmp_pat
     assert match, "the probe script ran in the page"
     probe = json.loads(match.group(1).replace("&quot;", '"'))
     assert probe["width"] > 500 and probe["height"] > 500
-    blocks = [t for t in probe["titles"] if re.fullmatch(r"b\d+", t)]
+    blocks = probe["blocks"]
     assert len(blocks) >= 10
+    for name, tooltip in blocks:
+        assert re.match(rf"{name}  0x[0-9a-f]+  \(\d+ instructions\)", tooltip), tooltip
+    assert any("bench.DevBench::vecAddF line 22" in tooltip for _, tooltip in blocks), "tooltips name source lines"
     assert {"legend_verified_entry", "legend_loop_header", "legend_uncommon_trap"} <= set(probe["titles"])
     assert any(t.startswith("legend_heat") for t in probe["titles"]), "the heat scale is in the legend"
     assert any(fill and fill.startswith("#ff") and fill not in ("#ffffff",) for fill in probe["fills"])

@@ -15,8 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from asmcfg import dialects
 from asmcfg.errors import AsmcfgError

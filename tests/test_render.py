@@ -19,8 +19,10 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 def _nodes_in_svg(path: Path) -> list[str]:
+    """Each node's block name (`data-block`), else its title (legend and exit nodes)."""
     root = ET.parse(path).getroot()
-    return [g.findtext(f"{SVG_NS}title") or "" for g in root.iter(f"{SVG_NS}g") if g.get("class") == "node"]
+    return [g.get("data-block") or g.findtext(f"{SVG_NS}title") or ""
+            for g in root.iter(f"{SVG_NS}g") if g.get("class") == "node"]
 
 
 def test_dot_is_valid_graphviz_with_one_node_per_block() -> None:
@@ -41,7 +43,7 @@ def test_svg_renders_with_each_renderer(tmp_path: Path, renderer: str) -> None:
     assert code == 0, err
     titles = _nodes_in_svg(out)
     _, dot, _ = run_cli(str(EXAMPLE), "-q")
-    assert sum(1 for t in titles if re.fullmatch(r"b\d+", t)) == len(re.findall(r"^  b\d+ \[", dot, flags=re.M))
+    assert sum(1 for t in titles if re.fullmatch(r"B\d+", t)) == len(re.findall(r"^  b\d+ \[", dot, flags=re.M))
     assert any(t.startswith("legend_") for t in titles)
     assert "range check" in out.read_text()
 

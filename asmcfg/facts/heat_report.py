@@ -45,6 +45,12 @@ def loop_heat(result: Analysis, loop: Loop) -> Heat:
     return heat_of(result, loop_blocks(loop))
 
 
+def loops_by_heat(result: Analysis) -> list[tuple[Loop, Heat]]:
+    """Loops with their heat, hottest first (ties: deeper first, then by header)."""
+    rows = [(loop, loop_heat(result, loop)) for loop in result.loops]
+    return sorted(rows, key=lambda row: (tuple(-v for v in row[1]), -row[0].depth, row[0].header))
+
+
 def method_heat(result: Analysis) -> Heat:
     """The method's measured heat: percent of the run per event over all blocks."""
     return heat_of(result, tuple(result.block_heat))

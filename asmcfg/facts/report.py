@@ -23,20 +23,60 @@ def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
     if not frames:
         return _source_from_checks(result, block)
     (method, line), _ = max(frames.items(), key=lambda kv: (kv[1], kv[0][1] or 0, kv[0][0]))
-    return {"method": method, "line": line}
+    return {"method": method, "line": line, "via": "debug_info"}
+
+
+def block_lines(result: Analysis, block: Block) -> list[tuple[str, int]]:
+    """Every (method, line) the block's debug info names, inlining chains included, in first-seen order."""
+    seen: dict[tuple[str, int], None] = {}
+    for ins in result.cfg.method.instructions[block.start : block.end]:
+        for frame in ins.frames:
+            if frame.line is not None:
+                seen.setdefault((frame.method, frame.line), None)
+    return list(seen)
 
 
 def _source_from_checks(result: Analysis, block: Block) -> dict[str, Any] | None:
     """Without debug info in the block, the line of the trap its checks lead to."""
     for edge in result.checks:  # check edges only, in graph order within a block
         if edge.src == block.id and isinstance(edge.dst, int):
-            for target in range(edge.dst, len(result.cfg.blocks)):
-                trap = result.traps.get(target)
-                if trap is not None and trap.line is not None:
-                    return {"method": trap.method, "line": trap.line}
-                if target not in result.tags or not result.tags[target] & {"range_check", "null_check"}:
-                    break
+            target = failure_trap(result, edge.dst)
+            trap = result.traps.get(target) if target is not None else None
+            if trap is not None and trap.line is not None:
+                return {"method": trap.method, "line": trap.line, "via": "check", "trap_block": target}
     return None
+
+
+def failure_trap(result: Analysis, first: int) -> int | None:
+    """The trap block a check's failure path starting at block `first` reaches (straight-line, check-tagged)."""
+    for target in range(first, len(result.cfg.blocks)):
+        if target in result.traps:
+            return target
+        if not result.block_tags(target) & {"range_check", "null_check"}:
+            return None
+    return None
+
+
+def check_paths(result: Analysis) -> list[dict[str, Any]]:
+    """Each check edge: the block that checks, the failure path's first block, and the trap it ends in."""
+    return [
+        {"from": edge.src, "to": edge.dst, "check": check, "site": edge.site,
+         "trap_block": failure_trap(result, edge.dst)}
+        for edge, check in result.checks.items()
+        if isinstance(edge.dst, int)
+    ]
+
+
+def focus_loop(result: Analysis) -> int | None:
+    """The header of the loop to show first: the hottest measured one, else the innermost on the static hot path."""
+    if result.block_heat and result.loops:
+        loop, heat = heat_report.loops_by_heat(result)[0]
+        if heat and heat[0] > 0:
+            return loop.header
+    on_path = [loop for loop in result.loops if loop.header in result.hot_path]
+    if not on_path:
+        return None
+    return max(on_path, key=lambda loop: (loop.depth, -loop.header)).header
 
 
 def calls_in(result: Analysis, blocks: list[int]) -> list[str]:

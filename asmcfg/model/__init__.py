@@ -14,6 +14,7 @@ from asmcfg.model.code import (
     Method,
     Unprinted,
 )
+from asmcfg.model.java import JavaSources
 from asmcfg.model.profile import Profile, RegionHeat
 from asmcfg.model.results import (
     Analysis,
@@ -40,6 +41,7 @@ __all__ = [
     "Header",
     "HotPath",
     "Instruction",
+    "JavaSources",
     "LogInline",
     "LogTrap",
     "Loop",

@@ -10,6 +10,7 @@ from asmcfg import describe
 from asmcfg.facts import meaning
 from asmcfg.model import Analysis, Block, Edge, EdgeKind, Instruction
 from asmcfg.render.fold import Fold, folds
+from asmcfg.render.layout import write_anchors, write_loop_clusters
 
 _MAX_OPERANDS = 48
 _MAX_LINE = 240
@@ -88,12 +89,16 @@ def block_label(result: Analysis, block: Block) -> str:
     if tags:
         title += "  [" + ", ".join(tags) + "]"
     lines = [title]
-    lines.extend(instruction_text(ins) for ins in method.instructions[block.start : block.end])
+    measured = method.profile.heat if method.profile is not None else None
+    for ins in method.instructions[block.start : block.end]:
+        text = instruction_text(ins)
+        if measured is not None:
+            share = measured.get(ins.address)
+            text = (f"{share[0]:5.2f}% " if share and share[0] > 0 else " " * 7) + text
+        lines.append(text)
     trap = result.traps.get(block.id)
     if trap is not None:
-        where = f" at {trap.bytecode}@{trap.bci}" if trap.bci is not None else ""
-        line = f" line {trap.line}" if trap.line is not None else ""
-        lines.append(f"trap: {trap.reason} / {trap.action}{where}{line}")
+        lines.append(describe.trap_summary(trap))
     evidence = result.trap_log.get(block.id)
     if evidence is not None:
         lines.append(describe.trap_log_line(evidence))
@@ -101,8 +106,8 @@ def block_label(result: Analysis, block: Block) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg") -> None:
-    """Write the graph of `result` to `out`."""
+def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg", legend: bool = True) -> None:
+    """Write the graph of `result` to `out` (`legend`: draw the legend as a cluster; the HTML page has its own)."""
     groups = folds(result) if fold else []
     folded = {b: f"fold{g.blocks[0]}" for g in groups for b in g.blocks}
     nodes = len(result.cfg.blocks) - len(folded) + len(groups)
@@ -120,7 +125,10 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
         out.write(f"  {folded[group.blocks[0]]} {_attrs(_fold_attrs(group))};\n")
     _write_exits(result, out)
     _write_edges(result, out, folded)
-    _write_legend(out, result)
+    write_loop_clusters(result, out, set(folded))
+    write_anchors(result, out, folded)
+    if legend:
+        _write_legend(out, result)
     out.write("}\n")
 
 
@@ -170,7 +178,7 @@ def _block_attrs(result: Analysis, block: Block, notes: list[str], bold: set[int
 def _fold_attrs(group: Fold) -> dict[str, str]:
     first, last = group.blocks[0], group.blocks[-1]
     label = f"F{first}: {group.label}\n(B{first}..B{last}; --no-fold shows them)\n"
-    return {"label": label, "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
+    return {"label": label, "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed", "id": f"fold{first}"}
 
 
 def _exit_names(result: Analysis) -> list[str]:

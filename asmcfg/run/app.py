@@ -239,9 +239,11 @@ def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Un
     from asmcfg.render import dot
     from asmcfg.render.files import write_to
 
-    dot_target = options.dot or (STDOUT if not (options.json or options.svg) else None)
+    dot_target = options.dot or (STDOUT if not (options.json or options.svg or options.html) else None)
     if options.svg:
         _write_svg(results, options)
+    if options.html:
+        _write_html(results, options)
     if options.json:
         from asmcfg.render import json
 
@@ -251,7 +253,7 @@ def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Un
 
 
 def _write_svg(results: list[Analysis], options: Options) -> None:
-    from asmcfg.render import dot
+    from asmcfg.render import dot, svgnodes
     from asmcfg.render.files import atomic_bytes
     from asmcfg.render.summary import stderr_console
     from asmcfg.render.svg import render_svg
@@ -259,8 +261,34 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     assert options.svg is not None
     text = io.StringIO()
     dot.write_dot(results[0], text, options.fold)
-    atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
+    svg = render_svg(text.getvalue(), options.render_timeout, options.renderer).decode("utf-8")
+    atomic_bytes(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
     if not options.quiet:
         result = results[0]
         stderr_console().print(f"wrote {options.svg}: {describe.compilation(result.cfg.method.header)}, "
                                f"{len(result.cfg.blocks)} blocks", highlight=False, markup=False, soft_wrap=True)
+
+
+def _write_html(results: list[Analysis], options: Options) -> None:
+    assert options.html is not None
+    from asmcfg.render import html
+    from asmcfg.render.files import write_to
+    from asmcfg.render.summary import stderr_console
+    from asmcfg.render.svg import render_svg
+    from asmcfg.sources.java import find_sources, folders
+
+    sources = None
+    if options.source_path:
+        names = {f.method for r in results for ins in r.cfg.method.instructions for f in ins.frames}
+        names |= {r.cfg.method.header.name for r in results}
+        sources = find_sources(folders(options.source_path), names)
+
+    def render(dot_text: str) -> bytes:
+        return render_svg(dot_text, options.render_timeout, options.renderer)
+
+    page = html.PageOptions(render=render, fold=options.fold, sources=sources)
+    write_to(options.html, lambda out: html.write_html(results, out, page))
+    if not options.quiet and options.html != STDOUT:
+        header = results[0].cfg.method.header
+        what = describe.compilation(header) if len(results) == 1 else f"{len(results)} compilations"
+        stderr_console().print(f"wrote {options.html}: {what}", highlight=False, markup=False, soft_wrap=True)

@@ -23,6 +23,10 @@ class Options:
     """Write the JSON document here (`-` for stdout)."""
     svg: str | None = None
     """Render the graph to this SVG file."""
+    html: str | None = None
+    """Write the interactive HTML report here (`-` for stdout)."""
+    source_path: tuple[str, ...] = ()
+    """Folders of `.java` files the HTML report shows beside the graph."""
     dot: str | None = None
     """Write DOT here (`-` for stdout); stdout is the default when no other output is asked for."""
     fold: bool = True

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
-from asmcfg.model import EdgeKind, Header, TrapEvidence
+from asmcfg.describe.meaning import (  # re-exported: callers read every label from `describe`
+    CALL_KINDS as CALL_KINDS,
+    PATH_KINDS as PATH_KINDS,
+    ROLE_LABELS as ROLE_LABELS,
+    call_text as call_text,
+    decision_text as decision_text,
+    fast_path_text as fast_path_text,
+    loop_text as loop_text,
+    type_check_text as type_check_text,
+    vector_text as vector_text,
+)
+from asmcfg.describe.profile import (  # re-exported: callers read every label from `describe`
+    EVEX_ADVICE as EVEX_ADVICE,
+    EVEX_CAUSE as EVEX_CAUSE,
+    EVEX_ON_HEX as EVEX_ON_HEX,
+    FIRST_PATH as FIRST_PATH,
+    HOT_PATHS_TITLE as HOT_PATHS_TITLE,
+    UNATTRIBUTED as UNATTRIBUTED,
+    percent as percent,
+    unprinted as unprinted,
+)
+from asmcfg.model import EdgeKind, Header, Trap, TrapEvidence
 
 TAG_ORDER = (
     "entry",
@@ -140,6 +161,19 @@ EXIT_COLOUR = "#999999"
 FOLD_COLOUR = "#eeeeee"
 DIFFERS_COLOUR = "#7b2cbf"
 """Border of a trap block the LogCompilation log disagrees with."""
+LOOP_COLOUR = "#7f9fcf"
+"""Border of a loop's cluster."""
+LOOP_FILLS = ("#f4f8ff", "#e8f0fd", "#dce8fb", "#d0e0f9")
+"""Fill of a loop's cluster by nesting depth (1 first); deeper loops are darker."""
+HEAT_LEGEND = "heat: white (no samples) to red (the hottest block)"
+HOT_PATH_LABEL = "hot path (bold red border and edges)"
+FOLD_LABEL = "folded chain of cold blocks (F…; click to expand in the page, --no-fold to draw)"
+CHECK_LABEL = "check edge to a failure path (orange)"
+VIA_CHECK = "no debug info in the block: the line of the trap its check leads to"
+NO_DEBUG_INFO = (
+    "HotSpot prints debug info (bytecode, method@bci, line, inlining chain) only where the code records it: at "
+    "safepoints, calls, and trap and implicit-exception sites; other instructions carry none."
+)
 FONT = "Courier"
 """A font both Graphviz and graphviz-pure have metrics for."""
 
@@ -195,106 +229,18 @@ def trap_log_line(evidence: TrapEvidence) -> str:
     return f"LOG DIFFERS: the compiler logged {', '.join(evidence.logged_as())} here{fired}"
 
 
-def percent(values: tuple[float, ...]) -> str:
-    """`12.34%`, one figure per event joined by ` / `."""
-    return " / ".join(f"{v:.2f}%" for v in values)
+def loop_label(header: int, depth: int) -> str:
+    """The caption of a loop's cluster: `loop B9 (depth 2)`."""
+    return f"loop B{header} (depth {depth})"
 
 
-EVEX_CAUSE = (
-    "likely cause: hsdis mis-decoded EVEX (AVX-512) instructions ({count} `.byte 0x62` lines followed by garbage, "
-    "the mark of an hsdis built on capstone 4); samples on the real instructions inside those bytes are on no "
-    "printed line"
-)
-EVEX_ADVICE = (
-    "to place them, decode the same code with something that knows EVEX: an hsdis built on capstone 5 or "
-    "binutils, or the `[MachCode]` hex a JVM without hsdis prints (asmcfg decodes it with capstone 5) with "
-    "`--profile` carrying the perfasm output of that same run"
-)
-EVEX_ON_HEX = (
-    "this graph is decoded from `[MachCode]` hex with a capstone that knows EVEX, so its instructions are right, "
-    "but perfasm printed these samples on no line, so no address says where they go"
-)
-UNATTRIBUTED = "samples on no printed line (region totals minus the printed lines)"
+def loop_fill(depth: int) -> str:
+    """The fill of a loop's cluster at nesting `depth`."""
+    return LOOP_FILLS[min(depth, len(LOOP_FILLS)) - 1]
 
 
-def unprinted(name: str, share: tuple[float, ...], lines: int, threshold: int, compile_id: int | None) -> str:
-    """Why a compilation perfasm measured is missing, and how to get it."""
-    select = f"--compile-id {compile_id}" if compile_id is not None else f"--method '{name}'"
-    return (
-        f"not printed by perfasm: {name} holds {percent(share)} of the run, but its region is too big to display "
-        f"({lines} lines, threshold {threshold}); to see it rerun with -prof 'perfasm:tooBigThreshold={lines + 1}', "
-        f"or read the saveLog of the same run (-prof 'perfasm:saveLog=true'): asmcfg SAVELOG {select} "
-        "(its lines carry the percentages), adding --profile PERFASM for the event names"
-    )
-
-HOT_PATHS_TITLE = "Hot paths (measured: 1 goes round the hottest loop, or from the entry; 2.. by share, highest first)"
-FIRST_PATH = {"loop": "1 loop", "entry": "1 entry"}
-"""The first hot path's rank cell: it goes round the hottest loop (or starts at the entry), whatever its share."""
-
-
-ROLE_LABELS = {
-    "pre": "pre-loop",
-    "main": "main loop",
-    "post": "post-loop",
-    "drain": "vector drain loop",
-    "strip_mined_outer": "strip-mined outer",
-}
-"""C2's loop copies, as the loops table and the graph name them."""
-
-CALL_KINDS = {
-    "static": "static",
-    "optimized_virtual": "optimized virtual",
-    "virtual": "virtual",
-    "interface": "interface",
-    "runtime": "runtime",
-    "stub": "stub",
-    "unknown": "unnamed",
-}
-"""Call kinds as labels show them."""
-
-PATH_KINDS = {"allocation": "allocation", "lock": "monitor enter", "unlock": "monitor exit", "gc_barrier": "GC barrier"}
-"""Runtime path kinds as labels show them."""
-
-
-def vector_text(bits: int | None, element: str, isa: str) -> str:
-    """`512-bit float (avx512)`, `SVE int (scalable width)`, or empty for a scalar loop."""
-    if not isa:
-        return ""
-    if bits is None:
-        return f"SVE {element or 'vector'} (scalable width)".replace("  ", " ")
-    return f"{bits}-bit {element} ({isa})".replace("  ", " ") if element else f"{bits}-bit ({isa})"
-
-
-def loop_text(role: str, unroll: int, vector: str) -> str:
-    """`main loop x4, 512-bit float (avx512)`: a loop's copy role, unroll factor and vector width."""
-    parts = [ROLE_LABELS.get(role, "")]
-    if unroll > 1:
-        parts[0] = (parts[0] + f" x{unroll}").strip()
-    parts.append(vector)
-    return ", ".join(p for p in parts if p)
-
-
-def decision_text(inlined: bool, reason: str) -> str:
-    """`inlined (inline (hot))` or `NOT inlined: hot method too big`."""
-    return f"inlined ({reason})" if inlined else f"NOT inlined: {reason}"
-
-
-def call_text(kind: str, callee: str, not_inlined: str, logged: bool) -> str:
-    """One call as a label line: kind, callee and, with a log, why it was not inlined."""
-    text = f"call: {CALL_KINDS.get(kind, kind)} {callee or '?'}"
-    if not_inlined:
-        return f"{text} -- NOT inlined: {not_inlined}"
-    return f"{text} -- no inlining record here" if logged else text
-
-
-def type_check_text(classes: tuple[str, ...], fails_to: str) -> str:
-    """`type check: Shapes$Circle -> class_check trap` (or the subtype-check stub)."""
-    tested = ", ".join(classes) if classes else "subtype-check stub"
-    if not fails_to:
-        return f"type check: {tested}"
-    return f"type check: {tested} -> {fails_to}" + ("" if fails_to.endswith("call") else " trap")
-
-
-def fast_path_text(kind: str, slow: int, routine: str) -> str:
-    """`allocation fast path -> B54 (_new_instance_Java)`."""
-    return f"{PATH_KINDS.get(kind, kind)} fast path -> B{slow} ({routine})"
+def trap_summary(trap: Trap) -> str:
+    """`trap: range_check / make_not_entrant at aaload@42 line 25`."""
+    where = f" at {trap.bytecode}@{trap.bci}" if trap.bci is not None else ""
+    line = f" line {trap.line}" if trap.line is not None else ""
+    return f"trap: {trap.reason} / {trap.action}{where}{line}"

@@ -1,0 +1,70 @@
+"""Human words for calls, inlining, loop copies, vectors, runtime paths and type checks."""
+
+from __future__ import annotations
+
+ROLE_LABELS = {
+    "pre": "pre-loop",
+    "main": "main loop",
+    "post": "post-loop",
+    "drain": "vector drain loop",
+    "strip_mined_outer": "strip-mined outer",
+}
+"""C2's loop copies, as the loops table and the graph name them."""
+
+CALL_KINDS = {
+    "static": "static",
+    "optimized_virtual": "optimized virtual",
+    "virtual": "virtual",
+    "interface": "interface",
+    "runtime": "runtime",
+    "stub": "stub",
+    "unknown": "unnamed",
+}
+"""Call kinds as labels show them."""
+
+PATH_KINDS = {"allocation": "allocation", "lock": "monitor enter", "unlock": "monitor exit", "gc_barrier": "GC barrier"}
+"""Runtime path kinds as labels show them."""
+
+
+def vector_text(bits: int | None, element: str, isa: str) -> str:
+    """`512-bit float (avx512)`, `SVE int (scalable width)`, or empty for a scalar loop."""
+    if not isa:
+        return ""
+    if bits is None:
+        return f"SVE {element or 'vector'} (scalable width)".replace("  ", " ")
+    return f"{bits}-bit {element} ({isa})".replace("  ", " ") if element else f"{bits}-bit ({isa})"
+
+
+def loop_text(role: str, unroll: int, vector: str) -> str:
+    """`main loop x4, 512-bit float (avx512)`: a loop's copy role, unroll factor and vector width."""
+    parts = [ROLE_LABELS.get(role, "")]
+    if unroll > 1:
+        parts[0] = (parts[0] + f" x{unroll}").strip()
+    parts.append(vector)
+    return ", ".join(p for p in parts if p)
+
+
+def decision_text(inlined: bool, reason: str) -> str:
+    """`inlined (inline (hot))` or `NOT inlined: hot method too big`."""
+    return f"inlined ({reason})" if inlined else f"NOT inlined: {reason}"
+
+
+def call_text(kind: str, callee: str, not_inlined: str, logged: bool) -> str:
+    """One call as a label line: kind, callee and, with a log, why it was not inlined."""
+    text = f"call: {CALL_KINDS.get(kind, kind)} {callee or '?'}"
+    if not_inlined:
+        return f"{text} -- NOT inlined: {not_inlined}"
+    return f"{text} -- no inlining record here" if logged else text
+
+
+def type_check_text(classes: tuple[str, ...], fails_to: str) -> str:
+    """`type check: Shapes$Circle -> class_check trap` (or the subtype-check stub)."""
+    tested = ", ".join(classes) if classes else "subtype-check stub"
+    if not fails_to:
+        return f"type check: {tested}"
+    return f"type check: {tested} -> {fails_to}" + ("" if fails_to.endswith("call") else " trap")
+
+
+def fast_path_text(kind: str, slow: int, routine: str) -> str:
+    """`allocation fast path -> B54 (_new_instance_Java)`."""
+    return f"{PATH_KINDS.get(kind, kind)} fast path -> B{slow} ({routine})"

@@ -1,0 +1,40 @@
+"""Human words for measured heat: perfasm regions, samples on no printed line, hot-path ranks."""
+
+from __future__ import annotations
+
+
+def percent(values: tuple[float, ...]) -> str:
+    """`12.34%`, one figure per event joined by ` / `."""
+    return " / ".join(f"{v:.2f}%" for v in values)
+
+
+EVEX_CAUSE = (
+    "likely cause: hsdis mis-decoded EVEX (AVX-512) instructions ({count} `.byte 0x62` lines followed by garbage, "
+    "the mark of an hsdis built on capstone 4); samples on the real instructions inside those bytes are on no "
+    "printed line"
+)
+EVEX_ADVICE = (
+    "to place them, decode the same code with something that knows EVEX: an hsdis built on capstone 5 or "
+    "binutils, or the `[MachCode]` hex a JVM without hsdis prints (asmcfg decodes it with capstone 5) with "
+    "`--profile` carrying the perfasm output of that same run"
+)
+EVEX_ON_HEX = (
+    "this graph is decoded from `[MachCode]` hex with a capstone that knows EVEX, so its instructions are right, "
+    "but perfasm printed these samples on no line, so no address says where they go"
+)
+UNATTRIBUTED = "samples on no printed line (region totals minus the printed lines)"
+
+
+def unprinted(name: str, share: tuple[float, ...], lines: int, threshold: int, compile_id: int | None) -> str:
+    """Why a compilation perfasm measured is missing, and how to get it."""
+    select = f"--compile-id {compile_id}" if compile_id is not None else f"--method '{name}'"
+    return (
+        f"not printed by perfasm: {name} holds {percent(share)} of the run, but its region is too big to display "
+        f"({lines} lines, threshold {threshold}); to see it rerun with -prof 'perfasm:tooBigThreshold={lines + 1}', "
+        f"or read the saveLog of the same run (-prof 'perfasm:saveLog=true'): asmcfg SAVELOG {select} "
+        "(its lines carry the percentages), adding --profile PERFASM for the event names"
+    )
+
+HOT_PATHS_TITLE = "Hot paths (measured: 1 goes round the hottest loop, or from the entry; 2.. by share, highest first)"
+FIRST_PATH = {"loop": "1 loop", "entry": "1 entry"}
+"""The first hot path's rank cell: it goes round the hottest loop (or starts at the entry), whatever its share."""

@@ -1,0 +1,695 @@
+// asmcfg's report page: pan/zoom over Graphviz's SVG, a minimap, search, the block panel, folds, source.
+// Everything it shows comes from the JSON model in #model; it computes no facts of its own.
+"use strict";
+(() => {
+  const MODEL = JSON.parse(document.getElementById("model").textContent);
+  const V = MODEL.vocabulary;
+  const MIN_READABLE = 1.0; // 10-unit text is 10 px tall at zoom 1
+  const $ = (sel, root = document) => root.querySelector(sel);
+
+  // h("td", {class: "x", onclick: f}, "text", child) -> element; text is always set as text, never as HTML.
+  function h(tag, props, ...kids) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "class") node.className = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const kid of kids.flat()) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      node.append(kid instanceof Node ? kid : String(kid));
+    }
+    return node;
+  }
+  const link = (text, onclick, title) => h("a", {onclick: (e) => { e.preventDefault(); onclick(); }, title}, text);
+  const short = (addr) => addr.replace(/^0x/, "");
+  const pct = (v) => (v === undefined || v === null ? "" : v.toFixed(2) + "%");
+  const fileBase = (path) => path.split("/").pop();
+
+  // ---------------------------------------------------------------- one compilation's view
+  class View {
+    constructor(n) {
+      this.n = n;
+      this.m = MODEL.methods[n];
+      this.page = this.m.page;
+      this.events = this.m.profile ? this.m.profile.events : [];
+      this.index();
+      const canvas = $("#canvas");
+      canvas.replaceChildren(document.getElementById("svg" + n).content.cloneNode(true));
+      this.canvas = canvas;
+      this.svg = canvas.querySelector("svg");
+      this.width = this.svg.viewBox.baseVal.width;
+      this.height = this.svg.viewBox.baseVal.height;
+      const shift = /translate\(([-\d.]+)[ ,]([-\d.]+)\)/.exec($("g.graph", this.svg).getAttribute("transform") || "");
+      this.origin = shift ? [parseFloat(shift[1]), parseFloat(shift[2])] : [0, 0];
+      this.nodes = new Map();
+      for (const g of this.svg.querySelectorAll("g[data-block]")) this.nodes.set(g.dataset.block, g);
+      for (const g of this.svg.querySelectorAll("g[data-fold]")) this.nodes.set(g.dataset.fold, g);
+      this.scale = 1; this.tx = 0; this.ty = 0;
+      this.selected = null; this.matches = []; this.current = -1; this.open = new Map();
+      this.pane = $("#graph-pane");
+      $("#title").textContent = this.page.title;
+      this.minimap = new Minimap(this);
+      this.source = new SourcePane(this);
+      fillTables(this);
+      fillLegend(this);
+      $("#details").replaceChildren(h("p", {class: "hint"}, "Click a block to see its instructions, debug info, checks and trap."));
+      this.focusHot();
+    }
+
+    // Lookups the panel and the search need, built once from the model.
+    index() {
+      const m = this.m;
+      this.blocks = m.blocks;
+      this.preds = new Map(); this.succs = new Map();
+      for (const e of m.edges) {
+        if (!this.succs.has(e.from)) this.succs.set(e.from, []);
+        this.succs.get(e.from).push(e);
+        if (typeof e.to === "number") {
+          if (!this.preds.has(e.to)) this.preds.set(e.to, []);
+          this.preds.get(e.to).push(e);
+        }
+      }
+      this.foldOf = new Map();
+      for (const f of this.page.folds) for (const b of f.blocks) this.foldOf.set(b, f);
+      this.checksFrom = new Map(); this.checksInto = new Map();
+      for (const c of this.page.checks) {
+        if (!this.checksFrom.has(c.from)) this.checksFrom.set(c.from, []);
+        this.checksFrom.get(c.from).push(c);
+        const last = c.trap_block === null ? c.to : c.trap_block;
+        for (let b = c.to; b <= last; b++) {
+          if (!this.checksInto.has(b)) this.checksInto.set(b, []);
+          this.checksInto.get(b).push(c);
+        }
+      }
+      this.loopsOf = new Map();
+      for (const loop of m.loops) for (const b of loop.blocks) {
+        if (!this.loopsOf.has(b)) this.loopsOf.set(b, []);
+        this.loopsOf.get(b).push(loop);
+      }
+      this.siteAddress = (block, site) => {
+        const offset = site - this.firstIndex(block);
+        const ins = this.blocks[block].instructions[offset];
+        return ins ? ins.address : "";
+      };
+    }
+
+    firstIndex(block) { // index of the block's first instruction in the method
+      let count = 0;
+      for (let b = 0; b < block; b++) count += this.blocks[b].instructions.length;
+      return count;
+    }
+
+    nodeOf(block) { // the drawn node of a block: its own, or its folded chain's
+      const fold = this.foldOf.get(block);
+      return this.nodes.get(fold ? fold.name : "B" + block);
+    }
+
+    box(el) { // an element's box in canvas pixels (zoom 1)
+      const b = el.getBBox();
+      return {x: b.x + this.origin[0], y: b.y + this.origin[1], w: b.width, h: b.height};
+    }
+
+    apply() {
+      this.canvas.style.transform = `translate(${this.tx}px, ${this.ty}px) scale(${this.scale})`;
+      this.minimap.drawView();
+    }
+
+    zoomAt(factor, px, py) {
+      const next = Math.min(4, Math.max(0.02, this.scale * factor));
+      this.tx = px - (px - this.tx) * (next / this.scale);
+      this.ty = py - (py - this.ty) * (next / this.scale);
+      this.scale = next;
+      this.apply();
+    }
+
+    fit() {
+      const w = this.pane.clientWidth, hgt = this.pane.clientHeight;
+      this.scale = Math.min(w / this.width, hgt / this.height, 1.5);
+      this.tx = (w - this.width * this.scale) / 2;
+      this.ty = (hgt - this.height * this.scale) / 2;
+      this.apply();
+    }
+
+    // Show `rect` (canvas pixels) whole if it fits at a readable zoom, else its top centred at that zoom.
+    show(rect, maxScale = 1.5, top = false) {
+      const w = this.pane.clientWidth, hgt = this.pane.clientHeight, pad = 24;
+      const fit = Math.min((w - pad) / rect.w, (hgt - pad) / rect.h);
+      this.scale = Math.max(MIN_READABLE, Math.min(fit, maxScale));
+      this.tx = w / 2 - (rect.x + rect.w / 2) * this.scale;
+      const tall = top || rect.h * this.scale > hgt - pad;
+      this.ty = tall ? 4 - rect.y * this.scale : hgt / 2 - (rect.y + rect.h / 2) * this.scale;
+      this.apply();
+    }
+
+    centreOn(el) {
+      const r = el instanceof SVGElement ? this.box(el) : this.htmlBox(el);
+      const w = this.pane.clientWidth, hgt = this.pane.clientHeight;
+      if (this.scale < MIN_READABLE) this.scale = MIN_READABLE;
+      this.tx = w / 2 - (r.x + r.w / 2) * this.scale;
+      this.ty = Math.min(hgt / 2 - (r.y + r.h / 2) * this.scale, 24 - r.y * this.scale);
+      this.apply();
+    }
+
+    htmlBox(el) {
+      const r = el.getBoundingClientRect(), c = this.canvas.getBoundingClientRect();
+      return {x: (r.left - c.left) / this.scale, y: (r.top - c.top) / this.scale, w: r.width / this.scale, h: r.height / this.scale};
+    }
+
+    focusHot() {
+      const header = this.page.focus_loop;
+      const cluster = header === null ? null : this.svg.querySelector(`g#loop${header}`);
+      if (cluster) return this.show(this.box(cluster));
+      const first = this.page.bold_path.length ? this.nodeOf(this.page.bold_path[0]) : this.nodes.values().next().value;
+      if (first) this.show(this.box(first), 1.0, true); else this.fit();
+    }
+
+    // ------------------------------------------------------------ selection and the block panel
+    select(block, move) {
+      for (const el of this.svg.querySelectorAll(".selected, .linked")) el.classList.remove("selected", "linked");
+      for (const el of this.canvas.querySelectorAll(".mini.selected")) el.classList.remove("selected");
+      this.selected = block;
+      const fold = this.foldOf.get(block);
+      let target = this.nodeOf(block);
+      if (fold) {
+        const box = this.expand(fold);
+        target = box.querySelector(`[data-block="B${block}"]`);
+      }
+      if (target) target.classList.add("selected");
+      for (const c of this.checksFrom.get(block) || []) {
+        const last = c.trap_block === null ? c.to : c.trap_block;
+        for (let b = c.to; b <= last; b++) { const n = this.nodeOf(b); if (n) n.classList.add("linked"); }
+      }
+      if (move && target) this.centreOn(target);
+      showTab("details");
+      $("#details").replaceChildren(...blockPanel(this, block));
+      this.source.markBlock(block);
+    }
+
+    selectFold(fold) {
+      if (this.open.has(fold.name)) this.collapse(fold); else this.expand(fold);
+      $("#details").replaceChildren(...foldPanel(this, fold));
+      showTab("details");
+    }
+
+    expand(fold) {
+      if (this.open.has(fold.name)) return this.open.get(fold.name);
+      const r = this.box(this.nodes.get(fold.name));
+      const box = h("div", {class: "fold-box", style: `left:${r.x}px;top:${r.y + r.h + 6}px;min-width:${r.w}px`},
+        h("div", {class: "fold-head"}, `${fold.name}: ${fold.blocks.length} blocks `, link("[collapse]", () => this.collapse(fold))));
+      for (const b of fold.blocks) {
+        const blk = this.blocks[b];
+        const lines = [`B${b}  ${short(blk.start)}  ${blk.tags.join(", ")}`];
+        for (const ins of blk.instructions) lines.push(`${short(ins.address)}  ${ins.mnemonic} ${ins.operands}`);
+        if (blk.trap) lines.push(`trap: ${blk.trap.reason} / ${blk.trap.action} at ${blk.trap.bytecode}@${blk.trap.bci} line ${blk.trap.line}`);
+        const colour = fillOf(blk.tags);
+        box.append(h("div", {class: "mini", "data-block": "B" + b, style: `background:${colour}`, onclick: (e) => { e.stopPropagation(); this.select(b); }}, lines.join("\n")));
+      }
+      box.addEventListener("mousedown", (e) => e.stopPropagation());
+      this.canvas.append(box);
+      this.open.set(fold.name, box);
+      this.markMatches();
+      return box;
+    }
+
+    collapse(fold) {
+      const box = this.open.get(fold.name);
+      if (box) box.remove();
+      this.open.delete(fold.name);
+    }
+
+    // ------------------------------------------------------------ search
+    search(query) {
+      const found = searchBlocks(this, query.trim());
+      this.matches = found.blocks;
+      this.matchedAddresses = found.addresses;
+      this.current = -1;
+      this.markMatches();
+      $("#search-status").textContent = query.trim() ? `${found.blocks.length} block${found.blocks.length === 1 ? "" : "s"}` : "";
+    }
+
+    markMatches() {
+      for (const el of this.canvas.querySelectorAll(".match, .current")) el.classList.remove("match", "current");
+      for (const b of this.matches || []) {
+        const node = this.nodeOf(b);
+        if (node) node.classList.add("match");
+        const mini = this.canvas.querySelector(`.mini[data-block="B${b}"]`);
+        if (mini) mini.classList.add("match");
+      }
+    }
+
+    step(back) {
+      if (!this.matches.length) return;
+      this.current = (this.current + (back ? -1 : 1) + this.matches.length) % this.matches.length;
+      const block = this.matches[this.current];
+      this.select(block, true);
+      const node = this.nodeOf(block);
+      if (node) node.classList.add("current");
+      $("#search-status").textContent = `${this.current + 1} / ${this.matches.length} blocks`;
+    }
+  }
+
+  function fillOf(tags) {
+    const order = ["uncommon_trap", "range_check", "null_check", "exception_handler", "deopt_handler", "stub", "ic_miss"];
+    for (const t of order) if (tags.includes(t)) return V.tags.find((x) => x.tag === t).colour;
+    return "#ffffff";
+  }
+
+  // ---------------------------------------------------------------- search: addresses, mnemonics, methods, @bci, line N
+  function searchBlocks(view, q) {
+    const blocks = new Set(), addresses = new Set();
+    if (!q) return {blocks: [], addresses};
+    const lower = q.toLowerCase();
+    const add = (b, ins) => { blocks.add(b); if (ins) addresses.add(ins.address); };
+    let test;
+    let m;
+    if ((m = /^line\s+(\d+)$/i.exec(q))) {
+      const line = +m[1];
+      test = (ins) => (ins.frames || []).some((f) => f.line === line);
+      for (const b of view.blocks) if (b.source && b.source.line === line) blocks.add(b.id);
+    } else if ((m = /^@(\d+)$/.exec(q))) {
+      const bci = +m[1];
+      test = (ins) => (ins.frames || []).some((f) => f.bci === bci);
+    } else if (/^(0x)?0*[0-9a-f]+$/i.test(q) && (/^0x/i.test(q) || /\d/.test(q)) && q.replace(/^0x0*/i, "").length >= 2) {
+      const hex = lower.replace(/^0x/, "").replace(/^0+/, "");
+      test = (ins) => { const a = ins.address.slice(2); return a === hex || a.endsWith(hex); };
+    } else {
+      const mnemonics = (ins) => ins.mnemonic.toLowerCase().split(/\s+/);
+      const any = view.blocks.some((b) => b.instructions.some((ins) => mnemonics(ins).includes(lower)));
+      if (any) test = (ins) => mnemonics(ins).includes(lower);
+      else test = (ins) => (ins.frames || []).some((f) => f.method.toLowerCase().includes(lower))
+        || (ins.relocs || []).some((r) => r.toLowerCase().includes(lower));
+    }
+    for (const b of view.blocks) for (const ins of b.instructions) if (test(ins)) add(b.id, ins);
+    return {blocks: [...blocks].sort((a, b) => a - b), addresses};
+  }
+
+  // ---------------------------------------------------------------- the block panel
+  function blockRef(view, b, text) {
+    return link(text || `B${b}`, () => view.select(b, true), view.foldOf.has(b) ? `folded in ${view.foldOf.get(b).name}` : undefined);
+  }
+
+  function trapWhere(trap) {
+    const at = trap.bci === null ? "" : `${trap.bytecode || "?"}@${trap.bci}`;
+    return [at, trap.line === null ? "" : `line ${trap.line}`].filter(Boolean).join(", ");
+  }
+
+  function fileLine(view, method, line) {
+    const file = view.page.files[method];
+    const text = view.source.text(file, line);
+    return h("span", {}, `${file ? fileBase(file) : method}:${line}`, text ? h("span", {class: "src-line"}, text) : null);
+  }
+
+  function blockPanel(view, b) {
+    const blk = view.blocks[b];
+    const out = [];
+    const head = h("h2", {}, `B${b}  `, h("span", {class: "mono"}, `${blk.start} – ${blk.end}`), `  (${blk.instructions.length} instructions)`);
+    out.push(head);
+    const chips = h("div", {}, blk.tags.map((t) => h("span", {class: "chip", style: `background:${(V.tags.find((x) => x.tag === t) || {}).colour || "#fff"}`}, (V.tags.find((x) => x.tag === t) || {}).label || t)));
+    for (const loop of view.loopsOf.get(b) || []) chips.append(h("span", {class: "chip"}, `loop B${loop.header} depth ${loop.depth}`));
+    if (view.foldOf.has(b)) chips.append(h("span", {class: "chip"}, `folded in ${view.foldOf.get(b).name}`));
+    if (blk.heat) chips.append(h("span", {class: "chip"}, Object.entries(blk.heat).map(([e, v]) => `${e} ${pct(v)}`).join(" / ")));
+    out.push(chips);
+    if (blk.source) {
+      const via = blk.source.via === "check" ? ` (${V.via_check}: B${blk.source.trap_block})` : " (from its debug info)";
+      out.push(h("div", {}, "source: ", blk.source.method, " ", fileLine(view, blk.source.method, blk.source.line), via));
+    }
+    const bare = blk.instructions.filter((ins) => !ins.frames).length;
+    if (bare) {
+      let where = V.no_debug_info;
+      if (blk.source && blk.source.via === "check") where += ` This block's line ${blk.source.line} comes from the trap its check leads to (B${blk.source.trap_block}).`;
+      else if (blk.source) where += ` This block's line ${blk.source.line} comes from the debug info of its other instructions.`;
+      out.push(h("div", {class: "note"}, `${bare} of ${blk.instructions.length} instructions carry no debug info. ${where}`));
+    }
+    out.push(h("h3", {}, "Instructions"), instructionTable(view, blk));
+    const checks = view.checksFrom.get(b) || [];
+    if (checks.length) {
+      out.push(h("h3", {}, "Checks leaving this block"));
+      const list = h("ul", {class: "checks"});
+      for (const c of checks) {
+        const trap = c.trap_block === null ? null : view.blocks[c.trap_block].trap;
+        list.append(h("li", {},
+          h("b", {}, c.check.replace("_", " ")), ` at ${short(view.siteAddress(b, c.site))} → failure path `, blockRef(view, c.to),
+          c.trap_block !== null && c.trap_block !== c.to ? [" … ", blockRef(view, c.trap_block)] : null,
+          trap ? [`: trap ${trap.reason} / ${trap.action}, guards `, h("b", {}, trapWhere(trap)), trap.method ? ` in ${trap.method}` : ""] : ""));
+      }
+      out.push(list);
+    }
+    const into = view.checksInto.get(b) || [];
+    if (into.length) {
+      out.push(h("h3", {}, "Failure path of"));
+      out.push(h("ul", {}, into.map((c) => h("li", {}, `the ${c.check.replace("_", " ")} in `, blockRef(view, c.from), ` (branch at ${short(view.siteAddress(c.from, c.site))})`))));
+    }
+    if (blk.trap) out.push(...trapPanel(blk.trap));
+    out.push(h("h3", {}, "Predecessors"), edgeList(view, view.preds.get(b) || [], "from"));
+    out.push(h("h3", {}, "Successors"), edgeList(view, view.succs.get(b) || [], "to"));
+    return out;
+  }
+
+  function instructionTable(view, blk) {
+    const table = h("table", {class: "ins"});
+    table.append(h("tr", {}, h("th", {}, "address"), view.events.map((e) => h("th", {}, e)), h("th", {}, "instruction"), h("th", {}, "debug info")));
+    for (const ins of blk.instructions) {
+      const frames = (ins.frames || []).map((f, i) => h("span", {class: i ? "frame inl" : "frame"},
+        i ? "inlined into " : (ins.bytecode ? h("b", {}, ins.bytecode + " ") : ""), `${f.method}@${f.bci}`,
+        f.line === null ? "" : [" ", fileLine(view, f.method, f.line)]));
+      const extra = [];
+      if (ins.relocs) extra.push(h("span", {class: "frame"}, ins.relocs.map((r) => `{${r}}`).join(" ")));
+      if (ins.implicit_exception) extra.push(h("span", {class: "frame"}, `implicit exception → ${short(ins.implicit_exception)}`));
+      const row = h("tr", {"data-address": ins.address},
+        h("td", {class: "mono"}, short(ins.address)),
+        view.events.map((e) => h("td", {class: "heat mono"}, ins.heat && ins.heat[e] ? pct(ins.heat[e]) : "")),
+        h("td", {class: "mono"}, `${ins.mnemonic} ${ins.operands}`),
+        h("td", {class: "dbg"}, frames.length ? frames : "—", extra));
+      if (view.matchedAddresses && view.matchedAddresses.has(ins.address)) row.classList.add("match");
+      if (view.source.lit && view.source.lit.has(ins.address)) row.classList.add("from-line");
+      table.append(row);
+    }
+    return table;
+  }
+
+  function trapPanel(trap) {
+    const rows = [["kind", trap.kind], ["reason", trap.reason], ["action", trap.action], ["trap request", trap.request],
+      ["bytecode", trapWhere(trap)], ["method", trap.method]];
+    if (trap.log) {
+      rows.push(["LogCompilation", trap.log.verdict + (trap.log.logged.length ? `: ${trap.log.logged.map((r) => `${r.reason} / ${r.action} (log line ${r.line})`).join(", ")}` : "")]);
+      rows.push(["fired at run time", String(trap.log.fired)]);
+    }
+    return [h("h3", {}, "Trap"), h("table", {class: "summary"}, rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {class: "mono"}, v === null ? "?" : v))))];
+  }
+
+  function edgeList(view, edges, end) {
+    if (!edges.length) return h("p", {class: "hint"}, "none");
+    return h("ul", {}, edges.map((e) => {
+      const other = e[end];
+      const kind = e.check ? `${e.kind}, ${e.check.replace("_", " ")}` : e.kind;
+      return h("li", {}, typeof other === "number" ? blockRef(view, other) : other, ` (${kind})`);
+    }));
+  }
+
+  function foldPanel(view, fold) {
+    return [h("h2", {}, `${fold.name}: folded chain`), h("p", {}, fold.label),
+      h("p", {class: "hint"}, "Click the folded node again to collapse it; click a block in the expansion for its panel."),
+      h("ul", {}, fold.blocks.map((b) => h("li", {}, blockRef(view, b), " ", view.blocks[b].tags.join(", "),
+        view.blocks[b].trap ? ` — trap ${view.blocks[b].trap.reason} at ${trapWhere(view.blocks[b].trap)}` : "")))];
+  }
+
+  // ---------------------------------------------------------------- summary tables and legend
+  function table(head, rows) {
+    return h("table", {class: "summary"}, h("tr", {}, head.map((c) => h("th", {}, c))), rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))));
+  }
+
+  function fillTables(view) {
+    const m = view.m, out = [];
+    const c = m.counts;
+    out.push(h("h2", {}, view.page.title));
+    out.push(h("p", {}, `${c.instructions} instructions, ${c.blocks} blocks, ${m.loops.length} loops; ${m.isa} ${m.syntax}; JDK ${m.jdk} (${m.jdk_assumption}); read from ${m.source}:${m.line}`));
+    if (m.loops.length) {
+      out.push(h("h3", {}, "Loops"));
+      out.push(table(["header", "depth", "blocks", "ins/iter", "polls", "range chk", "null chk", "calls"], m.loops.map((l) => [
+        blockRef(view, l.header, `B${l.header}${l.strip_mined_outer ? " (strip-mined outer)" : ""}`), l.depth, l.blocks.length,
+        l.instructions, l.polls, l.range_checks, l.null_checks, [...new Set(l.calls)].join(", ") || "-"])));
+    }
+    if (m.hot_paths && m.hot_paths.length) {
+      out.push(h("h3", {}, "Hot paths (measured)"));
+      out.push(table(["#", "share", "blocks", "ins/iter"], m.hot_paths.map((p, i) => [i + 1,
+        Object.values(p.share).map(pct).join(" / "), h("span", {}, p.blocks.map((b) => [blockRef(view, b), " "])), p.instructions])));
+    } else if (m.hot_path.length) {
+      out.push(h("h3", {}, "Static hot path (no profile: entry → innermost loop along likely successors)"));
+      out.push(h("p", {}, m.hot_path.map((b) => [blockRef(view, b), " "])));
+    }
+    if (m.profile) {
+      const hot = m.blocks.filter((b) => b.heat && Object.values(b.heat)[0] > 0)
+        .sort((a, b) => Object.values(b.heat)[0] - Object.values(a.heat)[0]).slice(0, 10);
+      out.push(h("h3", {}, `Hottest blocks (${view.events.join(" / ")})`));
+      out.push(table(["block", "share", "ins", "source"], hot.map((b) => [blockRef(view, b.id),
+        Object.values(b.heat).map(pct).join(" / "), b.instructions.length, b.source ? `${b.source.method} line ${b.source.line}` : ""])));
+      out.push(h("p", {}, `cold code (traps, stubs, handlers, check failures, out-of-line): ${Object.values(m.profile.cold_share).map(pct).join(" / ")} of the run; this compilation holds ${Object.values(m.profile.method_share).map(pct).join(" / ")}`));
+    }
+    const groups = new Map();
+    for (const b of m.blocks) if (b.trap) {
+      const key = `${b.trap.reason} / ${b.trap.action}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(b);
+    }
+    if (groups.size) {
+      out.push(h("h3", {}, "Traps"));
+      const rows = [...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+      out.push(table(["reason / action", "count", "where (click: the trap's block)"], rows.map(([key, list]) => [key, list.length,
+        h("span", {}, list.map((b) => [blockRef(view, b.id, trapWhere(b.trap) || `B${b.id}`), " "]))])));
+    }
+    if (m.trap_log) out.push(h("p", {}, `LogCompilation: ${m.trap_log.records} trap records; of the decoded traps ${m.trap_log.agrees} agree, ${m.trap_log.differs} differ, ${m.trap_log.unlogged} unlogged; ${m.trap_log.fired} fired at run time`));
+    if (m.skipped_lines.length) out.push(h("p", {class: "hint"}, `${m.skipped_lines.length} line(s) inside the method were not understood and skipped.`));
+    $("#tables").replaceChildren(...out);
+  }
+
+  function fillLegend(view) {
+    const out = [h("h3", {}, "Blocks (fill by their most important tag)")];
+    for (const t of V.tags) out.push(h("div", {}, h("span", {class: "swatch", style: `background:${t.colour}`}), t.label));
+    out.push(h("div", {}, h("span", {class: "swatch", style: `background:${V.fold_colour};border-style:dashed`}), V.fold_label));
+    out.push(h("h3", {}, "Edges"));
+    for (const e of V.edges) out.push(h("div", {}, h("span", {class: "edge-sample", style: `border-top-style:${e.style};border-top-color:${e.color}`}), e.label));
+    out.push(h("div", {}, h("span", {class: "edge-sample", style: `border-top-color:${V.check_colour};border-top-style:solid`}), V.check_label));
+    out.push(h("div", {}, h("span", {class: "edge-sample", style: `border-top-color:${V.hot_colour};border-top-style:solid;border-top-width:4px`}), V.hot_label));
+    out.push(h("h3", {}, "Loops (clusters, darker when nested deeper)"));
+    V.loop_fills.forEach((fill, i) => out.push(h("div", {}, h("span", {class: "swatch", style: `background:${fill};border-color:${V.loop_colour}`}), `depth ${i + 1}${i === V.loop_fills.length - 1 ? "+" : ""}`)));
+    if (view.page.heat_scale.length) {
+      out.push(h("h3", {}, V.heat_label));
+      for (const s of view.page.heat_scale) out.push(h("div", {}, h("span", {class: "swatch", style: `background:${s.colour}`}), `${view.events[0]} ${pct(s.share)}`));
+    }
+    out.push(h("h3", {}, "Keys"), h("p", {}, "drag: pan · wheel/pinch: zoom · + − : zoom · 0: fit · h: hot loop · arrows: pan · / : search · Enter / Shift+Enter: next / previous match · Esc: clear"));
+    $("#legend").replaceChildren(...out);
+  }
+
+  // ---------------------------------------------------------------- source pane
+  class SourcePane {
+    constructor(view) {
+      this.view = view;
+      this.lit = null;
+      const files = [...new Set(Object.values(view.page.files))].filter((f) => MODEL.sources && MODEL.sources[f]);
+      this.files = files;
+      $("#source-pane").hidden = !files.length;
+      this.lines = new Map(); // "file:line" -> {blocks:Set, addresses:Set}
+      for (const b of view.blocks) {
+        for (const ins of b.instructions) for (const f of ins.frames || []) {
+          if (f.line !== null) this.note(view.page.files[f.method], f.line, b.id, ins.address);
+        }
+        if (b.source && b.source.via === "check") this.note(view.page.files[b.source.method], b.source.line, b.id, null);
+      }
+      if (!files.length) return;
+      const main = view.page.files[view.m.name];
+      $("#source-files").replaceChildren(...files.map((f) => h("button", {"data-file": f, onclick: () => this.show(f)}, fileBase(f))));
+      this.show(files.includes(main) ? main : files[0]);
+    }
+
+    note(file, line, block, address) {
+      if (!file) return;
+      const key = `${file}:${line}`;
+      if (!this.lines.has(key)) this.lines.set(key, {blocks: new Set(), addresses: new Set()});
+      const entry = this.lines.get(key);
+      entry.blocks.add(block);
+      if (address) entry.addresses.add(address);
+    }
+
+    text(file, line) {
+      const lines = file && MODEL.sources ? MODEL.sources[file] : null;
+      return lines && line > 0 && line <= lines.length ? lines[line - 1].trim() : "";
+    }
+
+    show(file) {
+      this.file = file;
+      for (const b of $("#source-files").children) b.classList.toggle("on", b.dataset.file === file);
+      const pre = $("#source");
+      pre.replaceChildren(...MODEL.sources[file].map((text, i) => {
+        const entry = this.lines.get(`${file}:${i + 1}`);
+        return h("span", {class: entry ? "ln has-code" : "ln", "data-line": i + 1, title: entry ? `${entry.blocks.size} block(s), ${entry.addresses.size} instruction(s) with debug info` : undefined,
+          onclick: entry ? () => this.pick(i + 1) : undefined}, h("span", {class: "no"}, i + 1), text || " ");
+      }));
+    }
+
+    pick(line) {
+      const view = this.view;
+      const entry = this.lines.get(`${this.file}:${line}`);
+      for (const el of view.canvas.querySelectorAll(".from-line")) el.classList.remove("from-line");
+      for (const el of $("#source").querySelectorAll(".on")) el.classList.remove("on");
+      $(`#source [data-line="${line}"]`).classList.add("on");
+      this.lit = entry.addresses;
+      const blocks = [...entry.blocks].sort((a, b) => a - b);
+      for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
+      $("#search-status").textContent = `line ${line}: ${blocks.length} block(s)`;
+      const withCode = blocks.filter((b) => view.blocks[b].instructions.some((i) => entry.addresses.has(i.address)))
+        .sort((a, b) => view.foldOf.has(a) - view.foldOf.has(b));
+      const pick = blocks.includes(view.selected) ? view.selected : (withCode[0] ?? blocks[0]);
+      if (pick !== undefined) view.select(pick, true);
+    }
+
+    markBlock(block) {
+      if (!this.files.length) return;
+      for (const el of $("#source").querySelectorAll(".mark")) el.classList.remove("mark");
+      for (const [key, entry] of this.lines) {
+        const [file, line] = [key.slice(0, key.lastIndexOf(":")), key.slice(key.lastIndexOf(":") + 1)];
+        if (file === this.file && entry.blocks.has(block)) {
+          const el = $(`#source [data-line="${line}"]`);
+          if (el) { el.classList.add("mark"); el.scrollIntoView({block: "nearest"}); }
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- minimap
+  class Minimap {
+    constructor(view) {
+      this.view = view;
+      this.el = $("#minimap");
+      const ratio = view.height / view.width;
+      const side = Math.max(100, Math.min(200, view.pane.clientWidth / 5));
+      this.el.width = ratio > 1 ? Math.max(40, side / ratio) : side;
+      this.el.height = ratio > 1 ? side : Math.max(40, side * ratio);
+      this.k = this.el.width / view.width;
+      this.base = document.createElement("canvas");
+      this.base.width = this.el.width; this.base.height = this.el.height;
+      const ctx = this.base.getContext("2d");
+      ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, this.el.width, this.el.height);
+      for (const g of view.svg.querySelectorAll("g.cluster")) this.rect(ctx, view.box(g), null, view.svg && "#7f9fcf");
+      for (const g of view.nodes.values()) {
+        const shape = g.querySelector("path, polygon");
+        this.rect(ctx, view.box(g), (shape && shape.getAttribute("fill")) || "#ddd", "#555");
+      }
+      const move = (e) => {
+        const r = this.el.getBoundingClientRect();
+        const x = (e.clientX - r.left) / this.k, y = (e.clientY - r.top) / this.k;
+        view.tx = view.pane.clientWidth / 2 - x * view.scale;
+        view.ty = view.pane.clientHeight / 2 - y * view.scale;
+        view.apply();
+      };
+      this.el.onmousedown = (e) => { e.stopPropagation(); move(e); this.el.onmousemove = (ev) => (ev.buttons ? move(ev) : null); };
+      this.el.onmouseup = () => { this.el.onmousemove = null; };
+    }
+
+    rect(ctx, b, fill, stroke) {
+      const k = this.k;
+      if (fill) { ctx.fillStyle = fill === "#ffffff" ? "#f0f0f0" : fill; ctx.fillRect(b.x * k, b.y * k, Math.max(1, b.w * k), Math.max(1, b.h * k)); }
+      ctx.strokeStyle = stroke; ctx.lineWidth = 0.5;
+      ctx.strokeRect(b.x * k, b.y * k, Math.max(1, b.w * k), Math.max(1, b.h * k));
+    }
+
+    drawView() {
+      const v = this.view, ctx = this.el.getContext("2d"), k = this.k;
+      ctx.drawImage(this.base, 0, 0);
+      ctx.strokeStyle = "#c00000"; ctx.lineWidth = 1.5;
+      ctx.strokeRect(-v.tx / v.scale * k, -v.ty / v.scale * k, v.pane.clientWidth / v.scale * k, v.pane.clientHeight / v.scale * k);
+    }
+  }
+
+  // ---------------------------------------------------------------- index of compilations
+  const COLUMNS = [
+    ["compiler", (m) => m.compiler, 6], ["id", (m) => m.compile_id, 5], ["tier", (m) => m.level, 4],
+    ["OSR", (m) => m.osr_bci, 4], ["method", (m) => m.name, 30], ["bytes", (m) => m.bytecode_size, 6],
+    ["instructions", (m) => m.counts.instructions, 8], ["blocks", (m) => m.counts.blocks, 6], ["loops", (m) => m.loops.length, 5],
+    ["traps by reason", (m) => Object.entries(m.counts.trap_reasons).map(([r, n]) => `${r} ${n}`).join(", "), 22],
+    ["checks (range / null)", (m) => m.counts.range_check_branches + m.counts.null_check_branches, 9, (m) => `${m.counts.range_check_branches} / ${m.counts.null_check_branches}`],
+  ];
+  if (MODEL.methods.some((m) => m.profile)) COLUMNS.push(["heat share", (m) => (m.profile ? Object.values(m.profile.method_share)[0] : null), 7, (m) => (m.profile ? Object.values(m.profile.method_share).map(pct).join(" / ") : "")]);
+
+  function buildIndex() {
+    $("#index-title").textContent = `${MODEL.methods.length} compilations`;
+    const total = COLUMNS.reduce((s, c) => s + c[2], 0);
+    for (const t of ["#index-head", "#index"]) $(`${t} colgroup`).replaceChildren(...COLUMNS.map((c) => h("col", {style: `width:${(100 * c[2]) / total}%`})));
+    const head = h("tr", {}, COLUMNS.map((c, i) => h("th", {onclick: () => sortIndex(i)}, c[0])));
+    $("#index-head thead").replaceChildren(head);
+    const rows = MODEL.methods.map((m, n) => h("tr", {"data-n": n, onclick: () => { location.hash = "#c" + n; }},
+      COLUMNS.map((c) => h("td", {title: String(c[3] ? c[3](m) : c[1](m) ?? "")}, (c[3] ? c[3](m) : c[1](m)) ?? ""))));
+    const body = h("tbody", {}, rows);
+    $("#index").append(body);
+  }
+
+  function sortIndex(col) {
+    const th = $("#index-head thead tr").children[col];
+    const desc = th.classList.contains("sorted") && !th.classList.contains("desc");
+    for (const x of $("#index-head thead tr").children) x.classList.remove("sorted", "desc");
+    th.classList.add("sorted"); if (desc) th.classList.add("desc");
+    const body = $("#index tbody");
+    const key = (tr) => COLUMNS[col][1](MODEL.methods[+tr.dataset.n]);
+    const rows = [...body.children].sort((a, b) => {
+      const x = key(a), y = key(b);
+      const r = x === null || y === null ? (x === null) - (y === null) : typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+      return desc ? -r : r;
+    });
+    body.replaceChildren(...rows);
+  }
+
+  // ---------------------------------------------------------------- wiring
+  let view = null;
+
+  function showTab(name) {
+    for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
+    for (const id of ["details", "tables", "legend"]) $("#" + id).hidden = id !== name;
+  }
+
+  function route() {
+    const many = MODEL.methods.length > 1;
+    const m = /^#c(\d+)$/.exec(location.hash);
+    const n = m && +m[1] < MODEL.methods.length ? +m[1] : many ? null : 0;
+    $("#index-view").hidden = n !== null;
+    $("#view").hidden = n === null;
+    $("#to-index").hidden = !many || n === null;
+    for (const id of ["search", "fit", "hot", "zoom-in", "zoom-out"]) document.getElementById(id).hidden = n === null;
+    if (n === null) { view = null; $("#title").textContent = "asmcfg"; return; }
+    if (!view || view.n !== n) { view = new View(n); $("#search").value = ""; $("#search-status").textContent = ""; }
+  }
+
+  function wire() {
+    const pane = $("#graph-pane");
+    let drag = null;
+    pane.addEventListener("mousedown", (e) => { if (view && e.button === 0) { drag = {x: e.clientX, y: e.clientY, tx: view.tx, ty: view.ty, moved: false}; } });
+    window.addEventListener("mousemove", (e) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) { drag.moved = true; pane.classList.add("dragging"); }
+      view.tx = drag.tx + dx; view.ty = drag.ty + dy; view.apply();
+    });
+    window.addEventListener("mouseup", () => { pane.classList.remove("dragging"); setTimeout(() => { drag = null; }, 0); });
+    pane.addEventListener("click", (e) => {
+      if (!view || (drag && drag.moved)) return;
+      const node = e.target.closest("g[data-block], g[data-fold]");
+      if (!node) return;
+      if (node.dataset.block) view.select(+node.dataset.block.slice(1));
+      else view.selectFold(view.page.folds.find((f) => f.name === node.dataset.fold));
+    });
+    pane.addEventListener("wheel", (e) => {
+      if (!view) return;
+      e.preventDefault();
+      const r = pane.getBoundingClientRect();
+      view.zoomAt(Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.002)), e.clientX - r.left, e.clientY - r.top);
+    }, {passive: false});
+    const centre = (f) => view && view.zoomAt(f, pane.clientWidth / 2, pane.clientHeight / 2);
+    $("#fit").onclick = () => view && view.fit();
+    $("#hot").onclick = () => view && view.focusHot();
+    $("#zoom-in").onclick = () => centre(1.25);
+    $("#zoom-out").onclick = () => centre(0.8);
+    const search = $("#search");
+    search.addEventListener("input", () => view && view.search(search.value));
+    search.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && view) { e.preventDefault(); view.step(e.shiftKey); }
+      if (e.key === "Escape") { search.value = ""; if (view) view.search(""); search.blur(); }
+    });
+    for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => showTab(b.dataset.tab);
+    document.addEventListener("keydown", (e) => {
+      if (!view || e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
+      const step = 80;
+      const keys = {"+": () => centre(1.25), "=": () => centre(1.25), "-": () => centre(0.8), "0": () => view.fit(), "h": () => view.focusHot(),
+        "ArrowLeft": () => { view.tx += step; view.apply(); }, "ArrowRight": () => { view.tx -= step; view.apply(); },
+        "ArrowUp": () => { view.ty += step; view.apply(); }, "ArrowDown": () => { view.ty -= step; view.apply(); },
+        "/": () => search.focus(), "Escape": () => { view.search(""); search.value = ""; }};
+      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+    });
+    window.addEventListener("hashchange", route);
+    window.addEventListener("resize", () => view && view.minimap.drawView());
+  }
+
+  if (MODEL.methods.length > 1) buildIndex();
+  wire();
+  route();
+  requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.ready = "1"; }));
+})();

@@ -1,0 +1,119 @@
+"""The interactive report: one self-contained HTML page with each compilation's Graphviz SVG, the JSON model
+beside it, and the page's own script and style inlined (nothing is loaded from anywhere)."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, TextIO
+
+from asmcfg import describe
+from asmcfg.facts import report
+from asmcfg.model import Analysis, EdgeKind, JavaSources
+from asmcfg.render import dot, svgnodes
+from asmcfg.render.fold import folds
+from asmcfg.render.json import SCHEMA, method_dict
+from asmcfg.sources.java import java_file
+
+Render = Callable[[str], bytes]
+"""DOT text in, SVG bytes out (Graphviz with the run's renderer and timeout)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageOptions:
+    """How the page draws its compilations."""
+
+    render: Render
+    """The Graphviz call."""
+    fold: bool = True
+    """Fold chains of cold out-of-line blocks (the page expands them on click)."""
+    sources: JavaSources | None = None
+    """Java files to show beside the graph (`--source-path`)."""
+
+
+def _asset(name: str) -> str:
+    return resources.files("asmcfg.render").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def view_svg(result: Analysis, options: PageOptions) -> str:
+    """The compilation's graph as SVG markup for the page: loops clustered, no legend (the page has its own)."""
+    text = io.StringIO()
+    dot.write_dot(result, text, options.fold, legend=False)
+    svg = options.render(text.getvalue()).decode("utf-8")
+    return svgnodes.finish(svg[svg.index("<svg") :], result, options.sources, pixels=True)
+
+
+def view_model(result: Analysis, options: PageOptions) -> dict[str, Any]:
+    """The JSON model of one compilation (the `--json` method object) and what the page adds to it."""
+    doc = method_dict(result)
+    groups = folds(result) if options.fold else []
+    names = {f.method for ins in result.cfg.method.instructions for f in ins.frames}
+    names.add(result.cfg.method.header.name)
+    doc["page"] = {
+        "title": describe.compilation(result.cfg.method.header),
+        "folds": [
+            {"node": f"fold{g.blocks[0]}", "name": f"F{g.blocks[0]}", "blocks": list(g.blocks), "label": g.label}
+            for g in groups
+        ],
+        "checks": report.check_paths(result),
+        "focus_loop": report.focus_loop(result),
+        "bold_path": list(dot.bold_path(result)),
+        "files": {name: java_file(name) for name in sorted(names) if "::" in name},
+        "heat_scale": _heat_scale(result),
+    }
+    return doc
+
+
+def _heat_scale(result: Analysis) -> list[dict[str, Any]]:
+    hottest = dot.hottest_share(result)
+    if not result.block_heat:
+        return []
+    return [{"share": round(hottest * s / 4, 2), "colour": describe.heat_colour(hottest * s / 4, hottest)}
+            for s in range(5)]
+
+
+def _vocabulary() -> dict[str, Any]:
+    """Labels and colours from describe, for the legend and the panel."""
+    return {
+        "tags": [{"tag": t, "label": describe.TAG_LABELS[t], "colour": describe.TAG_COLOURS[t]}
+                 for t in describe.TAG_ORDER],
+        "edges": [{"kind": k.value, "label": describe.EDGE_LABELS[k], **describe.EDGE_STYLES[k]} for k in EdgeKind],
+        "check_colour": describe.CHECK_COLOUR, "check_label": describe.CHECK_LABEL,
+        "hot_colour": describe.HOT_COLOUR, "hot_label": describe.HOT_PATH_LABEL,
+        "fold_colour": describe.FOLD_COLOUR, "fold_label": describe.FOLD_LABEL,
+        "loop_colour": describe.LOOP_COLOUR, "loop_fills": list(describe.LOOP_FILLS),
+        "heat_label": describe.HEAT_LEGEND, "via_check": describe.VIA_CHECK,
+        "no_debug_info": describe.NO_DEBUG_INFO,
+    }
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe inside a <script> element: no `<` can close it."""
+    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def write_html(results: list[Analysis], out: TextIO, options: PageOptions) -> None:
+    """Write the page for `results` (an index table first when there are several)."""
+    svgs = [view_svg(r, options) for r in results]
+    model = {
+        "schema": SCHEMA,
+        "methods": [view_model(r, options) for r in results],
+        "vocabulary": _vocabulary(),
+        "sources": dict(options.sources.files) if options.sources else None,
+        "sources_missing": list(options.sources.missing) if options.sources else [],
+    }
+    title = describe.compilation(results[0].cfg.method.header) if len(results) == 1 else f"{len(results)} compilations"
+    parts = {
+        "TITLE": html.escape(f"asmcfg: {title}"),
+        "STYLE": _asset("page.css"),
+        "MODEL": _script_json(model),
+        "SVGS": "\n".join(f'<template id="svg{n}">{svg}</template>' for n, svg in enumerate(svgs)),
+        "SCRIPT": _asset("page.js"),
+    }
+    pieces = re.split(r"\{\{(\w+)\}\}", _asset("page.html"))
+    out.write("".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces)))
