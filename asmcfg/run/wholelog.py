@@ -12,6 +12,7 @@ from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
+    from asmcfg.dialects.logcompilation.inline import LogRecords
     from asmcfg.run.options import Options
 
 T = TypeVar("T")
@@ -72,11 +73,12 @@ def _jsonl(options: Options, progress: Progress) -> int:
     assert options.jsonl is not None
 
     serializer = facts_record if options.facts else json.jsonl_record
+    log = _log(options.log)
 
     def write(out: TextIO) -> None:
         stats = parallel.analyse_to_jsonl(
             options.input, out, serializer, dialect=options.input_format, jdk=options.jdk, select=select,
-            options=read, progress=progress,
+            options=read, progress=progress, log=log,
         )
         progress.close()
         if stats.analysed == 0:
@@ -94,3 +96,12 @@ def _jsonl(options: Options, progress: Progress) -> int:
 
     write_to(options.jsonl, write)
     return 0
+
+
+def _log(path: str | None) -> LogRecords | None:
+    """The records of `--log`, read before any output is written (a bad log writes nothing)."""
+    if path is None:
+        return None
+    from asmcfg.dialects.logcompilation import link
+
+    return link.read(path)
