@@ -1,5 +1,5 @@
 """`python -m asmcfg`."""
 
-from asmcfg.cli import main
+from asmcfg.launch import main
 
 main()

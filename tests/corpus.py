@@ -66,7 +66,7 @@ def constant_rows(path: Path) -> Counter[int]:
 
 def run_cli(*args: str) -> tuple[int, str, str]:
     """Run asmcfg in-process; (exit code, stdout, stderr)."""
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    result = CliRunner().invoke(main, list(args), prog_name="asmcfg", catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
 
 

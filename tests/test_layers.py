@@ -22,14 +22,14 @@ STAGES = (
     ("asmcfg.render",),
     ("asmcfg.diff",),
     ("asmcfg.run",),
-    ("asmcfg.cli", "asmcfg.__main__"),
+    ("asmcfg.cli", "asmcfg.__main__", "asmcfg.launch", "asmcfg.help_text"),
 )
 """The pipeline's stages in order; a module may import its own stage and the ones before it.
 
 HotSpot's tables and the ISA tables come before the readers because the hex reader decodes with the ISA
 tables and every reader names HotSpot's section markers. `asmcfg diff` compares two analyses and draws them
 side by side with the DOT renderer's labels, so it follows `render`; `run/diff.py` carries it out."""
-TOP_LEVEL = {"__init__", "__main__", "errors", "describe", "cli"}
+TOP_LEVEL = {"__init__", "__main__", "errors", "describe", "cli", "launch", "help_text"}
 """Top-level modules: what every stage shares (the records are the `model` package)."""
 MAX_LINES = 300
 

@@ -11,8 +11,8 @@ import pytest
 from asmcfg.dialects import choose
 from asmcfg.dialects.hsdis import reader as hsdis
 from asmcfg.dialects.logcompilation import reader as logcompilation
+from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation.logxml import feature_version, method_name, nmethod_record, tags, unescape
-from asmcfg.dialects.logcompilation.split import read_log_traps
 from asmcfg.dialects.machcode import reader as machcode
 from asmcfg.facts.counts import counts
 from asmcfg.model import Method
@@ -204,7 +204,12 @@ def test_machcode_hex_inside_tty_is_decoded() -> None:
         ]
 
 
-@pytest.mark.parametrize("name", ["jdk17-Tensor4D.xml.gz", "javac-jdk17-excerpt.xml.gz"])
-def test_the_one_pass_trap_reader_agrees_with_the_reader(name: str) -> None:
-    _, reader = read_all(LOGC / name)
-    assert read_log_traps(str(LOGC / name)) == reader.log_traps
+@pytest.mark.parametrize("name", ["jdk17-Tensor4D.xml.gz", "javac-jdk17-excerpt.xml.gz", "inlining-jdk17.xml.gz"])
+def test_the_one_pass_record_reader_agrees_with_the_reader(name: str) -> None:
+    methods, reader = read_all(LOGC / name)
+    ahead = read_log(str(LOGC / name))
+    assert ahead.traps == reader.log_traps
+    for method in methods:
+        completed = reader.complete(method)
+        assert completed.log_inlines == tuple(ahead.inlines.get(method.header.compile_id or -1, ()))
+        assert completed.log_traps == tuple(ahead.traps.get(method.header.compile_id or -1, ()))

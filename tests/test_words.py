@@ -7,7 +7,10 @@ its name), so a renderer writing `f"{tag}"` or a test asking `"loop_header" in t
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +81,16 @@ def test_a_real_analysis_speaks_the_vocabulary() -> None:
     blocks = method_dict(result)["blocks"]
     assert "loop_header" in blocks[header]["tags"]
     assert all(type(tag) is str or isinstance(tag, Word) for block in blocks for tag in block["tags"])
+
+
+def test_the_cli_takes_and_shows_the_words_as_text() -> None:
+    # click would show (and expect) an enum member's NAME: the choices are given to it as plain strings
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent), "NO_COLOR": "1"}
+    args = [sys.executable, "-m", "asmcfg", str(SNIPPET), "--input-format", "hsdis", "--compiler", "c2", "--syntax",
+            "intel", "--list"]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    row = done.stdout.splitlines()[1].split()
+    assert row[:4] == ["c2", "15", "4", "11"] and "Shapes::total" in row
+    shown = subprocess.run([*args[:3], "--help"], capture_output=True, text=True, env=env, timeout=120).stdout
+    assert "[auto|hsdis|machcode|logcompilation|perfasm]" in shown and "[c1|c2|jvmci]" in shown

@@ -5,7 +5,8 @@ and strip-mined: wrapped in an outer loop that holds the safepoint poll) and a p
 iterations); after a vectorized main loop, a vector post-loop drains what is left at full width before the
 scalar post-loop. From the code: the main loop is the only loop inside a strip-mined outer loop (it polls, the
 inner one does not) or, without strip mining, the innermost loop that repeats its memory accesses most;
-it counts as main only when another innermost loop of the same enclosing loop leads to it (the pre-loop).
+it counts as main only when another innermost loop of the same enclosing loop leads to it (the pre-loop);
+another strip-mined main loop is never a pre- or post-loop.
 Innermost loops it leads to are the post-loop, or the drain loop when both it and the main loop are vectorized.
 Control is followed forward inside the enclosing loop, never through its header or another loop's header.
 In a partial method (perfasm regions) only the strip-mined main loop is named: the code between copies may
@@ -78,21 +79,31 @@ def _roles(ctx: Context, result: Analysis) -> dict[int, LoopRole]:
         return roles | {main.header: LoopRole.MAIN for main, _ in mains}  # code between the copies may not be shown
     if not mains:
         mains = _unstripped_mains(ctx, result, innermost)
-    for main, entry in mains:
-        siblings = [s for s in innermost if s is not main and _parent(result, s) == _parent(result, entry)]
-        pres = [s for s in siblings if _leads(ctx, result, s, entry)]
-        if not pres:
-            continue
+    chosen = [(main, entry, _pres(ctx, result, innermost, main, entry, mains)) for main, entry in mains]
+    chosen = [(main, entry, pres) for main, entry, pres in chosen if pres]
+    for main, _, pres in chosen:
         roles[main.header] = LoopRole.MAIN
-        for pre in pres:
-            roles[pre.header] = LoopRole.PRE
+        roles.update({pre.header: LoopRole.PRE for pre in pres})
+    for main, entry, _ in chosen:
         vector = result.loop_facts.get(main.header)
-        for after in siblings:
-            if after not in pres and _leads(ctx, result, entry, after):
+        for after in _siblings(result, innermost, entry, mains):
+            if after.header not in roles and _leads(ctx, result, entry, after):
                 facts = result.loop_facts.get(after.header)
                 drain = vector is not None and vector.vectorized and facts is not None and facts.vectorized
                 roles[after.header] = LoopRole.DRAIN if drain else LoopRole.POST
     return roles
+
+
+def _siblings(result: Analysis, innermost: list[Loop], entry: Loop, mains: list[tuple[Loop, Loop]]) -> list[Loop]:
+    """Innermost loops in the same enclosing loop as `entry`, main loops (of any copy group) excepted."""
+    taken = {main.header for main, _ in mains}
+    return [s for s in innermost if s.header not in taken and _parent(result, s) == _parent(result, entry)]
+
+
+def _pres(ctx: Context, result: Analysis, innermost: list[Loop], main: Loop, entry: Loop,
+          mains: list[tuple[Loop, Loop]]) -> list[Loop]:
+    """The sibling loops whose exit leads forward to the main loop's entry: its pre-loops."""
+    return [s for s in _siblings(result, innermost, entry, mains) if s is not main and _leads(ctx, result, s, entry)]
 
 
 def _unstripped_mains(ctx: Context, result: Analysis, innermost: list[Loop]) -> list[tuple[Loop, Loop]]:

@@ -3,45 +3,50 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from asmcfg.analyses.context import Context, add_tags
+from asmcfg.analyses.dominators import immediate_dominators, postorder
 from asmcfg.model import Analysis, Loop, Tag
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 _ROOT = -1
 
+Adjacency = dict[int, list[int]]
+"""Successors (or predecessors) of each node, without repeats, in the order the edges were first seen."""
 
-def block_graph(ctx: Context) -> nx.DiGraph:
-    """Blocks as nodes, edges between blocks, and a virtual root feeding every entry."""
-    import networkx as nx  # loaded on first use: listing and error paths never need it
 
-    graph = nx.DiGraph()
-    graph.add_nodes_from(b.id for b in ctx.cfg.blocks)
-    graph.add_node(_ROOT)
+def block_graph(ctx: Context) -> tuple[Adjacency, Adjacency]:
+    """(successors, predecessors) of the blocks, with a virtual root feeding every entry."""
+    succ: dict[int, dict[int, None]] = {b.id: {} for b in ctx.cfg.blocks}
+    pred: dict[int, dict[int, None]] = {b.id: {} for b in ctx.cfg.blocks}
+    succ[_ROOT] = {}
+    pred[_ROOT] = {}
     for root in ctx.cfg.roots:
-        graph.add_edge(_ROOT, root)
+        succ[_ROOT][root] = None
+        pred[root][_ROOT] = None
     for edges in ctx.successors.values():
         for edge in edges:
             if isinstance(edge.dst, int):
-                graph.add_edge(edge.src, edge.dst)
-    return graph
+                succ[edge.src][edge.dst] = None
+                pred[edge.dst][edge.src] = None
+    return {n: list(s) for n, s in succ.items()}, {n: list(p) for n, p in pred.items()}
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Find loops and tag their headers."""
-    graph = block_graph(ctx)
-    import networkx as nx
-
-    dominators = nx.immediate_dominators(graph, _ROOT)
+    succ, pred = block_graph(ctx)
+    order = postorder(succ, _ROOT)
+    dominators = immediate_dominators(succ, pred, _ROOT, order)
+    # a node that dominates another finishes after it in a depth-first search: only such edges can close loops
+    finish = {node: index for index, node in enumerate(order)}
     bodies: dict[int, set[int]] = {}
     latches: dict[int, set[int]] = {}
-    for src, dst in graph.edges:
-        if src != _ROOT and src in dominators and _dominates(dominators, dst, src):
-            bodies.setdefault(dst, {dst}).update(_body(graph, dst, src))
-            latches.setdefault(dst, set()).add(src)
+    for src, targets in succ.items():
+        if src == _ROOT or src not in dominators:
+            continue
+        for dst in targets:
+            if finish.get(dst, -1) >= finish[src] and _dominates(dominators, dst, src):
+                bodies.setdefault(dst, {dst}).update(_body(pred, dst, src))
+                latches.setdefault(dst, set()).add(src)
     loops = _nest(ctx, bodies, latches)
     return add_tags(replace(result, loops=loops), {loop.header: {Tag.LOOP_HEADER} for loop in loops})
 
@@ -57,15 +62,15 @@ def _dominates(dominators: dict[int, int], a: int, b: int) -> bool:
         node = parent
 
 
-def _body(graph: nx.DiGraph, header: int, latch: int) -> set[int]:
+def _body(pred: Adjacency, header: int, latch: int) -> set[int]:
     body = {header, latch}
     stack = [latch] if latch != header else []
     while stack:
         node = stack.pop()
-        for pred in graph.predecessors(node):
-            if pred not in body and pred != _ROOT:
-                body.add(pred)
-                stack.append(pred)
+        for before in pred[node]:
+            if before not in body and before != _ROOT:
+                body.add(before)
+                stack.append(before)
     return body
 
 

@@ -8,19 +8,17 @@ from typing import Any
 
 import click
 
+from asmcfg import __version__
 from asmcfg.cli.guard import INTERNAL_ERROR as INTERNAL_ERROR, guarded
 from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, SETTINGS, SYNTAXES
 from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
-from asmcfg.run import app
-from asmcfg.run.options import Options
-from asmcfg.run.pipeline import Selector
 
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering,
 4 internal error (a bug: run with --debug and report it), 5 a `asmcfg diff --fail-on` condition holds."""
-USAGE_FORMS = """Usage: asmcfg [OPTIONS] [FILE]
+USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations (asmcfg diff --help)
 """
 
@@ -39,7 +37,7 @@ class _WithDiff(click.Command):
         return super().main(words, prog_name, **extra)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        formatter.write(USAGE_FORMS)
+        formatter.write(USAGE_FORMS.format(name=ctx.command_path))
 
 
 @click.command(cls=_WithDiff, epilog=EPILOG, context_settings=SETTINGS)
@@ -51,6 +49,7 @@ class _WithDiff(click.Command):
 @click.option("--list", "list_", is_flag=True, help="Print a table of the compilations in the input and exit.")
 @click.option("--json", "json_", metavar="FILE|-", help="Write the JSON model (schema 1) to FILE or stdout.")
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
+@click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
 @click.option("--svg", metavar="FILE", help="Render the graph to an SVG file.")
 @click.option("--html", "html_", metavar="FILE|-", help="Write the interactive report: one offline HTML page.")
 @click.option(
@@ -105,7 +104,7 @@ class _WithDiff(click.Command):
 )
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
-@click.version_option(package_name="asmcfg")
+@click.version_option(__version__)
 def main(
     input: str,
     pattern: str | None,
@@ -115,6 +114,7 @@ def main(
     list_: bool,
     json_: str | None,
     jsonl: str | None,
+    facts: bool,
     svg: str | None,
     html_: str | None,
     source_path: tuple[str, ...],
@@ -136,6 +136,12 @@ def main(
     with a hot-path summary on stderr."""
     if all_ and svg:
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
+    if facts and jsonl is None:
+        raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
+    from asmcfg.run import app  # loaded once the flags are read: --help and usage errors need none of it
+    from asmcfg.run.options import Options
+    from asmcfg.run.pipeline import Selector
+
     options = Options(
         input=input,
         selector=Selector(pattern, compile_id, Compiler(compiler) if compiler else None),
@@ -143,6 +149,7 @@ def main(
         list=list_,
         json=json_,
         jsonl=jsonl,
+        facts=facts,
         svg=svg,
         html=html_,
         source_path=source_path,

@@ -17,13 +17,17 @@ from asmcfg.run.pipeline import Selector
 DIFF_EPILOG = """Forms: `asmcfg diff OLD NEW` (each side with its own --old-…/--new-… selector, or the plain selectors
 when both sides share them) and `asmcfg diff run.log --compile-id 8 --compile-id 9` (one input, two
 compilations). Loops, traps, checks, calls and polls are matched by debug info (method@bci chains, bytecodes),
-never by address. Writes tables on stderr; JSON, DOT and SVG where asked. --fail-on conditions: new-trap,
+never by address. Writes tables on stderr; JSON, DOT, SVG and HTML where asked. --fail-on conditions: new-trap,
 check-in-loop, lost-vector, not-inlined, grew:PCT (repeatable or comma-separated). Exit codes: 0 ok, 1 input
 problem, 2 usage, 3 rendering, 4 internal error, 5 a --fail-on condition holds (each named on stderr)."""
 
 
 def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def add(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.option(f"--{side}-log", metavar="LOGXML",
+                               help=f"LogCompilation log of the {side} run (inlining decisions, trap records).")(
+            command
+        )
         command = click.option(f"--{side}-profile", metavar="PERFASM", help=f"perfasm profile of the {side} run.")(
             command
         )
@@ -43,11 +47,14 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @click.option("--compile-id", "compile_ids", type=int, multiple=True, metavar="N",
               help="Compile id of both; given twice: the old one, then the new one.")
 @click.option("--compiler", type=click.Choice(CHOSEN_COMPILERS), help="Compiler of both compilations.")
+@click.option("--log", metavar="LOGXML", help="LogCompilation log of the run both compilations come from.")
 @_side_options("old")
 @_side_options("new")
-@click.option("--json", "json_", metavar="FILE|-", help="Write the diff as JSON (diff schema 1).")
+@click.option("--json", "json_", metavar="FILE|-", help="Write the diff as JSON (diff schema 2).")
 @click.option("--dot", metavar="FILE|-", help="Write both graphs side by side as DOT.")
 @click.option("--svg", metavar="FILE", help="Render both graphs side by side to SVG.")
+@click.option("--html", "html", metavar="FILE|-",
+              help="Write both compilations' interactive pages side by side, matched items linked, to one file.")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="CONDITION",
               help="Exit 5 when the condition holds: new-trap, check-in-loop, lost-vector, not-inlined, grew:PCT.")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block in the graphs.")
@@ -63,7 +70,8 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @click.option("-q", "--quiet", is_flag=True, help="No tables on stderr (failed conditions are still named).")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tuple[int, ...],
-                 compiler: str | None, json_: str | None, dot: str | None, svg: str | None,
+                 compiler: str | None, log: str | None, json_: str | None, dot: str | None, svg: str | None,
+                 html: str | None,
                  fail_on: tuple[str, ...], no_fold: bool, jdk: int | None, syntax: str, input_format: str,
                  renderer: str, render_timeout: float, quiet: bool, debug: bool, **sides: Any) -> None:
     """Compare two compilations: loops, checks, traps, calls and polls that changed."""
@@ -77,7 +85,8 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
     selectors = _diff_selectors(new is None, pattern, compile_ids, compiler, sides)
     options = DiffOptions(
         old=old, new=new or old, old_selector=selectors[0], new_selector=selectors[1], json=json_, dot=dot,
-        svg=svg, fail_on=conditions, old_profile=sides["old_profile"], new_profile=sides["new_profile"], jdk=jdk,
+        svg=svg, html=html, fail_on=conditions, old_profile=sides["old_profile"], new_profile=sides["new_profile"],
+        old_log=sides["old_log"] or log, new_log=sides["new_log"] or log, jdk=jdk,
         syntax=Syntax(syntax), input_format=None if input_format == "auto" else DialectName(input_format),
         fold=not no_fold, renderer=renderer, render_timeout=render_timeout, quiet=quiet,
     )

@@ -5,13 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import traceback
 from collections.abc import Callable
 
 import click
 
 from asmcfg.errors import AsmcfgError
-from asmcfg.sources.lines import display_name
 
 
 def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
@@ -20,7 +18,7 @@ def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
         return run()
     except AsmcfgError as error:
         if debug:
-            traceback.print_exc()
+            _traceback()
         click.echo(f"asmcfg: {error}", err=True)
         return error.exit_code
     except BrokenPipeError:
@@ -31,7 +29,7 @@ def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
         return 130
     except Exception as exc:  # the final guard: one line, never a traceback without --debug
         if debug:
-            traceback.print_exc()
+            _traceback()
         code, message = unexpected(exc, source)
         click.echo(f"asmcfg: {message}", err=True)
         return code
@@ -44,6 +42,8 @@ _MAX_DETAIL = 200
 
 def unexpected(exc: Exception, source: str) -> tuple[int, str]:
     """Exit status and one-line message for an exception that is not an AsmcfgError."""
+    from asmcfg.sources.lines import display_name
+
     if isinstance(exc, MemoryError):
         return 1, f"{display_name(source)}: out of memory (select one method with --method instead of --all)"
     if isinstance(exc, OSError):
@@ -60,3 +60,9 @@ def _drop_stdout() -> None:
     except (OSError, ValueError):
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _traceback() -> None:
+    import traceback  # only for --debug: it loads linecache and tokenize
+
+    traceback.print_exc()

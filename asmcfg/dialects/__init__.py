@@ -22,8 +22,8 @@ SAMPLE_LINES = 400
 REGISTRY: tuple[Dialect, ...] = (hsdis.DIALECT, machcode.DIALECT, logcompilation.DIALECT, perfasm.DIALECT)
 """Every dialect, in the order they are tried when two score the same."""
 BY_NAME = {dialect.name: dialect for dialect in REGISTRY}
-DIALECTS = tuple(BY_NAME)
-"""Dialect names, as `--input-format` takes them."""
+DIALECTS = tuple(name.value for name in BY_NAME)
+"""Dialect names as plain strings, as `--input-format` takes them (click shows an enum's member names)."""
 
 
 @dataclass(frozen=True, slots=True)

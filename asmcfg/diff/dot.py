@@ -29,9 +29,9 @@ def write_diff_dot(result: Diff, out: TextIO, fold: bool = True) -> None:
     out.write(f"  graph {_attrs(graph)};\n")
     out.write(f'  node [shape=box style="rounded,filled" fontname={quote(describe.FONT)} fontsize=10];\n')
     out.write(f"  edge [fontname={quote(describe.FONT)} fontsize=9];\n")
-    status = _loop_status(result.loops)
+    status = loop_status(result.loops)
     for prefix, side, label in (("o", result.old, "old"), ("n", result.new, "new")):
-        _write_side(out, prefix, side, label, status[prefix], _block_marks(result, prefix), fold)
+        _write_side(out, prefix, side, label, status[prefix], block_marks(result, prefix), fold)
     for pair in result.loops:
         if pair.old is not None and pair.new is not None:
             colour = describe.DIFF_COLOURS[pair.status]
@@ -43,7 +43,7 @@ def write_diff_dot(result: Diff, out: TextIO, fold: bool = True) -> None:
     out.write("}\n")
 
 
-def _loop_status(loops: tuple[LoopPair, ...]) -> dict[str, dict[int, str]]:
+def loop_status(loops: tuple[LoopPair, ...]) -> dict[str, dict[int, str]]:
     """Per side, the status of each loop by header."""
     status: dict[str, dict[int, str]] = {"o": {}, "n": {}}
     for pair in loops:
@@ -54,7 +54,7 @@ def _loop_status(loops: tuple[LoopPair, ...]) -> dict[str, dict[int, str]]:
     return status
 
 
-def _block_marks(result: Diff, prefix: str) -> dict[int, str]:
+def block_marks(result: Diff, prefix: str) -> dict[int, str]:
     """Blocks holding a removed item (old side) or an added one (new side); moved items are changed."""
     marks: dict[int, str] = {}
     for change in result.changes:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from asmcfg.diff import where
-from asmcfg.diff.facts import Call
-from asmcfg.diff.items import TrapItem
+from asmcfg.diff.items import CallItem, TrapItem
 from asmcfg.diff.match import Diff, check_keys, pair
 
 CONDITIONS = ("new-trap", "check-in-loop", "lost-vector", "not-inlined", "grew:PCT")
@@ -60,7 +59,7 @@ def check(result: Diff, conditions: tuple[str, ...]) -> list[Failure]:
             failures += [Failure(name, text) for text in lost_vectors(result)]
         elif name == "not-inlined":
             failures += [Failure(name, where.call(c.new)) for c in result.changes
-                         if c.change == "not_inlined" and isinstance(c.new, Call)]
+                         if c.change == "not_inlined" and isinstance(c.new, CallItem)]
         else:
             failures += [Failure(name, text) for text in _grew(result, _percent(name) or 0.0)]
     return failures
@@ -77,18 +76,22 @@ def checks_into_loops(result: Diff) -> list[str]:
 
 
 def lost_vectors(result: Diff) -> list[str]:
-    """Matched loops whose vector width shrank (or that no longer vectorize)."""
+    """Matched loops whose vector width shrank (or that no longer vectorize; SVE's width is not in the code, so an
+    SVE loop loses only by turning scalar)."""
     lost = []
     for loop in result.loops:
         if loop.old is None or loop.new is None or loop.old.vector is None:
             continue
-        now = loop.new.vector.bits if loop.new.vector is not None else 0
-        if now < loop.old.vector.bits:
-            lost.append(
-                f"loop {where.loop(loop.old)} -> {where.loop(loop.new)}: "
-                f"{loop.old.vector.bits}-bit vectors -> {f'{now}-bit' if now else 'scalar'}"
-            )
+        before = loop.old.vector.vector_bits
+        now = loop.new.vector.vector_bits or 0 if loop.new.vector is not None else None
+        if now is None or (before is not None and now and now < before):
+            lost.append(f"loop {where.loop(loop.old)} -> {where.loop(loop.new)}: {_width(before)} vectors -> "
+                        f"{'scalar' if now is None else _width(now)}")
     return lost
+
+
+def _width(bits: int | None) -> str:
+    return f"{bits}-bit" if bits else "SVE"
 
 
 def _grew(result: Diff, percent: float) -> list[str]:

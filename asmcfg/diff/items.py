@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.diff import facts
-from asmcfg.diff.facts import Call, Inlined, Scope, Vector
+from asmcfg.diff.facts import Inlined, Scope
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis, Check, EdgeKind, Loop
+from asmcfg.model import Analysis, Call, CallKind, Check, EdgeKind, Loop, LoopFacts, LoopRole
 
 _MAX_HOPS = 32
 
@@ -29,6 +29,11 @@ class LoopItem:
     """Member block ids."""
     strip_mined: bool
     """C2's strip-mined outer loop."""
+    role: LoopRole
+    """Its place among C2's copies of one source loop (`pre`, `main`, `post`, `drain`, `strip_mined_outer`), or
+    empty (the `copies` pass)."""
+    unroll: int
+    """Copies of the body one trip of a main or drain loop runs; 1 for other loops."""
     instructions: int
     """Instructions in its warm blocks (one iteration's worth)."""
     range_checks: int
@@ -39,8 +44,8 @@ class LoopItem:
     """Safepoint polls in its warm blocks."""
     calls: int
     """Real calls in its warm blocks."""
-    vector: Vector | None
-    """Its widest packed SIMD work, None when it has none."""
+    vector: LoopFacts | None
+    """Its own blocks' packed SIMD work (the `vectors` pass: width, element, `avx`/`neon`/…), None when scalar."""
     heat: float | None
     """Share of the first profile event in its blocks, None without a profile."""
     hot: bool
@@ -86,6 +91,34 @@ class CheckItem:
 
 
 @dataclass(frozen=True, slots=True)
+class CallItem:
+    """A real call (the `calls` pass), with the debug info that names it and the log's decision there."""
+
+    block: int
+    """Block making the call."""
+    kind: CallKind
+    """`static`, `optimized_virtual`, `virtual`, `interface`, `runtime`, `stub` or `unknown`."""
+    callee: str
+    """What it calls: the log's `pkg.Class::name`, else the bytecode's method name, else the runtime routine."""
+    name: str
+    """The callee's short name (`area`), what pairs it across the sides."""
+    scope: Scope
+    """(method, bci) chain of the invoke, innermost first; empty without debug info."""
+    bytecode: str
+    """The invoke bytecode as printed (`invokeinterface area`), or empty."""
+    inlined: bool | None
+    """The log's decision at this call site: False (`<inline_fail>`), True (only `<inline_success>` records),
+    None without a log or a record there."""
+    why: str
+    """The log's `inline_fail` reasons here, joined (`hot method too big`), or empty."""
+
+    @property
+    def java(self) -> bool:
+        """A call of a Java method, one C2 could have inlined."""
+        return self.kind.java
+
+
+@dataclass(frozen=True, slots=True)
 class PollItem:
     """A loop safepoint poll."""
 
@@ -111,10 +144,12 @@ class Side:
     """Uncommon traps."""
     checks: tuple[CheckItem, ...]
     """Range and null checks."""
-    calls: tuple[Call, ...]
+    calls: tuple[CallItem, ...]
     """Real calls."""
     inlined: tuple[Inlined, ...]
-    """Invokes the debug info shows inlined."""
+    """Invokes compiled inline (the log's records when it has one, else the debug info's evidence)."""
+    logged: bool
+    """The compilation was read with its LogCompilation task, so `inlined` and the calls' decisions are the log's."""
     polls: tuple[PollItem, ...]
     """Loop safepoint polls."""
 
@@ -123,7 +158,7 @@ def side(result: Analysis) -> Side:
     """Reduce one analysed compilation to its comparable items."""
     innermost = _innermost(result)
     checks = _checks(result, innermost)
-    calls = facts.calls(result)
+    calls = tuple(_call(result, call) for call in result.calls)
     return Side(
         result=result,
         facts=compile_facts(result),
@@ -132,8 +167,18 @@ def side(result: Analysis) -> Side:
         checks=checks,
         calls=calls,
         inlined=facts.inlined(result),
+        logged=facts.has_log(result),
         polls=_polls(result, innermost),
     )
+
+
+def _call(result: Analysis, call: Call) -> CallItem:
+    bytecode = result.cfg.method.instructions[call.site].bytecode
+    inlined = None
+    if call.decisions:
+        inlined = all(d.inlined for d in call.decisions)
+    return CallItem(call.block, call.kind, call.callee, facts.short_name(call.callee), facts.scope_of(call.frames),
+                    bytecode, inlined, call.not_inlined_because())
 
 
 def compile_facts(result: Analysis) -> dict[str, int | str | None]:
@@ -216,7 +261,7 @@ def _polls(result: Analysis, innermost: dict[int, int]) -> tuple[PollItem, ...]:
     return tuple(found)
 
 
-def _loop(result: Analysis, loop: Loop, checks: tuple[CheckItem, ...], calls: tuple[Call, ...]) -> LoopItem:
+def _loop(result: Analysis, loop: Loop, checks: tuple[CheckItem, ...], calls: tuple[CallItem, ...]) -> LoopItem:
     summary = report.loop_dict(result, loop)
     members = set(loop.blocks)
     instructions = result.cfg.method.instructions
@@ -234,14 +279,16 @@ def _loop(result: Analysis, loop: Loop, checks: tuple[CheckItem, ...], calls: tu
             words.add((check.scope[0][0], check.bytecode.split(" ", 1)[0]))
     parents = [o for o in result.loops if o.depth == loop.depth - 1 and members < set(o.blocks)]
     hot = set(result.hot_paths[0].blocks if result.hot_paths else result.hot_path)
+    copy = result.loop_facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, 1, None, ""))
     heat = None
     if result.block_heat:
         heat = round(sum(result.block_heat.get(b, (0.0,))[0] for b in loop.blocks), 4)
     return LoopItem(
         header=loop.header, depth=loop.depth, parent=parents[0].header if parents else None, blocks=loop.blocks,
-        strip_mined=summary["strip_mined_outer"], instructions=summary["instructions"],
+        strip_mined=summary["strip_mined_outer"], role=copy.role, unroll=copy.unroll,
+        instructions=summary["instructions"],
         range_checks=summary["range_checks"], null_checks=summary["null_checks"], polls=summary["polls"],
         calls=sum(1 for c in calls if c.block in members and not is_cold(result, c.block)),
-        vector=facts.loop_vector(result, loop), heat=heat, hot=loop.header in hot, scopes=frozenset(scopes),
+        vector=copy if copy.vectorized else None, heat=heat, hot=loop.header in hot, scopes=frozenset(scopes),
         words=frozenset(words),
     )

@@ -10,12 +10,15 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from asmcfg.diff.facts import Call, Inlined, Scope
-from asmcfg.diff.items import CheckItem, LoopItem, PollItem, Side, TrapItem
-from asmcfg.model import CallKind
+from asmcfg.diff.blocks import pair_blocks
+from asmcfg.diff.facts import Inlined, Scope
+from asmcfg.diff.items import CallItem, CheckItem, LoopItem, PollItem, Side, TrapItem
 
 T = TypeVar("T")
+Item = TrapItem | CheckItem | CallItem | PollItem | Inlined
+"""Anything a change can name."""
 _PLACE = "place"
+_COPY = "outer loop"
 _MIN_SHARE = 0.0
 
 
@@ -28,8 +31,9 @@ class LoopPair:
     new: LoopItem | None
     """The new compilation's loop; None for a removed loop."""
     how: str
-    """`debug info` (shared method@bci), `bytecodes` (shared method and bytecode), `place` (same spot in matched
-    loops), or empty for an unmatched loop."""
+    """`debug info` (shared method@bci), `bytecodes` (shared method and bytecode), `outer loop` (a loop C2 did not
+    strip-mine and the main loop inside the strip-mined outer loop its debug info pairs with), `place` (same spot
+    in matched loops), or empty for an unmatched loop."""
 
     @property
     def status(self) -> str:
@@ -51,9 +55,21 @@ class Change:
     """`added`, `removed`, `left_loop` (a check in a loop is now outside loops, or gone), `entered_loop` (a check
     is now in a loop, and was outside loops or absent), `inlined`
     (a call became inlined), `not_inlined` (an inlined call became a real call), `kind` (a call's kind changed)."""
-    old: TrapItem | CheckItem | Call | PollItem | Inlined | None
+    old: Item | None
     """The old side's item."""
-    new: TrapItem | CheckItem | Call | PollItem | Inlined | None
+    new: Item | None
+    """The new side's item."""
+
+
+@dataclass(frozen=True, slots=True)
+class Matched:
+    """A trap, check, call or poll of the old compilation and its counterpart in the new one."""
+
+    what: str
+    """`trap`, `check`, `call` or `poll`."""
+    old: TrapItem | CheckItem | CallItem | PollItem
+    """The old side's item."""
+    new: TrapItem | CheckItem | CallItem | PollItem
     """The new side's item."""
 
 
@@ -71,12 +87,15 @@ class Diff:
     """Traps, checks, calls and polls that were added, removed or moved."""
     blocks: tuple[tuple[int, int], ...]
     """(old block, new block) pairs matched by their debug info or their place in a matched loop."""
+    matched: tuple[Matched, ...] = ()
+    """Traps, checks, calls and polls present on both sides, paired."""
 
 
 def loop_figures(loop: LoopItem) -> tuple[object, ...]:
     """What one iteration of a loop costs, as compared between the sides."""
-    vector = None if loop.vector is None else (loop.vector.bits, loop.vector.element)
-    return (loop.instructions, loop.range_checks, loop.null_checks, loop.polls, loop.calls, vector)
+    vector = None if loop.vector is None else (loop.vector.vector_bits, loop.vector.element, loop.vector.vector_isa)
+    return (loop.role, loop.unroll, loop.instructions, loop.range_checks, loop.null_checks, loop.polls, loop.calls,
+            vector)
 
 
 def methods(scope: Scope) -> tuple[str, ...]:
@@ -109,8 +128,10 @@ def pair(
 def diff(old: Side, new: Side) -> Diff:
     """Match everything the two sides hold."""
     loops = match_loops(old.loops, new.loops)
-    changes = [*_traps(old, new), *_checks(old, new), *_calls(old, new), *_polls(old, new)]
-    return Diff(old, new, loops, tuple(changes), _blocks(old, new, loops))
+    matched: list[Matched] = []
+    changes = [*_traps(old, new, matched), *_checks(old, new, matched), *_calls(old, new, matched),
+               *_polls(old, new, matched)]
+    return Diff(old, new, loops, tuple(changes), pair_blocks(old, new, loops), tuple(matched))
 
 
 def match_loops(old: Sequence[LoopItem], new: Sequence[LoopItem]) -> tuple[LoopPair, ...]:
@@ -120,7 +141,9 @@ def match_loops(old: Sequence[LoopItem], new: Sequence[LoopItem]) -> tuple[LoopP
         for n in new:
             score, how = _loop_score(o, n)
             if score > _MIN_SHARE:
-                rank = (score, o.hot and n.hot, (o.depth, o.strip_mined) == (n.depth, n.strip_mined),
+                # the same copy (main with main) first among loops sharing debug info, then the most shared
+                rank = (score > 1, bool(o.role) and o.role == n.role, score, o.hot and n.hot,
+                        (o.depth, o.strip_mined) == (n.depth, n.strip_mined),
                         -abs(o.instructions - n.instructions), -o.header, -n.header)
                 scored.append((rank, how, o, n))
     scored.sort(key=lambda row: row[0], reverse=True)
@@ -130,11 +153,40 @@ def match_loops(old: Sequence[LoopItem], new: Sequence[LoopItem]) -> tuple[LoopP
         if n.header not in mapping and o.header not in taken:
             mapping[n.header] = (o, how)
             taken.add(o.header)
+    _through_outer(old, new, mapping, taken)
     _by_place(old, new, mapping, taken)
     pairs = [LoopPair(mapping[n.header][0], n, mapping[n.header][1]) for n in new if n.header in mapping]
     pairs += [LoopPair(o, None, "") for o in old if o.header not in taken]
     pairs += [LoopPair(None, n, "") for n in new if n.header not in mapping]
     return tuple(pairs)
+
+
+def _through_outer(
+    old: Sequence[LoopItem], new: Sequence[LoopItem], mapping: dict[int, tuple[LoopItem, str]], taken: set[int]
+) -> None:
+    """A loop C2 did not strip-mine, paired with a strip-mined outer loop (which holds the source loop's debug
+    info: C2 keeps none in the unrolled body), is paired with its inner loop, the main loop, instead; the inner
+    loops of two paired strip-mined outer loops pair with each other."""
+    def inner(loops: Sequence[LoopItem], outer: LoopItem) -> LoopItem | None:
+        found = [loop for loop in loops if loop.parent == outer.header]
+        return found[0] if outer.strip_mined and len(found) == 1 else None
+
+    def plain(loops: Sequence[LoopItem], loop: LoopItem) -> bool:
+        return not loop.strip_mined and not any(other.parent == loop.header for other in loops)
+
+    for n_header, (o, _) in list(mapping.items()):
+        n = next(loop for loop in new if loop.header == n_header)
+        n_main, o_main = inner(new, n), inner(old, o)
+        if n_main is not None and plain(old, o) and n_main.header not in mapping:
+            del mapping[n_header]
+            mapping[n_main.header] = (o, _COPY)
+        elif o_main is not None and plain(new, n) and o_main.header not in taken:
+            taken.discard(o.header)
+            taken.add(o_main.header)
+            mapping[n_header] = (o_main, _COPY)
+        elif o_main is not None and n_main is not None and o_main.header not in taken and n_main.header not in mapping:
+            taken.add(o_main.header)
+            mapping[n_main.header] = (o_main, _COPY)
 
 
 def _loop_score(o: LoopItem, n: LoopItem) -> tuple[float, str]:
@@ -169,11 +221,12 @@ def _by_place(
                 taken.add(o.header)
 
 
-def _traps(old: Side, new: Side) -> list[Change]:
-    _, gone, came = pair(old.traps, new.traps, [
+def _traps(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
+    pairs, gone, came = pair(old.traps, new.traps, [
         lambda t: (t.reason, t.action, t.scope),
         lambda t: (t.reason, t.action, t.bytecode, methods(t.scope)),
     ])
+    matched += [Matched("trap", o, n) for o, n in pairs]
     return [Change("trap", "removed", t, None) for t in gone] + [Change("trap", "added", None, t) for t in came]
 
 
@@ -182,12 +235,13 @@ def check_keys() -> list[Callable[[CheckItem], Hashable]]:
     return [lambda c: (c.kind, c.bytecode, c.scope), lambda c: (c.kind, c.bytecode, methods(c.scope))]
 
 
-def _checks(old: Side, new: Side) -> list[Change]:
+def _checks(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
     inside = [
         lambda c: (c.kind, c.bytecode, c.scope, c.loop is None),
         lambda c: (c.kind, c.bytecode, methods(c.scope), c.loop is None),
     ]
     pairs, gone, came = pair(old.checks, new.checks, [*inside, *check_keys()])
+    matched += [Matched("check", o, n) for o, n in pairs]
     changes = []
     for o, n in pairs:
         if (o.loop is None) != (n.loop is None):
@@ -197,83 +251,36 @@ def _checks(old: Side, new: Side) -> list[Change]:
     return changes
 
 
-_JAVA = (CallKind.STATIC, CallKind.VIRTUAL, CallKind.INTERFACE)
-
-
-def _calls(old: Side, new: Side) -> list[Change]:
+def _calls(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
     pairs, gone, came = pair(old.calls, new.calls, [
-        lambda c: (c.callee, c.scope) if c.kind in _JAVA else (c.kind, c.callee, c.scope),
-        lambda c: (c.callee, methods(c.scope)) if c.kind in _JAVA else (c.kind, c.callee),
+        lambda c: (c.name, c.scope) if c.java else (c.kind, c.callee, c.scope),
+        lambda c: (c.name, methods(c.scope)) if c.java else (c.kind, c.callee),
     ])
+    matched += [Matched("call", o, n) for o, n in pairs]
     changes = [Change("call", "kind", o, n) for o, n in pairs if o.kind != n.kind]
-    for call in gone:
-        now = _inlined_at(call, new.inlined) if call.kind in _JAVA else None
+    for call in gone:  # a side read with its log names what was inlined by the log's records (items.Side.inlined)
+        now = _inlined_at(call, new.inlined) if call.java else None
         changes.append(Change("call", "inlined", call, now) if now else Change("call", "removed", call, None))
     for call in came:
-        before = _inlined_at(call, old.inlined) if call.kind in _JAVA else None
+        before = _inlined_at(call, old.inlined) if call.java else None
         changes.append(Change("call", "not_inlined", before, call) if before else Change("call", "added", None, call))
     return changes
 
 
-def _inlined_at(call: Call, inlined: Sequence[Inlined]) -> Inlined | None:
-    """The inlining evidence on the other side for the same invoke (same chain, else same methods and callee)."""
-    for found in inlined:
-        if found.callee == call.callee and found.scope == call.scope:
-            return found
-    for found in inlined:
-        if found.callee == call.callee and methods(found.scope) == methods(call.scope):
-            return found
+def _inlined_at(call: CallItem, inlined: Sequence[Inlined]) -> Inlined | None:
+    """The inlining evidence on the other side for the same invoke: the same chain, else the same innermost
+    method@bci (a log names the caller alone), else the same methods, else the same innermost method."""
+    keys: list[Callable[[Scope], Hashable]] = [
+        lambda s: s, lambda s: s[:1], methods, lambda s: methods(s[:1]),
+    ]
+    for key in keys:
+        for found in inlined:
+            if found.callee == call.name and call.scope and key(found.scope) == key(call.scope):
+                return found
     return None
 
 
-def _polls(old: Side, new: Side) -> list[Change]:
-    _, gone, came = pair(old.polls, new.polls, [lambda p: p.scope, lambda p: methods(p.scope)])
+def _polls(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
+    pairs, gone, came = pair(old.polls, new.polls, [lambda p: p.scope, lambda p: methods(p.scope)])
+    matched += [Matched("poll", o, n) for o, n in pairs]
     return [Change("poll", "removed", p, None) for p in gone] + [Change("poll", "added", None, p) for p in came]
-
-
-def _blocks(old: Side, new: Side, loops: Sequence[LoopPair]) -> tuple[tuple[int, int], ...]:
-    """Blocks with the same debug info, then the rest of matched loops' blocks in address order."""
-    old_keys, new_keys = _block_keys(old), _block_keys(new)
-    return _pair_blocks(old_keys, new_keys, loops)
-
-
-def _block_keys(side: Side) -> dict[int, tuple[object, ...]]:
-    """Per block, the (method, bci, bytecode) of its instructions with debug info, and its trap."""
-    result = side.result
-    instructions = result.cfg.method.instructions
-    keys: dict[int, tuple[object, ...]] = {}
-    for block in result.cfg.blocks:
-        info: list[object] = [
-            (ins.frames[0].method, ins.frames[0].bci, ins.bytecode)
-            for ins in instructions[block.start : block.end]
-            if ins.frames
-        ]
-        trap = result.traps.get(block.id)
-        if trap is not None:
-            info.append((trap.reason, trap.action))
-        keys[block.id] = tuple(info)
-    return keys
-
-
-def _pair_blocks(
-    old_keys: dict[int, tuple[object, ...]], new_keys: dict[int, tuple[object, ...]], loops: Sequence[LoopPair]
-) -> tuple[tuple[int, int], ...]:
-    mapping: dict[int, int] = {}
-    buckets: dict[tuple[object, ...], list[int]] = {}
-    for block in sorted(new_keys):
-        if new_keys[block]:
-            buckets.setdefault(new_keys[block], []).append(block)
-    for block in sorted(old_keys):
-        bucket = buckets.get(old_keys[block])
-        if bucket:
-            mapping[block] = bucket.pop(0)
-    used = set(mapping.values())
-    for loop in loops:
-        if loop.old is None or loop.new is None:
-            continue
-        rest_old = [b for b in loop.old.blocks if b not in mapping]
-        rest_new = [b for b in loop.new.blocks if b not in used]
-        for o, n in zip(rest_old, rest_new, strict=False):
-            mapping[o] = n
-            used.add(n)
-    return tuple(sorted(mapping.items()))

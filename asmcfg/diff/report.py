@@ -1,4 +1,4 @@
-"""The diff as JSON (schema `diff_schema` 1) and as tables on stderr."""
+"""The diff as JSON (schema `diff_schema` 2) and as tables on stderr."""
 
 from __future__ import annotations
 
@@ -10,19 +10,19 @@ from rich.text import Text
 
 from asmcfg import describe
 from asmcfg.diff import where
-from asmcfg.diff.facts import Call, Inlined, Scope, Vector
+from asmcfg.diff.facts import Inlined, Scope
 from asmcfg.diff.gate import Failure
-from asmcfg.diff.items import CheckItem, LoopItem, PollItem, Side, TrapItem
-from asmcfg.diff.match import Change, Diff, LoopPair
+from asmcfg.diff.items import CallItem, CheckItem, LoopItem, Side, TrapItem
+from asmcfg.diff.match import Change, Diff, Item, LoopPair
+from asmcfg.model import LoopFacts
 
-DIFF_SCHEMA = 1
+DIFF_SCHEMA = 2
 """Version of the diff's JSON document; bumped when a field changes meaning or goes away."""
 _FACT_ROWS = (
     ("compiler", "compiler"), ("compile id", "compile_id"), ("tier", "level"), ("OSR bci", "osr_bci"),
     ("JDK", "jdk"), ("code bytes", "code_bytes"), ("instructions", "instructions"), ("blocks", "blocks"),
     ("loops", "loops"), ("uncommon traps", "uncommon_traps"),
 )
-Item = TrapItem | CheckItem | Call | PollItem | Inlined
 
 
 def document(result: Diff, failures: list[Failure] | None = None) -> dict[str, Any]:
@@ -40,15 +40,17 @@ def document(result: Diff, failures: list[Failure] | None = None) -> dict[str, A
 
 def _side(side: Side) -> dict[str, Any]:
     method = side.result.cfg.method
-    return {**side.facts, "source": method.source, "line": method.header.line}
+    return {**side.facts, "source": method.source, "line": method.header.line, "log": side.logged}
 
 
 def _scope(chain: Scope) -> list[dict[str, Any]]:
     return [{"method": m, "bci": bci} for m, bci in chain]
 
 
-def _vector(vector: Vector | None) -> dict[str, Any] | None:
-    return None if vector is None else {"bits": vector.bits, "element": vector.element, "ops": vector.ops}
+def _vector(vector: LoopFacts | None) -> dict[str, Any] | None:
+    if vector is None:
+        return None
+    return {"bits": vector.vector_bits, "element": vector.element or None, "isa": vector.vector_isa}
 
 
 def _loop(loop: LoopItem | None) -> dict[str, Any] | None:
@@ -56,6 +58,7 @@ def _loop(loop: LoopItem | None) -> dict[str, Any] | None:
         return None
     return {
         "header": loop.header, "depth": loop.depth, "strip_mined_outer": loop.strip_mined,
+        "role": loop.role or None, "unroll": loop.unroll,
         "blocks": len(loop.blocks), "instructions": loop.instructions, "range_checks": loop.range_checks,
         "null_checks": loop.null_checks, "polls": loop.polls, "calls": loop.calls,
         "vector": _vector(loop.vector), "heat": loop.heat,
@@ -76,11 +79,12 @@ def item_dict(item: Item | None) -> dict[str, Any] | None:
     if isinstance(item, CheckItem):
         return {"block": item.block, "kind": item.kind, "bytecode": item.bytecode, "scope": _scope(item.scope),
                 "loop": item.loop, "implicit": item.implicit}
-    if isinstance(item, Call):
+    if isinstance(item, CallItem):
         return {"block": item.block, "kind": item.kind, "callee": item.callee, "bytecode": item.bytecode,
-                "scope": _scope(item.scope)}
+                "scope": _scope(item.scope), "log_inlined": item.inlined, "log_reason": item.why or None}
     if isinstance(item, Inlined):
-        return {"inlined": True, "callee": item.callee, "scope": _scope(item.scope)}
+        return {"inlined": True, "callee": item.callee, "scope": _scope(item.scope), "evidence": item.evidence,
+                "log_reason": item.reason or None}
     return {"block": item.block, "scope": _scope(item.scope), "loop": item.loop}
 
 
@@ -96,7 +100,7 @@ def describe_item(item: Item | None) -> str:
         return where.trap(item)
     if isinstance(item, CheckItem):
         return where.check(item)
-    if isinstance(item, Call | Inlined):
+    if isinstance(item, CallItem | Inlined):
         return where.call(item)
     return where.poll(item)
 
@@ -136,8 +140,8 @@ def _facts_table(result: Diff) -> Table:
     return table
 
 
-def _vector_text(vector: Vector | None) -> str | None:
-    return None if vector is None else f"{vector.bits}-bit {vector.element}"
+def _vector_text(vector: LoopFacts | None) -> str | None:
+    return None if vector is None else describe.vector_text(vector.vector_bits, vector.element, vector.vector_isa)
 
 
 def _loops_table(result: Diff) -> Table:

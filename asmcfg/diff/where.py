@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from asmcfg.diff.facts import Call, Inlined, Scope
-from asmcfg.diff.items import CheckItem, LoopItem, PollItem, TrapItem
+from asmcfg import describe
+from asmcfg.diff.facts import Inlined, Scope
+from asmcfg.diff.items import CallItem, CheckItem, LoopItem, PollItem, TrapItem
+from asmcfg.model import LoopRole
 
 
 def scope(chain: Scope) -> str:
@@ -24,13 +26,17 @@ def check(item: CheckItem) -> str:
     return f"{kind} of {item.bytecode or '?'} at {scope(item.scope)}, {place} (B{item.block})"
 
 
-def call(item: Call | Inlined | None) -> str:
-    """`interface call area at Shapes::total@27 (B8)`, or an inlined invoke."""
+def call(item: CallItem | Inlined | None) -> str:
+    """`interface call area at Shapes::total@27 (B8)` (with the log's reason when it has one: `, not inlined: hot
+    method too big`), or an inlined invoke (`tiny inlined at Inlining::run@11 (log: inline (hot))`)."""
     if item is None:
         return "?"
     if isinstance(item, Inlined):
-        return f"{item.callee} inlined at {scope(item.scope)}"
-    return f"{item.kind} call {item.callee} at {scope(item.scope)} (B{item.block})"
+        said = f" (log: {item.reason})" if item.evidence == "log" else ""
+        return f"{item.callee} inlined at {scope(item.scope)}{said}"
+    why = f", not inlined: {item.why}" if item.why else ""
+    kind = describe.CALL_KINDS[item.kind]
+    return f"{kind} call {item.callee or '?'} at {scope(item.scope)} (B{item.block}){why}"
 
 
 def poll(item: PollItem) -> str:
@@ -40,5 +46,7 @@ def poll(item: PollItem) -> str:
 
 
 def loop(item: LoopItem) -> str:
-    """`B9` with its role: `B8 (strip-mined outer)`."""
-    return f"B{item.header}" + (" (strip-mined outer)" if item.strip_mined else "")
+    """`B9` with its copy role: `B8 (strip-mined outer)`, `B12 (main loop x4)`."""
+    outer = LoopRole.STRIP_MINED_OUTER if item.strip_mined else LoopRole.NONE
+    role = describe.loop_text(item.role or outer, item.unroll, "")
+    return f"B{item.header}" + (f" ({role})" if role else "")

@@ -92,7 +92,7 @@ def _vocabulary() -> dict[str, Any]:
     }
 
 
-def _script_json(value: Any) -> str:
+def script_json(value: Any) -> str:
     """JSON safe inside a <script> element: no `<` can close it."""
     return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
 
@@ -111,7 +111,7 @@ def write_html(results: list[Analysis], out: TextIO, options: PageOptions) -> No
     parts = {
         "TITLE": html.escape(f"asmcfg: {title}"),
         "STYLE": _asset("page.css"),
-        "MODEL": _script_json(model),
+        "MODEL": script_json(model),
         "SVGS": "\n".join(f'<template id="svg{n}">{svg}</template>' for n, svg in enumerate(svgs)),
         "SCRIPT": _asset("page.js"),
     }

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TextIO
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, TextIO
 
 from asmcfg import describe
-from asmcfg.dialects.base import IndexRecord
-from asmcfg.model import Header, Method, Unprinted
-from asmcfg.render import literal
+
+if TYPE_CHECKING:  # the index listing of a large log writes plain text and does not need rich
+    from rich.console import Console
+
+    from asmcfg.dialects.base import IndexRecord
+    from asmcfg.model import Header, Method, Unprinted
 
 
 def _cell(value: object) -> str:
@@ -28,6 +28,10 @@ def write_listing(
     """Print the table and return how many rows it has. Each row is a compilation, or a compilation and the
     inlined method a pattern matched in it; compilations with measured heat get a `share` column (of the run,
     per event), and those perfasm measured but did not print a row of their own."""
+    from rich.table import Table
+
+    from asmcfg.render import literal
+
     rows = [item if isinstance(item, tuple) else (item, None) for item in methods]
     shares = bool(unprinted) or any(method.profile is not None for method, _ in rows)
     table = Table(title=None, box=None, pad_edge=False)

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
-from pathlib import Path
 
 from asmcfg.errors import RenderError
 
 RENDERERS = ("auto", "dot", "graphviz-pure")
+"""The --renderer choices (the CLI reads them at start-up: this module loads shutil and subprocess on use)."""
 
 
 def find_renderer(choice: str = "auto") -> list[str]:
     """The command line of the renderer to use (`auto`: system dot first)."""
+    import shutil
+
     if choice in ("auto", "dot"):
         system = shutil.which("dot")
         if system:
@@ -28,12 +28,14 @@ def find_renderer(choice: str = "auto") -> list[str]:
 
 
 def _beside_python(name: str) -> str | None:
-    candidate = Path(sys.executable).parent / name
-    return str(candidate) if candidate.exists() and os.access(candidate, os.X_OK) else None
+    candidate = os.path.join(os.path.dirname(sys.executable), name)
+    return candidate if os.path.exists(candidate) and os.access(candidate, os.X_OK) else None
 
 
 def render_svg(dot: str, timeout: float, choice: str = "auto") -> bytes:
     """SVG bytes for `dot`; RenderError on failure or after `timeout` seconds."""
+    import subprocess
+
     command = [*find_renderer(choice), "-Tsvg"]
     try:
         done = subprocess.run(command, input=dot.encode("utf-8"), capture_output=True, timeout=timeout, check=False)
@@ -47,5 +49,6 @@ def render_svg(dot: str, timeout: float, choice: str = "auto") -> bytes:
     if done.returncode != 0 or not done.stdout:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = message[-1] if message else "no output"
-        raise RenderError(f"{Path(command[0]).name} failed: {detail} (try --renderer graphviz-pure, or --no-fold)")
+        name = os.path.basename(command[0])
+        raise RenderError(f"{name} failed: {detail} (try --renderer graphviz-pure, or --no-fold)")
     return done.stdout

@@ -8,17 +8,9 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 from asmcfg import describe, dialects
 from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method, Unprinted
-from asmcfg.render import dot, summary, svgnodes
-from asmcfg.render.files import atomic_bytes, write_to
-from asmcfg.render.heat_summary import write_unprinted
-from asmcfg.render.listing import write_listing
-from asmcfg.render.summary import stderr_console
-from asmcfg.render.svg import render_svg
 from asmcfg.run import selection, wholelog
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import (
@@ -34,6 +26,8 @@ from asmcfg.run.pipeline import (
 from asmcfg.run.progress import Progress
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from asmcfg.dialects.perfasm.profile import Perfasm
 
 STDOUT = "-"
@@ -70,7 +64,10 @@ def _run(options: Options, progress: Progress) -> int:
     if picked is None:
         raise _nothing_selected(stream, methods, options.selector)
     progress.close()
-    err = stderr_console()
+    from asmcfg.render import summary
+    from asmcfg.render.heat_summary import write_unprinted
+
+    err = summary.stderr_console()
     method = stream.complete(picked.method)
     if options.log:
         from asmcfg.dialects.logcompilation import link
@@ -119,6 +116,10 @@ def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
     """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
     rows = _matching(methods, selector)
     unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
+    from rich.console import Console
+
+    from asmcfg.render.listing import write_listing
+
     console = Console(width=300, no_color=True, highlight=False, markup=False)
     if write_listing(rows, console, unprinted) == 0:
         raise _nothing_selected(stream, methods, selector)
@@ -226,13 +227,18 @@ def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Prog
         raise _nothing_selected(stream, methods, options.selector)
     _write_outputs(results, options)
     if not options.quiet:
-        err = stderr_console()
+        from asmcfg.render import summary
+
+        err = summary.stderr_console()
         for result in results:
             summary.write_summary(result, err)
     return 0
 
 
 def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Unprinted] | None = None) -> None:
+    from asmcfg.render import dot
+    from asmcfg.render.files import write_to
+
     dot_target = options.dot or (STDOUT if not (options.json or options.svg or options.html) else None)
     if options.svg:
         _write_svg(results, options)
@@ -247,6 +253,11 @@ def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Un
 
 
 def _write_svg(results: list[Analysis], options: Options) -> None:
+    from asmcfg.render import dot, svgnodes
+    from asmcfg.render.files import atomic_bytes
+    from asmcfg.render.summary import stderr_console
+    from asmcfg.render.svg import render_svg
+
     assert options.svg is not None
     text = io.StringIO()
     dot.write_dot(results[0], text, options.fold)
@@ -261,6 +272,9 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
 def _write_html(results: list[Analysis], options: Options) -> None:
     assert options.html is not None
     from asmcfg.render import html
+    from asmcfg.render.files import write_to
+    from asmcfg.render.summary import stderr_console
+    from asmcfg.render.svg import render_svg
     from asmcfg.sources.java import find_sources, folders
 
     sources = None

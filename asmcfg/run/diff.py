@@ -43,6 +43,12 @@ class DiffOptions:
     """A perfasm profile of the old side's run."""
     new_profile: str | None = None
     """A perfasm profile of the new side's run."""
+    old_log: str | None = None
+    """A LogCompilation log of the old side's run (for a text or hex dump)."""
+    new_log: str | None = None
+    """A LogCompilation log of the new side's run."""
+    html: str | None = None
+    """Write both compilations' pages side by side to this HTML file (`-` for stdout)."""
     jdk: int | None = None
     """Force the JDK whose trap-reason table is used on both sides."""
     syntax: Syntax = Syntax.ATT
@@ -80,7 +86,17 @@ def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
     else:
         (old,) = _pick(options.old, (options.old_selector,), options)
         (new,) = _pick(options.new, (options.new_selector,), options)
+    old, new = _logged(old, options.old_log), _logged(new, options.new_log)
     return _analysed(old, options.old_profile, options), _analysed(new, options.new_profile, options)
+
+
+def _logged(method: Method, log: str | None) -> Method:
+    """The method with the inlining decisions and trap records of its compile id in `log` (the same run's)."""
+    if log is None:
+        return method
+    from asmcfg.dialects.logcompilation import link
+
+    return link.attach(method, link.read(log), strict=True)
 
 
 def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> list[Method]:
@@ -122,7 +138,7 @@ def _analysed(method: Method, profile: str | None, options: DiffOptions) -> Anal
 
 
 def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: DiffOptions) -> None:
-    """JSON, DOT and SVG, each written atomically where asked."""
+    """JSON, DOT, SVG and HTML, each written atomically where asked."""
     if options.svg or options.dot:
         from asmcfg.diff import dot
 
@@ -134,6 +150,16 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
             atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
         if options.dot:
             write_to(options.dot, lambda out: _write(out, text.getvalue()))
+    if options.html:
+        from asmcfg.diff.html import write_diff_html
+        from asmcfg.render.html import PageOptions
+        from asmcfg.render.svg import render_svg
+
+        def render(dot_text: str) -> bytes:
+            return render_svg(dot_text, options.render_timeout, options.renderer)
+
+        page = PageOptions(render=render, fold=options.fold)
+        write_to(options.html, lambda out: write_diff_html(result, out, page))
     if options.json:
         document = report.document(result, failures)
         write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))

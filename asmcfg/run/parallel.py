@@ -12,11 +12,13 @@ import functools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
+from asmcfg.dialects.logcompilation import link
+from asmcfg.dialects.logcompilation.inline import LogRecords
 from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, DialectName, Method
 from asmcfg.run import pool
@@ -76,6 +78,9 @@ class Job:
     """Method filter; None keeps every method."""
     options: ReadOptions | None = None
     """Dialect read options."""
+    log: LogRecords | None = None
+    """A LogCompilation log of the same run (`--log`) whose records go onto the methods it has tasks of; read
+    before the workers fork, which share it."""
 
     def reads(self) -> dialects.Dialect:
         """The dialect reading the pieces."""
@@ -110,14 +115,14 @@ class _Result:
 def analyse_file(
     path: str, serializer: Serializer = summary, *, workers: int | None = None, dialect: DialectName | None = None,
     jdk: int | None = None, select: Select | None = None, options: ReadOptions | None = None,
-    stats: RunStats | None = None,
+    stats: RunStats | None = None, log: LogRecords | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Serialized analyses of every (selected) method of `path` or `-`, in input order.
 
     `workers` is the number of processes to use, this one included (default: one per core); `stats`, if
-    given, is filled in as the records come.
+    given, is filled in as the records come; `log` is a LogCompilation log's records (`link.read`) to attach.
     """
-    job = Job(display_name(path), None, serializer, False, jdk, select, options)
+    job = Job(display_name(path), None, serializer, False, jdk, select, options, log)
     for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress()):
         yield from result.records
 
@@ -125,13 +130,13 @@ def analyse_file(
 def analyse_to_jsonl(
     path: str, out: TextIO, serializer: Serializer = summary, *, workers: int | None = None,
     dialect: DialectName | None = None, jdk: int | None = None, select: Select | None = None,
-    options: ReadOptions | None = None, progress: Progress | None = None,
+    options: ReadOptions | None = None, progress: Progress | None = None, log: LogRecords | None = None,
 ) -> RunStats:
     """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts.
 
-    `progress` is told the bytes read and the methods found."""
+    `progress` is told the bytes read and the methods found; `log` is as in `analyse_file`."""
     stats = RunStats()
-    job = Job(display_name(path), None, serializer, True, jdk, select, options)
+    job = Job(display_name(path), None, serializer, True, jdk, select, options, log)
     for result in _results(path, job, workers, dialect, stats, progress or Progress()):
         for line in result.records:
             out.write(line)
@@ -155,7 +160,7 @@ def _results(
     with open_binary(path, progress.read if progress.shown else None) as raw:
         stream, sample = peek(raw, job.source)
         choice = dialects.choose(sample, forced)
-        job = Job(job.source, choice.name, job.serializer, job.encode, job.jdk, job.select, job.options)
+        job = replace(job, dialect=choice.name)
         stats.dialect = choice.name
         run = functools.partial(_execute, job)
         works = _works(stream, path, job)
@@ -215,7 +220,7 @@ def _execute(job: Job, batch: list[Work]) -> _Result:
         for method in _read(job, work, result):
             result.methods += 1
             if job.select is None or job.select(method):
-                _analyse(job, method, result)
+                _analyse(job, method if job.log is None else link.attach(method, job.log), result)
     return result
 
 

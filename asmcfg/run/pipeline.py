@@ -106,7 +106,7 @@ def open_input(
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
     """Graph and analyses for one method; `paths` measured hot paths are ranked when it has a profile."""
     from asmcfg import isa
-    from asmcfg.analyses import analyse  # networkx loads here, not for --list
+    from asmcfg.analyses import analyse
     from asmcfg.cfg.build import build_cfg, layout
 
     lay = layout(method, isa.for_name(method.isa))

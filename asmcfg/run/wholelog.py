@@ -7,15 +7,12 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from asmcfg import dialects
 from asmcfg.errors import SelectionError
-from asmcfg.render.files import write_to
-from asmcfg.render.summary import stderr_console
-from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
+    from asmcfg.dialects.logcompilation.inline import LogRecords
     from asmcfg.run.options import Options
 
 T = TypeVar("T")
@@ -40,6 +37,7 @@ def _index(options: Options, progress: Progress) -> int:
     """`--list` of a large log: headers found by a byte search, nothing disassembled."""
     from asmcfg.dialects.index import index_file
     from asmcfg.render.listing import write_index
+    from asmcfg.run.pipeline import no_methods_error
 
     selector = options.selector
     records = (
@@ -63,17 +61,25 @@ def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
 
 def _jsonl(options: Options, progress: Progress) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
+    from asmcfg import dialects
     from asmcfg.render import json
+    from asmcfg.render.facts import facts_record
+    from asmcfg.render.files import write_to
+    from asmcfg.render.summary import stderr_console
     from asmcfg.run import parallel
+    from asmcfg.run.pipeline import no_methods_error
 
     select = options.selector.matches if options.selector.any else None
     read = dialects.ReadOptions(options.syntax)
     assert options.jsonl is not None
 
+    serializer = facts_record if options.facts else json.jsonl_record
+    log = _log(options.log)
+
     def write(out: TextIO) -> None:
         stats = parallel.analyse_to_jsonl(
-            options.input, out, json.jsonl_record, dialect=options.input_format, jdk=options.jdk, select=select,
-            options=read, progress=progress,
+            options.input, out, serializer, dialect=options.input_format, jdk=options.jdk, select=select,
+            options=read, progress=progress, log=log,
         )
         progress.close()
         if stats.analysed == 0:
@@ -91,3 +97,12 @@ def _jsonl(options: Options, progress: Progress) -> int:
 
     write_to(options.jsonl, write)
     return 0
+
+
+def _log(path: str | None) -> LogRecords | None:
+    """The records of `--log`, read before any output is written (a bad log writes nothing)."""
+    if path is None:
+        return None
+    from asmcfg.dialects.logcompilation import link
+
+    return link.read(path)

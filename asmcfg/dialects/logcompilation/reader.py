@@ -26,7 +26,7 @@ from asmcfg.dialects.logcompilation.logxml import (
 )
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.machcode import reader as machcode
-from asmcfg.model import DialectName, Feature, Header, LogTrap, Method
+from asmcfg.model import DialectName, Feature, Header, LogInline, LogTrap, Method
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ class Context:
     """`<nmethod>` records by compile id."""
     traps: dict[int, list[LogTrap]] | None = None
     """The log's `<uncommon_trap>` records by compile id, when they were read ahead (None: not known yet)."""
+    inlines: dict[int, list[LogInline]] | None = None
+    """The log's inlining decisions by compile id, when they were read ahead (None: not known yet)."""
 
 
 def read_text(lines: list[Line], ctx: Context, printing: int | None = None) -> tuple[list[Method], int]:
@@ -145,8 +147,10 @@ def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     if record is not None and method.code_begin is None and record.code_begin is not None:
         end = record.code_begin + (record.code_size or 0)
         method = replace(method, code_begin=record.code_begin, code_end=end)
-    traps = None if ctx.traps is None else tuple(ctx.traps.get(header.compile_id or -1, ()))
-    return interleave.guard(replace(_named(method), header=header, log_traps=traps))
+    compile_id = header.compile_id or -1
+    traps = None if ctx.traps is None else tuple(ctx.traps.get(compile_id, ()))
+    inlines = None if ctx.inlines is None else tuple(ctx.inlines.get(compile_id, ()))
+    return interleave.guard(replace(_named(method), header=header, log_traps=traps, log_inlines=inlines))
 
 
 def _inside(method: Method, record: NMethodRecord) -> bool:

@@ -10,20 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from asmcfg.dialects.logcompilation.logxml import (
-    NMethodRecord,
-    TrapCollector,
-    feature_version,
-    tags,
-    unescape,
-)
+from asmcfg.dialects.logcompilation.inline import LogRecords, read_log
+from asmcfg.dialects.logcompilation.logxml import NMethodRecord, feature_version, tags, unescape
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.logcompilation.reader import Context, read_text
-from asmcfg.model import LogTrap, Method
+from asmcfg.model import LogInline, LogTrap, Method
 from asmcfg.sources.lines import STDIN, Line
-from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, open_binary, to_lines
+from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, to_lines
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
@@ -33,8 +28,6 @@ HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""
 _END = b"[/Disassembly]"
 _HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+\d+\s+(?:\S+:)?\s*(\d+) ")
-_TRAP_TAG = re.compile(rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms)[ \t/>][^\n]*")
-"""A tag `TrapCollector` follows, and the rest of its line."""
 
 
 def last_end(data: bytes) -> int:
@@ -63,6 +56,8 @@ class Unit:
     """Feature version from `<release>`."""
     traps: tuple[LogTrap, ...] | None = None
     """The log's `<uncommon_trap>` records of the compile ids in the text, when they were read ahead."""
+    inlines: tuple[LogInline, ...] | None = None
+    """The log's inlining decisions of the compile ids in the text, when they were read ahead."""
 
     @property
     def size(self) -> int:
@@ -82,13 +77,22 @@ def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tu
     lines: list[Line] = []
     for segment in unit.segments:
         lines.extend(to_lines(segment.first_line, segment.data, unescape))
-    traps: dict[int, list[LogTrap]] | None = None
-    if unit.traps is not None:
-        traps = {}
-        for trap in unit.traps:
-            traps.setdefault(trap.compile_id, []).append(trap)
-    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records}, traps)
+    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records},
+                  _by_id(unit.traps), _by_id(unit.inlines))
     return read_text(lines, ctx, unit.printing)
+
+
+R = TypeVar("R", LogTrap, LogInline)
+
+
+def _by_id(records: tuple[R, ...] | None) -> dict[int, list[R]] | None:
+    """Records grouped per compile id, as the reader keeps them; None stays None (not read ahead)."""
+    if records is None:
+        return None
+    grouped: dict[int, list[R]] = {}
+    for record in records:
+        grouped.setdefault(record.compile_id, []).append(record)
+    return grouped
 
 
 @dataclass(slots=True)
@@ -102,10 +106,11 @@ class _Thread:
 class Splitter(TtyMachine[_Thread, Unit]):
     """Turns the bytes of a LogCompilation log into Units, in the order the serial reader yields methods."""
 
-    def __init__(self, source: str = "", traps: dict[int, list[LogTrap]] | None = None) -> None:
+    def __init__(self, source: str = "", log: LogRecords | None = None) -> None:
         self.source = source
-        self.traps = traps
-        """The log's trap records read ahead (`read_log_traps`), handed to the units that need them."""
+        self.log = log
+        """The log's trap records and inlining decisions read ahead (`inline.read_log`), handed to the units
+        that need them."""
         self.jdk_hint: int | None = None
         self._line = 1
         super().__init__({})
@@ -191,44 +196,16 @@ class Splitter(TtyMachine[_Thread, Unit]):
         ids = {int(m.group(1)) for s in segments for m in _HEADER_ID.finditer(s.data)}
         if thread.printing is not None:
             ids.add(thread.printing)
-        records = tuple(self._records[i] for i in sorted(ids) if i in self._records)
-        traps = None if self.traps is None else tuple(t for i in sorted(ids) for t in self.traps.get(i, ()))
+        order = sorted(ids)
+        records = tuple(self._records[i] for i in order if i in self._records)
+        log = self.log
+        traps = None if log is None else tuple(t for i in order for t in log.traps.get(i, ()))
+        inlines = None if log is None else tuple(d for i in order for d in log.inlines.get(i, ()))
         thread.pending, thread.size, thread.header = [], 0, False
-        yield Unit(segments, thread.printing, records, self.jdk_hint, traps)
+        yield Unit(segments, thread.printing, records, self.jdk_hint, traps, inlines)
+
 
 def cut(stream: Readable, path: str, source: str, target: int) -> Iterator[Unit]:
-    """The log as units of whole compilations, with the trap records of a file read ahead (they follow the
-    code); stdin is read once, so its units carry none."""
-    return Splitter(source, None if path == STDIN else read_log_traps(path)).units(stream)
-
-
-def read_log_traps(path: str) -> dict[int, list[LogTrap]]:
-    """The `<uncommon_trap>` records of a LogCompilation log per compile id, as `Reader.log_traps` holds them.
-
-    One pass ahead of a parallel run, whose units are cut before the compiler tasks after `</tty>` are read.
-    """
-    collector = TrapCollector()
-    number, rest = 0, b""
-    with open_binary(path) as stream:
-        for block in chunks(stream, CHUNK, path):
-            data = rest + block
-            cut = data.rfind(b"\n") + 1
-            number = _collect(collector, data[:cut], number)
-            rest = data[cut:]
-        _collect(collector, rest, number)
-    return collector.traps
-
-
-def _collect(collector: TrapCollector, data: bytes, number: int) -> int:
-    """Feed the trap-related tags of `data` (whole lines after line `number`) to `collector`; the last line's number.
-
-    A regex finds the few tags the records need: in `<tty>` that skips the escaped assembly text, after it
-    the many other tags of the compiler tasks, at C speed.
-    """
-    done, line = 0, number + 1
-    for match in _TRAP_TAG.finditer(data):
-        line += data.count(b"\n", done, match.start())
-        done = match.start()
-        for tag in tags(match.group().decode("utf-8", "replace")):
-            collector.feed(tag, line)
-    return number + data.count(b"\n")
+    """The log as units of whole compilations, with the trap records and inlining decisions of a file read
+    ahead in one fast pass (they follow the code); stdin is read once, so its units carry none."""
+    return Splitter(source, None if path == STDIN else read_log(path)).units(stream)

@@ -26,6 +26,10 @@
   const short = (addr) => addr.replace(/^0x/, "");
   const pct = (v) => (v === undefined || v === null ? "" : v.toFixed(2) + "%");
   const fileBase = (path) => path.split("/").pop();
+  // Inside `asmcfg diff --html`, each side is this page in a frame: it tells the frame's parent what the user
+  // selects and takes from it the diff's colours and which block or loop to show.
+  const EMBEDDED = window.parent !== window;
+  const tell = (message) => { if (EMBEDDED) window.parent.postMessage({asmcfg: 1, ...message}, "*"); };
 
   // ---------------------------------------------------------------- one compilation's view
   class View {
@@ -166,8 +170,8 @@
     }
 
     // ------------------------------------------------------------ selection and the block panel
-    select(block, move) {
-      for (const el of this.svg.querySelectorAll(".selected, .linked")) el.classList.remove("selected", "linked");
+    select(block, move, quiet) {
+      for (const el of this.svg.querySelectorAll(".selected, .linked, .peer")) el.classList.remove("selected", "linked", "peer");
       for (const el of this.canvas.querySelectorAll(".mini.selected")) el.classList.remove("selected");
       this.selected = block;
       const fold = this.foldOf.get(block);
@@ -185,6 +189,43 @@
       showTab("details");
       $("#details").replaceChildren(...blockPanel(this, block));
       this.source.markBlock(block);
+      if (!quiet) tell({type: "block", block});
+      return target;
+    }
+
+    // A loop cluster clicked here (`quiet`: shown for the other side of a diff): outline it and centre on it.
+    selectLoop(header, quiet) {
+      const cluster = this.svg.querySelector(`g#loop${header}`);
+      if (!cluster) return;
+      for (const el of this.svg.querySelectorAll(".selected, .linked, .peer")) el.classList.remove("selected", "linked", "peer");
+      cluster.classList.add(quiet ? "peer" : "selected");
+      this.show(this.box(cluster));
+      if (!quiet) tell({type: "loop", header});
+    }
+
+    // The diff's colours: blocks holding an added, removed or changed item, and loops by their status.
+    paintDiff(marks) {
+      for (const [block, state] of Object.entries(marks.blocks)) {
+        const node = this.nodeOf(+block);
+        if (!node) continue;
+        node.classList.add("diff-" + state);
+        for (const shape of node.querySelectorAll(":scope > path, :scope > polygon")) {
+          shape.setAttribute("fill", marks.fills[state]);
+          shape.setAttribute("stroke", marks.colours[state]);
+          shape.setAttribute("stroke-width", "3");
+        }
+      }
+      for (const [header, state] of Object.entries(marks.loops)) {
+        const cluster = this.svg.querySelector(`g#loop${header}`);
+        if (!cluster || state === "same") continue;
+        cluster.classList.add("diff-" + state);
+        for (const shape of cluster.querySelectorAll(":scope > path, :scope > polygon")) {
+          shape.setAttribute("stroke", marks.colours[state]);
+          shape.setAttribute("stroke-width", "4");
+        }
+      }
+      this.minimap = new Minimap(this);
+      this.apply();
     }
 
     selectFold(fold) {
@@ -653,6 +694,8 @@
     pane.addEventListener("click", (e) => {
       if (!view || (drag && drag.moved)) return;
       const node = e.target.closest("g[data-block], g[data-fold]");
+      const cluster = node ? null : e.target.closest("g.cluster[id^=loop]");
+      if (cluster) view.selectLoop(+cluster.id.slice(4));
       if (!node) return;
       if (node.dataset.block) view.select(+node.dataset.block.slice(1));
       else view.selectFold(view.page.folds.find((f) => f.name === node.dataset.fold));
@@ -685,11 +728,19 @@
       if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });
     window.addEventListener("hashchange", route);
+    window.addEventListener("message", (e) => {
+      const d = e.data;
+      if (!view || e.source !== window.parent || !d || !d.asmcfg) return;
+      if (d.type === "paint") view.paintDiff(d);
+      else if (d.type === "block") { const node = view.select(d.block, true, true); if (node) node.classList.add("peer"); }
+      else if (d.type === "loop") view.selectLoop(d.header, true);
+      else if (d.type === "clear") for (const el of view.svg.querySelectorAll(".peer")) el.classList.remove("peer");
+    });
     window.addEventListener("resize", () => view && view.minimap.drawView());
   }
 
   if (MODEL.methods.length > 1) buildIndex();
   wire();
   route();
-  requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.ready = "1"; }));
+  requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.ready = "1"; tell({type: "ready"}); }));
 })();

@@ -1,0 +1,44 @@
+"""`asmcfg diff --html`: the two compilations' interactive pages side by side in one offline file.
+
+Each side is the page `asmcfg --html` writes for that compilation (same renderer, script and style), held in a
+frame of the outer page; the outer page's own small script paints the diff's colours on each side and, when a
+block or loop is clicked on one side, selects and centres its counterpart on the other (`diff.links`)."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from importlib import resources
+from typing import TextIO
+
+from asmcfg import describe
+from asmcfg.diff.links import links
+from asmcfg.diff.match import Diff
+from asmcfg.render.html import PageOptions, script_json, write_html
+
+
+def _asset(name: str) -> str:
+    return resources.files("asmcfg.render").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
+    """Write the side-by-side page of `result` to `out`."""
+    frames = {}
+    for name, side in (("old", result.old), ("new", result.new)):
+        page = io.StringIO()
+        write_html([side.result], page, options)
+        frames[name] = html.escape(page.getvalue(), quote=True)
+    titles = {name: describe.compilation(side.result.cfg.method.header) + f" (JDK {side.result.jdk})"
+              for name, side in (("old", result.old), ("new", result.new))}
+    legend = " ".join(f'<span class="key" style="border-color:{describe.DIFF_COLOURS[s]};'
+                      f'background:{describe.DIFF_FILLS[s]}">{s}</span>' for s in ("added", "removed", "changed"))
+    parts = {
+        "TITLE": html.escape(f"asmcfg diff: {titles['old']} -> {titles['new']}"),
+        "OLD_TITLE": html.escape(titles["old"]), "NEW_TITLE": html.escape(titles["new"]),
+        "OLD": frames["old"], "NEW": frames["new"], "LEGEND": legend,
+        "LINKS": script_json(links(result)),
+        "SCRIPT": _asset("diff.js"),
+    }
+    pieces = re.split(r"\{\{(\w+)\}\}", _asset("diff.html"))
+    out.write("".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces)))

@@ -1,0 +1,56 @@
+"""The `asmcfg` command: `--version` and `--help` answered without loading the CLI; all else goes to it."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from asmcfg import __version__
+
+HELP_COLUMNS = {80: 78, 100: 98}
+"""Terminal columns (capped at the CLI's 100) -> the width click formats help to: the stored help's widths."""
+
+
+def main() -> None:
+    """Run the command line; `--version` and `--help` alone print click's text without importing click."""
+    args = sys.argv[1:]
+    if len(args) == 1 and not any(key.endswith("_COMPLETE") for key in os.environ):
+        if args[0] == "--version":
+            sys.stdout.write(f"{program_name()}, version {__version__}\n")
+            return
+        if args[0] in ("--help", "-h"):
+            width = HELP_COLUMNS.get(min(columns(), 100))
+            if width is not None:
+                from asmcfg.help_text import HELP
+
+                sys.stdout.write(HELP[width].replace("Usage: asmcfg ", f"Usage: {program_name()} ", 1))
+                return
+    from asmcfg.cli import main as cli
+
+    cli()
+
+
+def program_name() -> str:
+    """The name click shows for the program: the script's name, or `python -m PACKAGE` for `python -m`."""
+    main_module = sys.modules["__main__"]
+    path = sys.argv[0]
+    package = getattr(main_module, "__package__", None)
+    if package in (None, ""):
+        return os.path.basename(path)
+    name = os.path.splitext(os.path.basename(path))[0]
+    module = package if name == "__main__" else f"{package}.{name}"
+    return f"python -m {module.lstrip('.')}"
+
+
+def columns() -> int:
+    """Terminal columns as `shutil.get_terminal_size` finds them (COLUMNS, then the terminal, then 80)."""
+    try:
+        found = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        found = 0
+    if found <= 0:
+        try:
+            found = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            found = 0
+    return found or 80

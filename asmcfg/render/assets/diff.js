@@ -1,0 +1,37 @@
+// asmcfg diff's side-by-side page: each side is asmcfg's report page in a frame. This script paints the diff's
+// colours on each side and, when a block or a loop is clicked on one side, shows its counterpart on the other.
+// What pairs with what comes from the diff (#links); the script computes nothing of its own.
+"use strict";
+(() => {
+  const LINKS = JSON.parse(document.getElementById("links").textContent);
+  const OTHER = {old: "new", new: "old"};
+  const ready = new Set();
+  const frame = (side) => document.getElementById(side);
+  const send = (side, message) => frame(side).contentWindow.postMessage({asmcfg: 1, ...message}, "*");
+
+  window.addEventListener("message", (e) => {
+    const side = ["old", "new"].find((s) => frame(s) && frame(s).contentWindow === e.source);
+    const d = e.data;
+    if (!side || !d || !d.asmcfg) return;
+    if (d.type === "ready") {
+      send(side, {type: "paint", ...LINKS[side].paint});
+      ready.add(side);
+      if (ready.size === 2) document.body.dataset.ready = "1";
+      return;
+    }
+    const loop = d.type === "loop";
+    const key = loop ? d.header : d.block;
+    const found = (loop ? LINKS[side].loops : LINKS[side].blocks)[String(key)];
+    const status = document.getElementById("diff-status");
+    const here = `${side} ${loop ? "loop " : ""}B${key}`;
+    if (found && found.to !== null) {
+      send(OTHER[side], loop ? {type: "loop", header: found.to} : {type: "block", block: found.to});
+      status.textContent = `${here} → ${OTHER[side]} ${loop ? "loop " : ""}B${found.to}: ${found.why}`;
+      status.dataset.match = `${OTHER[side]}:${loop ? "loop" : "block"}:${found.to}`;
+    } else {
+      send(OTHER[side], {type: "clear"});
+      status.textContent = `${here}: ${found ? found.why : `no counterpart in the ${OTHER[side]} compilation`}`;
+      status.dataset.match = "";
+    }
+  });
+})();
