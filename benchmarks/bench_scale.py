@@ -10,7 +10,7 @@ of it concatenated 2x and 4x (the 4x file is the "1 GB" one), and the 336 MB jav
 4. Time on 1x, 2x, 4x (linear within +-15%).
 
 Every measured run is a subprocess built by `command()`: library calls by default, `python -m asmcfg
---list` / `--jsonl` with `--cli` (the CLI's `--list` must use `asmcfg.index` for the index figures).
+--list` / `--jsonl` with `--cli` (the CLI's `--list` must use `asmcfg.dialects.index` for the index figures).
 
 Run: python benchmarks/bench_scale.py [--work DIR] [--runs N] [--cli] [--quick] [--parts index,xml,text]
 """
@@ -33,9 +33,9 @@ TEXT_XZ = CORPUS / "javac-printassembly-jdk17.txt.xz"
 XML_XZ = CORPUS / "javac-logcompilation-jdk17.xml.xz"
 
 LIBRARY = {
-    "index": "import sys\nfrom asmcfg.index import index_file\nprint(sum(1 for _ in index_file(sys.argv[1])))",
+    "index": "import sys\nfrom asmcfg.dialects.index import index_file\nprint(sum(1 for _ in index_file(sys.argv[1])))",
     "analyse": (
-        "import sys\nfrom asmcfg.parallel import analyse_to_jsonl\nfrom asmcfg.render.json import jsonl_record\n"
+        "import sys\nfrom asmcfg.run.parallel import analyse_to_jsonl\nfrom asmcfg.render.json import jsonl_record\n"
         "with open(sys.argv[2], 'w') as out:\n    print(analyse_to_jsonl(sys.argv[1], out, jsonl_record))"
     ),
 }

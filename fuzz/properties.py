@@ -18,7 +18,7 @@ from asmcfg import isa
 from asmcfg.analyses.traps import trap_kind
 from asmcfg.hotspot.stubs import RUNTIME_STUB_CALLS
 from asmcfg.isa.base import Isa
-from asmcfg.model import Analysis, EdgeKind, Flow
+from asmcfg.model import Analysis, DialectName, EdgeKind, Flow
 from asmcfg.render import dot, json as json_render
 from asmcfg.run.pipeline import analyse_method, open_input
 
@@ -52,7 +52,7 @@ def run_case(path: str, forced: str | None = None, also: Callable[[Analysis], No
 
     `also` is called with each analysed method after the checks, for more renderers to try.
     """
-    stream = open_input(path, forced)
+    stream = open_input(path, DialectName(forced) if forced else None)
     count = empty = 0
     methods = list(itertools.islice(stream.methods, MAX_METHODS))
     for _ in stream.methods:  # read to the end: a LogCompilation log's trap records follow all the code

@@ -8,6 +8,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from asmcfg.dialects import REGISTRY
+
 PACKAGE = Path(__file__).resolve().parent.parent / "asmcfg"
 STAGES = (
     ("asmcfg", "asmcfg.errors", "asmcfg.model", "asmcfg.describe"),
@@ -109,3 +111,48 @@ def test_the_walk_sees_known_edges() -> None:
     assert edges.has_edge("asmcfg.cfg.build", "asmcfg.hotspot.sections")
     assert edges.has_edge("asmcfg.run.diff", "asmcfg.diff.match")
     assert edges.has_edge("asmcfg.diff.dot", "asmcfg.render.dot")
+
+
+DIALECT_NAMES = frozenset(str(dialect.name) for dialect in REGISTRY)
+
+
+def dialect_tests(text: str) -> list[int]:
+    """Lines of `text` that compare against a dialect's name: a string constant naming one (alone or in a
+    tuple, list or set), a `DialectName` member, or anything's `dialect` compared with something but None."""
+
+    def names_a_dialect(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in DIALECT_NAMES
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(names_a_dialect(element) for element in node.elts)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return node.value.id == "DialectName"
+        return False
+
+    def is_dialect(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "dialect") or (
+            isinstance(node, ast.Name) and node.id == "dialect")
+
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            others_none = all(isinstance(o, ast.Constant) and o.value is None for o in operands if not is_dialect(o))
+            if any(names_a_dialect(o) for o in operands) or (any(is_dialect(o) for o in operands) and not others_none):
+                found.append(node.lineno)
+    return found
+
+
+def test_no_dialect_is_tested_by_name_outside_dialects() -> None:
+    # what differs between formats is a property of the Dialect record or a feature of the method it read
+    outside = {name: path for name, path in MODULES.items() if not name.startswith("asmcfg.dialects")}
+    found = [f"{name}:{line}" for name, path in outside.items() for line in dialect_tests(path.read_text("utf-8"))]
+    assert found == [], "dialects compared by name:\n" + "\n".join(found)
+
+
+def test_the_dialect_name_check_sees_comparisons() -> None:
+    # guards the check itself: the comparisons it must catch, and the ones it must let through
+    caught = ('if method.dialect == "machcode": pass\nif dialect in ("hsdis", "logcompilation"): pass\n'
+              'x = chosen.name == "perfasm"\ny = m.dialect is DialectName.MACHCODE\n')
+    assert dialect_tests(caught) == [1, 2, 3, 4]
+    assert dialect_tests('assert job.dialect is not None\nz = kind == "stub"\n') == []

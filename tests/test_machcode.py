@@ -17,7 +17,7 @@ from asmcfg.dialects import ReadOptions, choose
 from asmcfg.dialects.machcode.hexdump import DATA, RowBuffer, guess_isa, parse_hex, sweep
 from asmcfg.dialects.machcode.reader import Reader, sniff
 from asmcfg.facts.counts import counts
-from asmcfg.model import EdgeKind, Flow, Method
+from asmcfg.model import EdgeKind, Flow, IsaName, Method, Syntax
 from asmcfg.run.pipeline import analyse_method, open_input
 from asmcfg.sources.lines import Line, read_lines
 
@@ -35,7 +35,7 @@ def local(fact_file: str) -> Path:
 @cache
 def methods(name: str, syntax: str = "att") -> tuple[Method, ...]:
     """Every method of a copied no-hsdis file, read once per test session."""
-    stream = open_input(str(NOHSDIS / name), options=ReadOptions(syntax=syntax))
+    stream = open_input(str(NOHSDIS / name), options=ReadOptions(syntax=Syntax(syntax)))
     assert stream.dialect == "machcode"
     return tuple(stream.methods)
 
@@ -140,11 +140,11 @@ def test_row_buffer_repairs_a_split_group() -> None:
 
 
 def test_undecodable_bytes_become_data_and_never_branches() -> None:
-    x86 = sweep(bytes.fromhex("c3620f"), 0x1000, "x86_64", "att")
+    x86 = sweep(bytes.fromhex("c3620f"), 0x1000, IsaName.X86_64, Syntax.ATT)
     assert [(d.mnemonic, d.size) for d in x86] == [("retq", 1), (DATA, 1), (DATA, 1)]
     # ldr x8, #8; br x8; then the literal: 8 bytes that would decode as `b .` and `bl .`.
     trampoline = bytes.fromhex("4800005800011fd6000000140000009400000000")
-    found = sweep(trampoline, 0x2000, "aarch64", "aarch64")
+    found = sweep(trampoline, 0x2000, IsaName.AARCH64, Syntax.AARCH64)
     assert [d.mnemonic for d in found] == ["ldr", "br", DATA, DATA, DATA]
     assert sum(d.size for d in found) == len(trampoline)
 
@@ -153,7 +153,7 @@ def test_isa_is_told_from_the_bytes() -> None:
     aarch64 = _row_bytes("jdk17-aarch64-Switches-print-nohsdis.txt", 3)
     x86 = _row_bytes("jdk17-Switches-print-nohsdis.txt", 3)
     assert (guess_isa(aarch64), guess_isa(x86)) == ("aarch64", "x86_64")
-    assert (guess_isa(x86[:16], "aarch64"), guess_isa(aarch64[:16], "x86_64")) == ("aarch64", "x86_64")
+    assert (guess_isa(x86[:16], IsaName.AARCH64), guess_isa(aarch64[:16], IsaName.X86_64)) == ("aarch64", "x86_64")
     isas = {name: {m.isa for m in methods(name)} for name in FILES}
     assert all(found == ({"aarch64"} if "aarch64" in name else {"x86_64"}) for name, found in isas.items())
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from asmcfg.dialects.logcompilation import link
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, Compiler
 from asmcfg.run.pipeline import Selector, analyse_method, open_input, pick_one
 from tests.corpus import DATA, json_methods, run_cli
 
@@ -21,7 +21,7 @@ MEANING_TAGS = {"vector", "java_call", "type_check", "allocation", "allocation_s
 
 def analysed(path: Path, compile_id: int | None = None, pattern: str | None = None) -> Analysis:
     stream = open_input(str(path))
-    picked = pick_one(stream.methods, Selector(pattern, compile_id, "c2" if pattern else None))
+    picked = pick_one(stream.methods, Selector(pattern, compile_id, Compiler.C2 if pattern else None))
     assert picked is not None
     return analyse_method(stream.complete(picked.method))
 

@@ -15,12 +15,13 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import GENERATED_CODE
-from asmcfg.model import Analysis, Call, Flow, Instruction, LogInline
+from asmcfg.model import Analysis, Call, CallKind, Flow, Instruction, LogInline, Tag
 
-_HANDLERS = frozenset({"deopt_handler", "exception_handler"})
+_HANDLERS = frozenset({Tag.DEOPT_HANDLER, Tag.EXCEPTION_HANDLER})
 _LOOKBACK = 3
-_JAVA_KINDS = {"static_call": "static", "optimized virtual_call": "optimized_virtual", "opt_virtual_call":
-               "optimized_virtual", "virtual_call": "virtual"}
+_JAVA_KINDS = {"static_call": CallKind.STATIC, "optimized virtual_call": CallKind.OPTIMIZED_VIRTUAL,
+               "opt_virtual_call": CallKind.OPTIMIZED_VIRTUAL, "virtual_call": CallKind.VIRTUAL}
+_BOUND = (CallKind.STATIC, CallKind.OPTIMIZED_VIRTUAL, CallKind.VIRTUAL)
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -29,7 +30,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     trap_sites = {trap.site for trap in result.traps.values()}
     decisions = _by_site(method.log_inlines or ())
     calls: list[Call] = []
-    tags: dict[int, set[str]] = {}
+    tags: dict[int, set[Tag]] = {}
     for block in ctx.cfg.blocks:
         if result.block_tags(block.id) & _HANDLERS:
             continue
@@ -39,7 +40,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
             call = _call(ctx, block.id, i, decisions)
             if call is not None:
                 calls.append(call)
-                tags.setdefault(block.id, set()).add("java_call" if call.java else "runtime_call")
+                tags.setdefault(block.id, set()).add(Tag.JAVA_CALL if call.java else Tag.RUNTIME_CALL)
     return add_tags(replace(result, calls=tuple(calls)), tags)
 
 
@@ -47,34 +48,39 @@ def _call(ctx: Context, block: int, site: int, decisions: dict[tuple[str, int | 
     instructions = ctx.cfg.method.instructions
     ins = instructions[site]
     kind, name = _kind(ins)
-    if not kind:
+    if kind is None:
         routine = _loaded_routine(ctx, block, site)
         if routine:
-            kind, name = ("stub" if GENERATED_CODE.search(routine) else "runtime"), routine
+            kind, name = _routine_kind(routine), routine
         elif ctx.table.target(ins) == _next_address(ctx, site):
             return None
         else:
-            kind = "unknown"
+            kind = CallKind.UNKNOWN
     here: tuple[LogInline, ...] = ()
-    if kind in ("static", "optimized_virtual", "virtual") and ins.frames:
+    if kind in _BOUND and ins.frames:
         frame = ins.frames[0]
         here = _matching(decisions.get((frame.method.replace("/", "."), frame.bci), []), name)
-        if ins.bytecode.startswith("invokeinterface") and kind == "virtual":
-            kind = "interface"
+        if ins.bytecode.startswith("invokeinterface") and kind is CallKind.VIRTUAL:
+            kind = CallKind.INTERFACE
         name = here[0].callee if here else name
     return Call(site, block, kind, name, ins.frames, here)
 
 
-def _kind(ins: Instruction) -> tuple[str, str]:
-    """(kind, callee) from the call's own relocation; ("", "") when it has none that names a call."""
+def _kind(ins: Instruction) -> tuple[CallKind | None, str]:
+    """(kind, callee) from the call's own relocation; (None, "") when it has none that names a call."""
     for reloc in ins.relocs:
         if reloc in _JAVA_KINDS:
             return _JAVA_KINDS[reloc], _bytecode_callee(ins.bytecode)
         if reloc.startswith("runtime_call"):
             routine = reloc[len("runtime_call") :].strip()
             if routine:
-                return ("stub" if GENERATED_CODE.search(routine) else "runtime"), routine
-    return "", ""
+                return _routine_kind(routine), routine
+    return None, ""
+
+
+def _routine_kind(routine: str) -> CallKind:
+    """`stub` for code HotSpot generated, `runtime` for a VM function."""
+    return CallKind.STUB if GENERATED_CODE.search(routine) else CallKind.RUNTIME
 
 
 def _bytecode_callee(bytecode: str) -> str:

@@ -5,16 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
-from asmcfg.model import Analysis, EdgeKind, Flow
+from asmcfg.model import Analysis, Check, EdgeKind, Flow, Tag
 
-_CHECKED = ("range_check", "null_check")
 _MAX_HOPS = 32
+_CHECKS = {check.value: check for check in Check}
+"""The checks by the trap reason their failure path ends in."""
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Mark check edges and tag the failure paths they lead to."""
     checks = dict(result.checks)
-    tags: dict[int, set[str]] = {}
+    tags: dict[int, set[Tag]] = {}
     for edges in ctx.successors.values():
         for edge in edges:
             reason, path = _check_of(ctx, result, edge.kind, edge.site, edge.dst)
@@ -22,27 +23,27 @@ def run(ctx: Context, result: Analysis) -> Analysis:
                 continue
             checks[edge] = reason
             for block in path:
-                tags.setdefault(block, set()).add(reason)
+                tags.setdefault(block, set()).add(reason.tag)
     return add_tags(replace(result, checks=checks), tags)
 
 
 def _check_of(
     ctx: Context, result: Analysis, kind: EdgeKind, site: int, dst: int | str
-) -> tuple[str | None, list[int]]:
+) -> tuple[Check | None, list[int]]:
     if not isinstance(dst, int):
         return None, []
     if kind is EdgeKind.EXCEPTION:
-        return "null_check", [dst]
+        return Check.NULL, [dst]
     if kind is not EdgeKind.TAKEN:
         return None, []
     path = failure_path(ctx, result, dst)
     if not path:
         return None, []
-    reason = result.traps[path[-1]].reason
-    if reason not in _CHECKED:
+    reason = _CHECKS.get(result.traps[path[-1]].reason)
+    if reason is None:
         return None, []
     mnemonic = ctx.table.base_mnemonic(ctx.cfg.method.instructions[site].mnemonic)
-    if reason == "range_check" and mnemonic not in ctx.table.unsigned_conditional:
+    if reason is Check.RANGE and mnemonic not in ctx.table.unsigned_conditional:
         return None, []
     return reason, path
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from asmcfg import isa
 from asmcfg.cfg.build import Layout, layout
 from asmcfg.isa.base import Isa
-from asmcfg.model import Analysis, Block, Cfg, Edge, EdgeKind
+from asmcfg.model import Analysis, Block, Cfg, Edge, EdgeKind, Tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ def make_context(cfg: Cfg, jdk: int | None, paths: int = 3, lay: Layout | None =
     )
 
 
-def add_tags(result: Analysis, tags: dict[int, set[str]]) -> Analysis:
+def add_tags(result: Analysis, tags: dict[int, set[Tag]]) -> Analysis:
     """A copy of `result` with `tags` merged in."""
     merged = dict(result.tags)
     for block, names in tags.items():

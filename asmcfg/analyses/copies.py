@@ -24,7 +24,7 @@ from dataclasses import replace
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.analyses.vectors import own_blocks
-from asmcfg.model import Analysis, Loop, LoopFacts
+from asmcfg.model import Analysis, Feature, Loop, LoopFacts, LoopRole
 
 _NUMBER = re.compile(r"-?0x[0-9a-fA-F]+|#-?\d+")
 _MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -41,9 +41,9 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     facts = dict(result.loop_facts)
     roles = _roles(ctx, result)
     for loop in result.loops:
-        old = facts.get(loop.header, LoopFacts(loop.header, "", 1, None, ""))
-        role = roles.get(loop.header, "")
-        copies = unroll(ctx, result, loop) if role in ("main", "drain") else 1
+        old = facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, 1, None, ""))
+        role = roles.get(loop.header, LoopRole.NONE)
+        copies = unroll(ctx, result, loop) if role in (LoopRole.MAIN, LoopRole.DRAIN) else 1
         facts[loop.header] = replace(old, role=role, unroll=copies)
     return replace(result, loop_facts=facts)
 
@@ -68,29 +68,29 @@ def unroll(ctx: Context, result: Analysis, loop: Loop) -> int:
     return max([1, *map(len, accesses.values()), *scopes.values()])
 
 
-def _roles(ctx: Context, result: Analysis) -> dict[int, str]:
-    roles: dict[int, str] = {}
+def _roles(ctx: Context, result: Analysis) -> dict[int, LoopRole]:
+    roles: dict[int, LoopRole] = {}
     innermost = [loop for loop in result.loops if not _contains_loop(result, loop)]
     outers = [loop for loop in result.loops if strip_mined_outer(result, loop)]
     for outer in outers:
-        roles[outer.header] = "strip_mined_outer"
+        roles[outer.header] = LoopRole.STRIP_MINED_OUTER
     mains = [(_inner(result, o), o) for o in outers]
-    if "partial" in ctx.cfg.method.features:
-        return roles | {main.header: "main" for main, _ in mains}  # code between the copies may not be shown
+    if Feature.PARTIAL in ctx.cfg.method.features:
+        return roles | {main.header: LoopRole.MAIN for main, _ in mains}  # code between the copies may not be shown
     if not mains:
         mains = _unstripped_mains(ctx, result, innermost)
     chosen = [(main, entry, _pres(ctx, result, innermost, main, entry, mains)) for main, entry in mains]
     chosen = [(main, entry, pres) for main, entry, pres in chosen if pres]
     for main, _, pres in chosen:
-        roles[main.header] = "main"
-        roles.update({pre.header: "pre" for pre in pres})
+        roles[main.header] = LoopRole.MAIN
+        roles.update({pre.header: LoopRole.PRE for pre in pres})
     for main, entry, _ in chosen:
         vector = result.loop_facts.get(main.header)
         for after in _siblings(result, innermost, entry, mains):
             if after.header not in roles and _leads(ctx, result, entry, after):
                 facts = result.loop_facts.get(after.header)
                 drain = vector is not None and vector.vectorized and facts is not None and facts.vectorized
-                roles[after.header] = "drain" if drain else "post"
+                roles[after.header] = LoopRole.DRAIN if drain else LoopRole.POST
     return roles
 
 

@@ -20,7 +20,7 @@ from asmcfg.analyses import loops
 from asmcfg.analyses.context import Context, make_context
 from asmcfg.analyses.hotness import entry_block, is_cold
 from asmcfg.cfg.build import GAP
-from asmcfg.model import Analysis, Cfg, EdgeKind, HotPath, Loop, Profile
+from asmcfg.model import Analysis, Cfg, EdgeKind, Feature, HotPath, Loop, Profile
 
 DEFAULT_PATHS = 3
 """Hot paths computed when the context does not ask for another number."""
@@ -46,7 +46,7 @@ def partial_view(ctx: Context) -> Context:
     gap, and code entered only from code that was not printed is a root (a block nothing enters, then the
     first block of any cycle still unreached; alignment padding never is). Other methods are returned as is."""
     cfg = ctx.cfg
-    if "partial" not in cfg.method.features:
+    if Feature.PARTIAL not in cfg.method.features:
         return ctx
     starts = {block.start: block.id for block in cfg.blocks}
     after_gap = {starts[i] for i, label in cfg.method.markers if label == GAP and i in starts}

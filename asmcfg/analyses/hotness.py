@@ -6,11 +6,12 @@ from collections import deque
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context
-from asmcfg.model import Analysis, EdgeKind, Loop
+from asmcfg.model import Analysis, EdgeKind, Loop, Tag
 
-COLD_TAGS = frozenset(
-    {"uncommon_trap", "stub", "exception_handler", "deopt_handler", "range_check", "null_check", "ic_miss", "padding"}
-)
+COLD_TAGS = frozenset({
+    Tag.UNCOMMON_TRAP, Tag.STUB, Tag.EXCEPTION_HANDLER, Tag.DEOPT_HANDLER, Tag.RANGE_CHECK, Tag.NULL_CHECK,
+    Tag.IC_MISS, Tag.PADDING,
+})
 _PREFERENCE = {
     EdgeKind.FALLTHROUGH: 0,
     EdgeKind.JUMP: 1,
@@ -40,7 +41,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 
 def entry_block(ctx: Context, result: Analysis) -> int | None:
     """The block the method is entered at: the verified entry, else the entry, else the first root."""
-    for tag in ("verified_entry", "entry"):
+    for tag in (Tag.VERIFIED_ENTRY, Tag.ENTRY):
         for block in ctx.cfg.roots:
             if tag in result.block_tags(block):
                 return block

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.analyses.dominators import immediate_dominators, postorder
-from asmcfg.model import Analysis, Loop
+from asmcfg.model import Analysis, Loop, Tag
 
 _ROOT = -1
 
@@ -48,7 +48,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
                 bodies.setdefault(dst, {dst}).update(_body(pred, dst, src))
                 latches.setdefault(dst, set()).add(src)
     loops = _nest(ctx, bodies, latches)
-    return add_tags(replace(result, loops=loops), {loop.header: {"loop_header"} for loop in loops})
+    return add_tags(replace(result, loops=loops), {loop.header: {Tag.LOOP_HEADER} for loop in loops})
 
 
 def _dominates(dominators: dict[int, int], a: int, b: int) -> bool:

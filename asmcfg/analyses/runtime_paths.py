@@ -16,31 +16,33 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import NOT_A_RUNTIME_PATH, RUNTIME_PATHS
-from asmcfg.model import Analysis, EdgeKind, Flow, RuntimePath
+from asmcfg.model import Analysis, CallKind, EdgeKind, Flow, PathKind, RuntimePath, Tag
 
 _MAX_CHAIN = 8
+_NOT_JAVA = (CallKind.RUNTIME, CallKind.STUB)
 
 
-def kind_of(routine: str) -> str:
-    """`gc_barrier`, `allocation`, `lock`, `unlock`, or empty for another routine."""
+def kind_of(routine: str) -> PathKind | None:
+    """`gc_barrier`, `allocation`, `lock`, `unlock`, or None for another routine."""
     if NOT_A_RUNTIME_PATH in routine:
-        return ""
-    return next((kind for kind, pattern in RUNTIME_PATHS if pattern.search(routine)), "")
+        return None
+    return next((kind for kind, pattern in RUNTIME_PATHS if pattern.search(routine)), None)
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
     """`runtime_paths`, with `<kind>` tags on fast-path blocks and `<kind>_slow` on slow-path calls."""
     paths: list[RuntimePath] = []
-    tags: dict[int, set[str]] = {}
+    tags: dict[int, set[Tag]] = {}
     for call in result.calls:
-        kind = kind_of(call.callee) if call.kind in ("runtime", "stub") else ""
+        kind = kind_of(call.callee) if call.kind in _NOT_JAVA else None
         if not kind:
             continue
         fast = _fast_blocks(ctx, call.block)
         paths.append(RuntimePath(kind, call.callee, call.block, fast, call.site))
-        tags.setdefault(call.block, set()).add(kind if fast == () and "fast_new" in call.callee else f"{kind}_slow")
+        inline = fast == () and "fast_new" in call.callee  # C1's stub holds the fast path itself
+        tags.setdefault(call.block, set()).add(kind.fast_tag if inline else kind.slow_tag)
         for block in fast:
-            tags.setdefault(block, set()).add(kind)
+            tags.setdefault(block, set()).add(kind.fast_tag)
     return add_tags(replace(result, runtime_paths=tuple(paths)), tags)
 
 

@@ -9,29 +9,31 @@ from asmcfg.analyses.context import Context, add_tags
 from asmcfg.cfg.build import PADDING
 from asmcfg.hotspot.sections import TAGS as MARKER_TAGS
 from asmcfg.hotspot.stubs import RUNTIME_STUB_CALLS
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, Tag
 
+_SPANNING = (Tag.EXCEPTION_HANDLER, Tag.DEOPT_HANDLER, Tag.STUB)
+"""Tags a marker gives every block up to the next marker."""
 _STUB_NAMES = re.compile("|".join(map(re.escape, RUNTIME_STUB_CALLS)))
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Tag blocks by the section they lie in and by what they call or jump to."""
-    tags: dict[int, set[str]] = {}
+    tags: dict[int, set[Tag]] = {}
     _section_tags(ctx, tags)
     stubby = _stub_calls(ctx)
     entered = {edge.dst for edge in ctx.cfg.edges}
     for block in ctx.cfg.blocks:
         names = tags.setdefault(block.id, set())
         if block.id not in entered and _all_padding(ctx, block.start, block.end):
-            names.add("padding")
+            names.add(Tag.PADDING)
         for edge in ctx.successors.get(block.id, ()):
             if isinstance(edge.dst, str) and "ic_miss" in edge.dst:
-                names.add("ic_miss")
+                names.add(Tag.IC_MISS)
             if isinstance(edge.dst, str) and "SafepointBlob" in edge.dst:
-                names.add("stub")
+                names.add(Tag.STUB)
         first = bisect.bisect_left(stubby, block.start)
         if first < len(stubby) and stubby[first] < block.end:
-            names.add("stub")
+            names.add(Tag.STUB)
     return add_tags(result, tags)
 
 
@@ -41,7 +43,7 @@ def _all_padding(ctx: Context, start: int, end: int) -> bool:
     return all(ins.mnemonic in PADDING or ins.mnemonic.startswith("nop") for ins in instructions)
 
 
-def _section_tags(ctx: Context, tags: dict[int, set[str]]) -> None:
+def _section_tags(ctx: Context, tags: dict[int, set[Tag]]) -> None:
     method = ctx.cfg.method
     starts = {b.start: b.id for b in ctx.cfg.blocks}
     osr = method.header.osr_bci is not None
@@ -51,9 +53,9 @@ def _section_tags(ctx: Context, tags: dict[int, set[str]]) -> None:
         if tag is None or index not in starts:
             continue
         tags.setdefault(starts[index], set()).add(tag)
-        if tag == "verified_entry" and osr:
-            tags[starts[index]].add("osr_entry")
-        if tag in ("exception_handler", "deopt_handler", "stub"):
+        if tag is Tag.VERIFIED_ENTRY and osr:
+            tags[starts[index]].add(Tag.OSR_ENTRY)
+        if tag in _SPANNING:
             end = markers[n + 1][0] if n + 1 < len(markers) else len(method.instructions)
             for block in ctx.cfg.blocks:
                 if index <= block.start < end:

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context
 from asmcfg.hotspot.deopt import plain_reason
-from asmcfg.model import Analysis, Frame, LogTrap, Trap, TrapEvidence
+from asmcfg.model import Analysis, Frame, LogTrap, Trap, TrapEvidence, TrapOrigin, Verdict
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -22,8 +22,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     records = ctx.cfg.method.log_traps
     if not records:
         return result
-    parsed = [r for r in records if r.origin == "parse"]
-    fired = [r for r in records if r.origin == "runtime"]
+    parsed = [r for r in records if r.origin is TrapOrigin.PARSE]
+    fired = [r for r in records if r.origin is TrapOrigin.RUNTIME]
     evidence: dict[int, TrapEvidence] = {}
     matched: set[int] = set()
     for block, trap in result.traps.items():
@@ -41,9 +41,9 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 def _evidence(trap: Trap, parsed: list[LogTrap], fired: int) -> TrapEvidence:
     here = tuple(r for r in parsed if _site(r) == _site_of(trap))
     if any(plain_reason(r.reason) == trap.reason and r.action == trap.action for r in here):
-        verdict = "agrees"
+        verdict = Verdict.AGREES
     else:
-        verdict = "differs" if here else "unlogged"
+        verdict = Verdict.DIFFERS if here else Verdict.UNLOGGED
     return TrapEvidence(verdict, here, fired)
 
 

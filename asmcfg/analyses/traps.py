@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot import deopt, jdk
-from asmcfg.model import Analysis, Flow, Instruction, Trap, TrapKind
+from asmcfg.model import Analysis, Flow, Instruction, Tag, Trap, TrapKind
 
 _C1_THROWS = {
     "throw_range_check_failed": "range_check",
@@ -36,7 +36,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     known = [r for r in requests.values() if r is not None]
     guess = jdk.choose(ctx.cfg.method, known, ctx.jdk)
     traps = {block: _trap(ctx, site, requests[block], guess.version) for block, site in sites.items()}
-    tags = {b: {"uncommon_trap"} if trap.kind is TrapKind.UNCOMMON_TRAP else {"stub"} for b, trap in traps.items()}
+    tags = {b: {Tag.UNCOMMON_TRAP if trap.kind is TrapKind.UNCOMMON_TRAP else Tag.STUB} for b, trap in traps.items()}
     result = replace(result, traps=traps, jdk=guess.version, jdk_why=guess.why)
     return add_tags(result, tags)
 

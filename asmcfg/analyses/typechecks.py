@@ -16,7 +16,7 @@ from dataclasses import replace
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import SUBTYPE_CHECK
-from asmcfg.model import Analysis, EdgeKind, Flow, Instruction, TypeCheck
+from asmcfg.model import Analysis, CallKind, EdgeKind, Flow, Instruction, Syntax, Tag, TypeCheck
 
 _CLASS = re.compile(r"^metadata\(('[^']*'|\{type array \w+\})((?:\[\])*)\)$")
 _REGISTER = re.compile(r"%?\b([rx]\d+|[re]?[a-d]x|[re]?[sd]i|[re]?[sb]p|w\d+)[dwb]?\b")
@@ -36,11 +36,11 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     for call in result.calls:
         if SUBTYPE_CHECK.search(call.callee):
             found.append(TypeCheck(call.block, call.site, (), "", instructions[call.site].bytecode))
-    tags = {check.block: {"type_check"} for check in found}
+    tags = {check.block: {Tag.TYPE_CHECK} for check in found}
     return add_tags(replace(result, type_checks=tuple(found)), tags)
 
 
-def _compared(ins: Instruction, loaded: dict[str, str], syntax: str) -> tuple[str, ...]:
+def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
     """Classes `ins` compares against; keeps `loaded` (register -> class) up to date as registers are written."""
     names = [_class(r) for r in ins.relocs if _class(r)]
     registers = _REGISTER.findall(ins.operands)
@@ -50,7 +50,7 @@ def _compared(ins: Instruction, loaded: dict[str, str], syntax: str) -> tuple[st
     if compare:
         return tuple(dict.fromkeys(loaded[r] for r in registers if r in loaded))
     if registers:
-        dest = _number(registers[-1] if syntax == "att" else registers[0])
+        dest = _number(registers[-1] if syntax is Syntax.ATT else registers[0])
         if names:
             loaded[dest] = names[0]
         elif not ins.mnemonic.startswith("movk"):
@@ -76,7 +76,7 @@ def _check(ctx: Context, result: Analysis, block: int, site: int, classes: tuple
         if path and path[-1] in result.traps:
             trap = result.traps[path[-1]]
             return TypeCheck(block, site, classes, trap.reason, trap.bytecode)
-        called = [c for c in result.calls if c.block == edge.dst and c.kind in ("virtual", "interface")]
+        called = [c for c in result.calls if c.block == edge.dst and c.kind in (CallKind.VIRTUAL, CallKind.INTERFACE)]
         if called:
             bytecode = ctx.cfg.method.instructions[called[0].site].bytecode
             return TypeCheck(block, site, classes, f"{called[0].kind} call", bytecode)

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.model import Analysis, Instruction, Loop, LoopFacts
+from asmcfg.model import Analysis, Instruction, IsaName, Loop, LoopFacts, LoopRole, Tag
 
 _X86_REG = re.compile(r"\b([xyz])mm\d+\b")
 _X86_BITS = {"x": 128, "y": 256, "z": 512}
@@ -40,14 +40,14 @@ _A64_ARITH = re.compile(r"^f?(?:add|sub|mul|div|mla|mls|fmla|fmls|fmad|min|max|a
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Vector width and element type per loop (in `loop_facts`), and a `vector` tag on blocks doing packed work."""
     facts = dict(result.loop_facts)
-    tags: dict[int, set[str]] = {}
+    tags: dict[int, set[Tag]] = {}
     for loop in result.loops:
         blocks = [b for b in own_blocks(result, loop) if not is_cold(result, b)]
         found = [(b, v) for b in blocks for v in _vector_ops(ctx, b)]
         for block, _ in found:
-            tags.setdefault(block, set()).add("vector")
+            tags.setdefault(block, set()).add(Tag.VECTOR)
         bits, element, kind = _summary([v for _, v in found])
-        old = facts.get(loop.header, LoopFacts(loop.header, "", 1, None, ""))
+        old = facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, 1, None, ""))
         facts[loop.header] = replace(old, vector_bits=bits, element=element, vector_isa=kind)
     return add_tags(replace(result, loop_facts=facts), tags)
 
@@ -62,7 +62,7 @@ def own_blocks(result: Analysis, loop: Loop) -> tuple[int, ...]:
 def _vector_ops(ctx: Context, block: int) -> list[tuple[str, int | None, str]]:
     """(isa kind, bits, element) of each packed instruction in the block."""
     b = ctx.block(block)
-    classify = _aarch64 if ctx.cfg.method.isa == "aarch64" else _x86
+    classify = _aarch64 if ctx.cfg.method.isa is IsaName.AARCH64 else _x86
     found = []
     for ins in ctx.cfg.method.instructions[b.start : b.end]:
         op = classify(ins, ctx.table.base_mnemonic(ins.mnemonic))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from asmcfg import isa
 from asmcfg.hotspot import sections
 from asmcfg.isa.base import Isa
-from asmcfg.model import Block, Cfg, Edge, EdgeKind, Flow, Instruction, Method
+from asmcfg.model import Block, Cfg, Edge, EdgeKind, Feature, Flow, Instruction, Method
 
 UNRESOLVED = "unresolved jump table"
 MID_INSTRUCTION = "into the middle of an instruction:"
@@ -86,7 +86,7 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
     if gaps:
         edges = [e for e in edges if not (e.kind is EdgeKind.FALLTHROUGH and e.dst in gaps)]
     roots = _roots(method, block_of)
-    if "partial" in method.features:
+    if Feature.PARTIAL in method.features:
         edges = [_not_shown(e) for e in edges]
         entered = {e.dst for e in edges if isinstance(e.dst, int)}
         roots = tuple(sorted(set(roots) | {b.id for b in blocks if b.id not in entered}))

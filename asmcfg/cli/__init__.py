@@ -10,7 +10,8 @@ import click
 
 from asmcfg import __version__
 from asmcfg.cli.guard import INTERNAL_ERROR as INTERNAL_ERROR, guarded
-from asmcfg.cli.shared import FORMATS, SETTINGS
+from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, SETTINGS, SYNTAXES
+from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
 
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
@@ -43,7 +44,7 @@ class _WithDiff(click.Command):
 @click.argument("input", default="-", metavar="[FILE]")
 @click.option("--method", "pattern", metavar="PATTERN", help="Glob on Class::method, or a bare method name.")
 @click.option("--compile-id", type=int, metavar="N", help="The compilation with this compile id.")
-@click.option("--compiler", type=click.Choice(["c1", "c2", "jvmci"]), help="Only this compiler's compilations.")
+@click.option("--compiler", type=click.Choice(CHOSEN_COMPILERS), help="Only this compiler's compilations.")
 @click.option("--all", "all_", is_flag=True, help="Every matching compilation (one DOT graph each).")
 @click.option("--list", "list_", is_flag=True, help="Print a table of the compilations in the input and exit.")
 @click.option("--json", "json_", metavar="FILE|-", help="Write the JSON model (schema 1) to FILE or stdout.")
@@ -62,7 +63,7 @@ class _WithDiff(click.Command):
 @click.option("--jdk", type=click.IntRange(6, 40), metavar="N", help="JDK whose trap-reason table to use.")
 @click.option(
     "--syntax",
-    type=click.Choice(["att", "intel"]),
+    type=click.Choice(SYNTAXES),
     default="att",
     show_default=True,
     help="x86 syntax for instructions decoded from [MachCode] hex.",
@@ -143,7 +144,7 @@ def main(
 
     options = Options(
         input=input,
-        selector=Selector(pattern, compile_id, compiler),
+        selector=Selector(pattern, compile_id, Compiler(compiler) if compiler else None),
         all=all_,
         list=list_,
         json=json_,
@@ -155,8 +156,8 @@ def main(
         dot=dot,
         fold=not no_fold,
         jdk=jdk,
-        syntax=syntax,
-        input_format=None if input_format == "auto" else input_format,
+        syntax=Syntax(syntax),
+        input_format=None if input_format == "auto" else DialectName(input_format),
         renderer=renderer,
         render_timeout=render_timeout,
         strict=strict,

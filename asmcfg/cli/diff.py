@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from asmcfg.cli.guard import guarded
-from asmcfg.cli.shared import FORMATS, SETTINGS
+from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, SETTINGS, SYNTAXES
+from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run.pipeline import Selector
 
@@ -30,7 +31,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
         command = click.option(f"--{side}-profile", metavar="PERFASM", help=f"perfasm profile of the {side} run.")(
             command
         )
-        command = click.option(f"--{side}-compiler", type=click.Choice(["c1", "c2", "jvmci"]),
+        command = click.option(f"--{side}-compiler", type=click.Choice(CHOSEN_COMPILERS),
                                help=f"Compiler of the {side} compilation.")(command)
         command = click.option(f"--{side}-compile-id", type=int, metavar="N",
                                help=f"Compile id of the {side} compilation.")(command)
@@ -45,7 +46,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @click.option("--method", "pattern", metavar="PATTERN", help="Method of both compilations.")
 @click.option("--compile-id", "compile_ids", type=int, multiple=True, metavar="N",
               help="Compile id of both; given twice: the old one, then the new one.")
-@click.option("--compiler", type=click.Choice(["c1", "c2", "jvmci"]), help="Compiler of both compilations.")
+@click.option("--compiler", type=click.Choice(CHOSEN_COMPILERS), help="Compiler of both compilations.")
 @click.option("--log", metavar="LOGXML", help="LogCompilation log of the run both compilations come from.")
 @_side_options("old")
 @_side_options("new")
@@ -58,7 +59,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
               help="Exit 5 when the condition holds: new-trap, check-in-loop, lost-vector, not-inlined, grew:PCT.")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block in the graphs.")
 @click.option("--jdk", type=click.IntRange(6, 40), metavar="N", help="JDK whose trap-reason table to use.")
-@click.option("--syntax", type=click.Choice(["att", "intel"]), default="att", show_default=True,
+@click.option("--syntax", type=click.Choice(SYNTAXES), default="att", show_default=True,
               help="x86 syntax for instructions decoded from [MachCode] hex.")
 @click.option("--input-format", type=click.Choice(FORMATS), default="auto", show_default=True,
               help="Input format of both inputs; sniffed by default.")
@@ -86,8 +87,8 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
         old=old, new=new or old, old_selector=selectors[0], new_selector=selectors[1], json=json_, dot=dot,
         svg=svg, html=html, fail_on=conditions, old_profile=sides["old_profile"], new_profile=sides["new_profile"],
         old_log=sides["old_log"] or log, new_log=sides["new_log"] or log, jdk=jdk,
-        syntax=syntax, input_format=None if input_format == "auto" else input_format, fold=not no_fold,
-        renderer=renderer, render_timeout=render_timeout, quiet=quiet,
+        syntax=Syntax(syntax), input_format=None if input_format == "auto" else DialectName(input_format),
+        fold=not no_fold, renderer=renderer, render_timeout=render_timeout, quiet=quiet,
     )
     sys.exit(guarded(lambda: run(options), old, debug))
 
@@ -104,10 +105,14 @@ def _diff_selectors(
         selectors.append(Selector(
             sides[f"{side}_method"] or pattern,
             sides[f"{side}_compile_id"] if sides[f"{side}_compile_id"] is not None else shared_ids[n],
-            sides[f"{side}_compiler"] or compiler,
+            _compiler(sides[f"{side}_compiler"] or compiler),
         ))
     if one_input and selectors[0] == selectors[1]:
         raise click.UsageError(
             "one input needs two compilations: --compile-id OLD --compile-id NEW, or --old-…/--new-… selectors"
         )
     return selectors[0], selectors[1]
+
+
+def _compiler(name: str | None) -> Compiler | None:
+    return Compiler(name) if name else None

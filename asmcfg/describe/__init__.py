@@ -32,124 +32,97 @@ from asmcfg.describe.profile import (  # re-exported: callers read every label f
     percent as percent,
     unprinted as unprinted,
 )
-from asmcfg.model import EdgeKind, Header, Trap, TrapEvidence
+from asmcfg.model import EdgeKind, Header, Tag, Trap, TrapEvidence, Verdict
 
-TAG_ORDER = (
-    "entry",
-    "verified_entry",
-    "osr_entry",
-    "loop_header",
-    "safepoint_poll",
-    "return_poll",
-    "range_check",
-    "null_check",
-    "uncommon_trap",
-    "exception_handler",
-    "deopt_handler",
-    "stub",
-    "ic_miss",
-    "padding",
-    "vector",
-    "java_call",
-    "runtime_call",
-    "type_check",
-    "allocation",
-    "allocation_slow",
-    "lock",
-    "lock_slow",
-    "unlock",
-    "unlock_slow",
-    "gc_barrier",
-    "gc_barrier_slow",
-)
+TAG_ORDER: tuple[Tag, ...] = tuple(Tag)
 """Tags in the order labels list them; also the legend order."""
 
-TAG_LABELS = {
-    "entry": "entry (inline-cache check)",
-    "verified_entry": "verified entry",
-    "osr_entry": "OSR entry",
-    "loop_header": "loop header",
-    "safepoint_poll": "safepoint poll",
-    "return_poll": "return poll",
-    "range_check": "range-check failure path",
-    "null_check": "null-check failure path",
-    "uncommon_trap": "uncommon trap (deopt)",
-    "exception_handler": "exception handler",
-    "deopt_handler": "deopt handler",
-    "stub": "stub / slow path",
-    "ic_miss": "inline-cache miss",
-    "padding": "padding (never executed)",
-    "vector": "packed SIMD work in a loop",
-    "java_call": "call of a Java method (not inlined)",
-    "runtime_call": "call into the VM runtime or a stub",
-    "type_check": "type check (class compare / subtype stub)",
-    "allocation": "allocation (TLAB fast path)",
-    "allocation_slow": "allocation slow path",
-    "lock": "monitor enter fast path",
-    "lock_slow": "monitor enter slow path",
-    "unlock": "monitor exit fast path",
-    "unlock_slow": "monitor exit slow path",
-    "gc_barrier": "GC barrier fast path",
-    "gc_barrier_slow": "GC barrier slow path",
+TAG_LABELS: dict[Tag, str] = {
+    Tag.ENTRY: "entry (inline-cache check)",
+    Tag.VERIFIED_ENTRY: "verified entry",
+    Tag.OSR_ENTRY: "OSR entry",
+    Tag.LOOP_HEADER: "loop header",
+    Tag.SAFEPOINT_POLL: "safepoint poll",
+    Tag.RETURN_POLL: "return poll",
+    Tag.RANGE_CHECK: "range-check failure path",
+    Tag.NULL_CHECK: "null-check failure path",
+    Tag.UNCOMMON_TRAP: "uncommon trap (deopt)",
+    Tag.EXCEPTION_HANDLER: "exception handler",
+    Tag.DEOPT_HANDLER: "deopt handler",
+    Tag.STUB: "stub / slow path",
+    Tag.IC_MISS: "inline-cache miss",
+    Tag.PADDING: "padding (never executed)",
+    Tag.VECTOR: "packed SIMD work in a loop",
+    Tag.JAVA_CALL: "call of a Java method (not inlined)",
+    Tag.RUNTIME_CALL: "call into the VM runtime or a stub",
+    Tag.TYPE_CHECK: "type check (class compare / subtype stub)",
+    Tag.ALLOCATION: "allocation (TLAB fast path)",
+    Tag.ALLOCATION_SLOW: "allocation slow path",
+    Tag.LOCK: "monitor enter fast path",
+    Tag.LOCK_SLOW: "monitor enter slow path",
+    Tag.UNLOCK: "monitor exit fast path",
+    Tag.UNLOCK_SLOW: "monitor exit slow path",
+    Tag.GC_BARRIER: "GC barrier fast path",
+    Tag.GC_BARRIER_SLOW: "GC barrier slow path",
 }
 
-TAG_COLOURS = {
-    "entry": "#d9f2d9",
-    "verified_entry": "#b3e6b3",
-    "osr_entry": "#8fd98f",
-    "loop_header": "#cce0ff",
-    "safepoint_poll": "#e6f0ff",
-    "return_poll": "#f2f2f2",
-    "range_check": "#ffd9b3",
-    "null_check": "#ffe6cc",
-    "uncommon_trap": "#ffb3b3",
-    "exception_handler": "#e6ccff",
-    "deopt_handler": "#f0e0ff",
-    "stub": "#e6e6e6",
-    "ic_miss": "#f5f5dc",
-    "padding": "#fafafa",
-    "vector": "#c2f0f0",
-    "java_call": "#fff2a8",
-    "runtime_call": "#f7f0d9",
-    "type_check": "#e8d9f7",
-    "allocation": "#d9f0e6",
-    "allocation_slow": "#b8dcc9",
-    "lock": "#f2dcd0",
-    "lock_slow": "#e0bca8",
-    "unlock": "#f2e6d0",
-    "unlock_slow": "#dcc7a3",
-    "gc_barrier": "#dde3f0",
-    "gc_barrier_slow": "#b9c4de",
+TAG_COLOURS: dict[Tag, str] = {
+    Tag.ENTRY: "#d9f2d9",
+    Tag.VERIFIED_ENTRY: "#b3e6b3",
+    Tag.OSR_ENTRY: "#8fd98f",
+    Tag.LOOP_HEADER: "#cce0ff",
+    Tag.SAFEPOINT_POLL: "#e6f0ff",
+    Tag.RETURN_POLL: "#f2f2f2",
+    Tag.RANGE_CHECK: "#ffd9b3",
+    Tag.NULL_CHECK: "#ffe6cc",
+    Tag.UNCOMMON_TRAP: "#ffb3b3",
+    Tag.EXCEPTION_HANDLER: "#e6ccff",
+    Tag.DEOPT_HANDLER: "#f0e0ff",
+    Tag.STUB: "#e6e6e6",
+    Tag.IC_MISS: "#f5f5dc",
+    Tag.PADDING: "#fafafa",
+    Tag.VECTOR: "#c2f0f0",
+    Tag.JAVA_CALL: "#fff2a8",
+    Tag.RUNTIME_CALL: "#f7f0d9",
+    Tag.TYPE_CHECK: "#e8d9f7",
+    Tag.ALLOCATION: "#d9f0e6",
+    Tag.ALLOCATION_SLOW: "#b8dcc9",
+    Tag.LOCK: "#f2dcd0",
+    Tag.LOCK_SLOW: "#e0bca8",
+    Tag.UNLOCK: "#f2e6d0",
+    Tag.UNLOCK_SLOW: "#dcc7a3",
+    Tag.GC_BARRIER: "#dde3f0",
+    Tag.GC_BARRIER_SLOW: "#b9c4de",
 }
 """Fill colour of a block, by its most important tag (the first in TAG_ORDER it carries)."""
 
-FILL_PRIORITY = (
-    "uncommon_trap",
-    "range_check",
-    "null_check",
-    "exception_handler",
-    "deopt_handler",
-    "allocation_slow",
-    "lock_slow",
-    "unlock_slow",
-    "gc_barrier_slow",
-    "stub",
-    "ic_miss",
-    "osr_entry",
-    "verified_entry",
-    "entry",
-    "gc_barrier",
-    "allocation",
-    "lock",
-    "unlock",
-    "type_check",
-    "java_call",
-    "vector",
-    "loop_header",
-    "runtime_call",
-    "safepoint_poll",
-    "return_poll",
-    "padding",
+FILL_PRIORITY: tuple[Tag, ...] = (
+    Tag.UNCOMMON_TRAP,
+    Tag.RANGE_CHECK,
+    Tag.NULL_CHECK,
+    Tag.EXCEPTION_HANDLER,
+    Tag.DEOPT_HANDLER,
+    Tag.ALLOCATION_SLOW,
+    Tag.LOCK_SLOW,
+    Tag.UNLOCK_SLOW,
+    Tag.GC_BARRIER_SLOW,
+    Tag.STUB,
+    Tag.IC_MISS,
+    Tag.OSR_ENTRY,
+    Tag.VERIFIED_ENTRY,
+    Tag.ENTRY,
+    Tag.GC_BARRIER,
+    Tag.ALLOCATION,
+    Tag.LOCK,
+    Tag.UNLOCK,
+    Tag.TYPE_CHECK,
+    Tag.JAVA_CALL,
+    Tag.VECTOR,
+    Tag.LOOP_HEADER,
+    Tag.RUNTIME_CALL,
+    Tag.SAFEPOINT_POLL,
+    Tag.RETURN_POLL,
+    Tag.PADDING,
 )
 
 EDGE_STYLES: dict[EdgeKind, dict[str, str]] = {
@@ -191,7 +164,7 @@ FONT = "Courier"
 """A font both Graphviz and graphviz-pure have metrics for."""
 
 
-def fill_for(tags: frozenset[str]) -> str:
+def fill_for(tags: frozenset[Tag]) -> str:
     """The fill colour of a block with these tags (white when none matters)."""
     for tag in FILL_PRIORITY:
         if tag in tags:
@@ -199,14 +172,14 @@ def fill_for(tags: frozenset[str]) -> str:
     return "#ffffff"
 
 
-def ordered_tags(tags: frozenset[str]) -> list[str]:
+def ordered_tags(tags: frozenset[Tag]) -> list[Tag]:
     """Tags in display order."""
-    return [t for t in TAG_ORDER if t in tags] + sorted(tags - set(TAG_ORDER))
+    return [t for t in TAG_ORDER if t in tags]
 
 
 def compilation(header: Header) -> str:
     """One line naming a compilation: `c2 id 9 tier 4 Tensor4D::sum4 (97 bytes)`."""
-    parts = [header.compiler]
+    parts: list[str] = [header.compiler]
     if header.compile_id is not None:
         parts.append(f"id {header.compile_id}")
     if header.level is not None:
@@ -235,9 +208,9 @@ def address(value: int | None) -> str | None:
 def trap_log_line(evidence: TrapEvidence) -> str:
     """What the LogCompilation log says of a decoded trap, in one ASCII line."""
     fired = f"; fired {evidence.fired}x at run time" if evidence.fired else ""
-    if evidence.verdict == "agrees":
+    if evidence.verdict is Verdict.AGREES:
         return f"log agrees{fired}"
-    if evidence.verdict == "unlogged":
+    if evidence.verdict is Verdict.UNLOGGED:
         return f"LOG DIFFERS: the compiler logged no trap at this bci{fired}"
     return f"LOG DIFFERS: the compiler logged {', '.join(evidence.logged_as())} here{fired}"
 

@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
-ROLE_LABELS = {
-    "pre": "pre-loop",
-    "main": "main loop",
-    "post": "post-loop",
-    "drain": "vector drain loop",
-    "strip_mined_outer": "strip-mined outer",
+from asmcfg.model import CallKind, LoopRole, PathKind
+
+ROLE_LABELS: dict[LoopRole, str] = {
+    LoopRole.PRE: "pre-loop",
+    LoopRole.MAIN: "main loop",
+    LoopRole.POST: "post-loop",
+    LoopRole.DRAIN: "vector drain loop",
+    LoopRole.STRIP_MINED_OUTER: "strip-mined outer",
 }
 """C2's loop copies, as the loops table and the graph name them."""
 
-CALL_KINDS = {
-    "static": "static",
-    "optimized_virtual": "optimized virtual",
-    "virtual": "virtual",
-    "interface": "interface",
-    "runtime": "runtime",
-    "stub": "stub",
-    "unknown": "unnamed",
+CALL_KINDS: dict[CallKind, str] = {
+    CallKind.STATIC: "static",
+    CallKind.OPTIMIZED_VIRTUAL: "optimized virtual",
+    CallKind.VIRTUAL: "virtual",
+    CallKind.INTERFACE: "interface",
+    CallKind.RUNTIME: "runtime",
+    CallKind.STUB: "stub",
+    CallKind.UNKNOWN: "unnamed",
 }
 """Call kinds as labels show them."""
 
-PATH_KINDS = {"allocation": "allocation", "lock": "monitor enter", "unlock": "monitor exit", "gc_barrier": "GC barrier"}
+PATH_KINDS: dict[PathKind, str] = {
+    PathKind.ALLOCATION: "allocation",
+    PathKind.LOCK: "monitor enter",
+    PathKind.UNLOCK: "monitor exit",
+    PathKind.GC_BARRIER: "GC barrier",
+}
 """Runtime path kinds as labels show them."""
 
 
@@ -35,7 +42,7 @@ def vector_text(bits: int | None, element: str, isa: str) -> str:
     return f"{bits}-bit {element} ({isa})".replace("  ", " ") if element else f"{bits}-bit ({isa})"
 
 
-def loop_text(role: str, unroll: int, vector: str) -> str:
+def loop_text(role: LoopRole, unroll: int, vector: str) -> str:
     """`main loop x4, 512-bit float (avx512)`: a loop's copy role, unroll factor and vector width."""
     parts = [ROLE_LABELS.get(role, "")]
     if unroll > 1:
@@ -49,9 +56,9 @@ def decision_text(inlined: bool, reason: str) -> str:
     return f"inlined ({reason})" if inlined else f"NOT inlined: {reason}"
 
 
-def call_text(kind: str, callee: str, not_inlined: str, logged: bool) -> str:
+def call_text(kind: CallKind, callee: str, not_inlined: str, logged: bool) -> str:
     """One call as a label line: kind, callee and, with a log, why it was not inlined."""
-    text = f"call: {CALL_KINDS.get(kind, kind)} {callee or '?'}"
+    text = f"call: {CALL_KINDS[kind]} {callee or '?'}"
     if not_inlined:
         return f"{text} -- NOT inlined: {not_inlined}"
     return f"{text} -- no inlining record here" if logged else text
@@ -65,6 +72,6 @@ def type_check_text(classes: tuple[str, ...], fails_to: str) -> str:
     return f"type check: {tested} -> {fails_to}" + ("" if fails_to.endswith("call") else " trap")
 
 
-def fast_path_text(kind: str, slow: int, routine: str) -> str:
+def fast_path_text(kind: PathKind, slow: int, routine: str) -> str:
     """`allocation fast path -> B54 (_new_instance_Java)`."""
-    return f"{PATH_KINDS.get(kind, kind)} fast path -> B{slow} ({routine})"
+    return f"{PATH_KINDS[kind]} fast path -> B{slow} ({routine})"

@@ -1,7 +1,8 @@
 """The registry of input dialects, and the sniffing that picks the one an input is written in.
 
 Adding a dialect: a folder `asmcfg/dialects/<name>/` whose `__init__.py` defines `DIALECT` and whose
-`reader.py` has `sniff(sample)` and `Reader`, and its `DIALECT` in `REGISTRY` below."""
+`reader.py` has `sniff(sample)` and `Reader`, its name in `model.words.DialectName`, and its `DIALECT` in
+`REGISTRY` below."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from asmcfg.dialects import hsdis, logcompilation, machcode, perfasm
 from asmcfg.dialects.base import Dialect, Reader, ReadOptions
 from asmcfg.errors import InputError
+from asmcfg.model import DialectName
 from asmcfg.sources.lines import Line
 
 __all__ = ["DIALECTS", "REGISTRY", "Choice", "Dialect", "ReadOptions", "Reader", "choose", "open_reader"]
@@ -20,21 +22,21 @@ SAMPLE_LINES = 400
 REGISTRY: tuple[Dialect, ...] = (hsdis.DIALECT, machcode.DIALECT, logcompilation.DIALECT, perfasm.DIALECT)
 """Every dialect, in the order they are tried when two score the same."""
 BY_NAME = {dialect.name: dialect for dialect in REGISTRY}
-DIALECTS = tuple(BY_NAME)
-"""Dialect names, as `--input-format` takes them."""
+DIALECTS = tuple(name.value for name in BY_NAME)
+"""Dialect names as plain strings, as `--input-format` takes them (click shows an enum's member names)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
     """The dialect chosen for an input, and why."""
 
-    name: str
-    """Dialect module name."""
+    name: DialectName
+    """The dialect's name."""
     score: float
     """Its sniff score on the sample."""
 
 
-def choose(sample: list[str], forced: str | None = None) -> Choice:
+def choose(sample: list[str], forced: DialectName | None = None) -> Choice:
     """The best-fitting dialect for `sample`, or `forced` when given."""
     if forced:
         return Choice(forced, 1.0)
@@ -45,7 +47,7 @@ def choose(sample: list[str], forced: str | None = None) -> Choice:
 
 
 def open_reader(
-    lines: Iterable[Line], source: str, forced: str | None = None, options: ReadOptions | None = None
+    lines: Iterable[Line], source: str, forced: DialectName | None = None, options: ReadOptions | None = None
 ) -> tuple[Dialect, Reader, Iterator[Line]]:
     """Sniff the first lines, build the matching reader, and give back the whole line stream."""
     iterator = iter(lines)

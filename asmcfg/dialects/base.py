@@ -1,4 +1,5 @@
-"""What every input dialect offers: its name, its signs and sniff, a reader, and a cutter for the parallel path."""
+"""What every input dialect offers: its name, its signs and sniff, a reader, a cutter and a piece reader for the
+parallel path, and an indexer for a fast `--list`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from asmcfg.model import Method
+from asmcfg.model import Compiler, DialectName, Method, Syntax
 
 if TYPE_CHECKING:
     from asmcfg.sources.lines import Line
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 class ReadOptions:
     """Choices that change how a dialect reads its input."""
 
-    syntax: str = "att"
+    syntax: Syntax = Syntax.ATT
     """x86 syntax for instructions asmcfg decodes itself (`att` or `intel`)."""
 
 
@@ -37,19 +38,72 @@ class Reader(Protocol):
 
 
 Cut = Callable[["Readable", str, str, int], Iterator[Any]]
-"""(stream, path, source name, target bytes) → pieces that workers read apart."""
+"""(stream, path, source name, target bytes) → pieces that workers read apart; each has a `size` in bytes."""
+
+
+class Counts(Protocol):
+    """Where a piece reader counts the non-blank lines it found outside any method."""
+
+    outside: int
+
+
+ReadPiece = Callable[[Any, str, ReadOptions | None, Counts], Iterator[Method]]
+"""(piece, source name, options, counts) → the piece's methods, one at a time; adds its lines outside methods to
+`counts.outside`."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRecord:
+    """One compilation an indexer found."""
+
+    compile_id: int | None
+    """Compile id, None when the layout does not print it."""
+    compiler: Compiler
+    """`c1`, `c2`, `jvmci`, `native` or `unknown`."""
+    level: int | None
+    """Tier level (0-4), None without tiered compilation."""
+    osr_bci: int | None
+    """Bytecode index of an OSR compilation's entry, None for a normal one."""
+    flags: str
+    """Attribute characters as printed: `%` OSR, `s` synchronized, `!` handlers, `b` blocking, `n` native."""
+    method: str
+    """`pkg.Class::method`."""
+    bytecode_size: int | None
+    """Size of the method's bytecode in bytes."""
+    code_size: int | None
+    """Size of `main code` from the section table (or the `<nmethod>` offsets), None if not printed."""
+    code_begin: int | None
+    """Address of the first byte of `main code`."""
+    offset: int
+    """Byte offset of the header line (or the `<nmethod>` record) in the decompressed input."""
+    printed: bool
+    """True when the log holds the compilation's assembly (always for PrintAssembly text)."""
+
+
+Window = tuple[int, bytearray, int, int, int]
+"""(offset of the buffer in the input, buffer, where the needles may start: from, to, bytes in the buffer)."""
+Index = Callable[[Iterator[Window]], Iterator[IndexRecord]]
+"""Windows over the decompressed input → its compilations, in input order."""
 
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """One input format. Its code lives in `asmcfg/dialects/<name>/` and is imported only when it is used."""
 
-    name: str
+    name: DialectName
     """Its name on the command line (`--input-format`) and in the JSON (`dialect`)."""
     signs: tuple[str, ...] = ()
     """Text without which its sniff scores 0, so its reader is not even imported; empty: always tried."""
     cutter: str | None = None
     """`module:function` (a `Cut`) that cuts its bytes for the parallel path; None: read in one process."""
+    piece_reader: str | None = None
+    """`module:function` (a `ReadPiece`) reading one of its cutter's pieces; None: the pieces are whole lines
+    (`sources.split.Piece`) that its own reader reads."""
+    indexer: str = "asmcfg.dialects.index:headers"
+    """`module:function` (an `Index`) finding its compilations with a byte search, for a fast `--list` of a large
+    input; the default finds PrintAssembly's `Compiled method` headers."""
+    measured: bool = False
+    """Its input carries perfasm's measured heat itself: no JMH saveLog percentage columns are looked for."""
 
     def module(self) -> Any:
         """The reader module: `sniff(sample)` and `Reader(source, options)`."""
@@ -72,6 +126,26 @@ class Dialect:
         """The dialect's cutter, or None when its input must be read in one process."""
         if self.cutter is None:
             return None
-        module, function = self.cutter.split(":")
-        cut: Cut = getattr(importlib.import_module(module), function)
+        cut: Cut = _function(self.cutter)
         return cut
+
+    def read_piece(self, piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
+        """The methods of one piece its cutter cut, one at a time; its lines outside methods go to `counts`."""
+        if self.piece_reader is not None:
+            read: ReadPiece = _function(self.piece_reader)
+            yield from read(piece, source, options, counts)
+            return
+        reader = self.reader(source, options)
+        yield from reader.methods(piece.lines())
+        counts.outside += reader.outside
+
+    def index(self) -> Index:
+        """The dialect's indexer."""
+        index: Index = _function(self.indexer)
+        return index
+
+
+def _function(name: str) -> Any:
+    """The function `module:function` names."""
+    module, function = name.split(":")
+    return getattr(importlib.import_module(module), function)

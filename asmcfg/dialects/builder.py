@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from asmcfg import isa
 from asmcfg.dialects.annotations import read_notes
-from asmcfg.model import Header, Instruction, Method
+from asmcfg.model import DialectName, Feature, Header, Instruction, IsaName, Method
 
-_PREFIXES = isa.for_name("x86_64").prefixes
+_PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
 
 @dataclass(slots=True)
@@ -29,13 +29,13 @@ class MethodBuilder:
 
     header: Header
     source: str
-    dialect: str = "hsdis"
+    dialect: DialectName = DialectName.HSDIS
     instructions: list[PendingInstruction] = field(default_factory=list)
     markers: list[tuple[int, str]] = field(default_factory=list)
     constants: list[tuple[int, int]] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
-    features: set[str] = field(default_factory=set)
+    features: set[Feature] = field(default_factory=set)
     label: str | None = None
 
     def add_instruction(self, address: int, body: str, line: int) -> None:
@@ -127,15 +127,15 @@ def code_range(sections: dict[str, tuple[int, int]]) -> tuple[int | None, int | 
     return (main[0] if main else None), (last[1] if last else None)
 
 
-def layout_features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> set[str]:
+def layout_features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> set[Feature]:
     """Layout features that date the JDK: an `immutable data` section, `{post_call_nop}`, `{reexecute=…}`."""
     found = set()
     if "immutable data" in sections:
-        found.add("immutable_data")
+        found.add(Feature.IMMUTABLE_DATA)
     if any("post_call_nop" in i.relocs for i in instructions):
-        found.add("post_call_nop")
+        found.add(Feature.POST_CALL_NOP)
     if any("reexecute=" in i.comment for i in instructions[:400]):
-        found.add("reexecute")
+        found.add(Feature.REEXECUTE)
     return found
 
 

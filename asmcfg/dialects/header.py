@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from asmcfg.model import Header
+from asmcfg.model import Compiler, Header
 
 _HEADER = re.compile(
     r"Compiled method \((?P<compiler>[^)]+)\)\s+(?P<ts>\d+)\s+(?:\S+:)?\s*(?P<id>\d+) (?P<flags>[%sbn! ]{5}) "
@@ -21,7 +21,7 @@ def parse_header(text: str, line: int) -> Header | None:
         return None
     level = match.group("level")
     return Header(
-        compiler=_compiler(match.group("compiler")),
+        compiler=Compiler.named(match.group("compiler")),
         compile_id=int(match.group("id")),
         level=int(level) if level and level != "-" else None,
         flags="".join(c for c in match.group("flags") if c != " "),
@@ -33,12 +33,7 @@ def parse_header(text: str, line: int) -> Header | None:
     )
 
 
-def _compiler(tag: str) -> str:
-    tag = tag.strip().lower()
-    return {"nm": "native", "n/a": "native"}.get(tag, tag)
-
-
-def unnamed_header(line: int, compiler: str = "unknown") -> Header:
+def unnamed_header(line: int, compiler: Compiler = Compiler.UNKNOWN) -> Header:
     """A header for a method printed without one (JDK 8 layout, a fragment)."""
     return Header(compiler, None, None, "", "<unknown>", None, None, None, line)
 
@@ -59,7 +54,7 @@ def method_label(text: str) -> str | None:
     return match.group(2).replace("/", ".") + "::" + match.group(1)
 
 
-def banner_compiler(text: str) -> str | None:
+def banner_compiler(text: str) -> Compiler | None:
     """`c2` from `==== C2-compiled nmethod ====`."""
     match = re.search(r"=+ (C1|C2|JVMCI)-compiled nmethod =+", text)
-    return match.group(1).lower() if match else None
+    return Compiler.named(match.group(1)) if match else None

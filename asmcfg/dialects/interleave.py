@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from asmcfg.model import Instruction, Method
+from asmcfg.model import Feature, Instruction, IsaName, Method
 
-FEATURE = "interleaved"
+FEATURE = Feature.INTERLEAVED
 """The feature of a method that held another method's lines (removed, or given back to it)."""
-INCOMPLETE = "incomplete"
+INCOMPLETE = Feature.INCOMPLETE
 """The feature of a method some of whose lines are missing (a gap, or the end)."""
-_MAX_GAP = {"aarch64": 4}
+_MAX_GAP = {IsaName.AARCH64: 4}
 """Largest distance between two consecutive instructions (x86: the longest instruction, 15 bytes)."""
 _X86_GAP = 15
 _UNKNOWN = "<unknown>"

@@ -10,7 +10,7 @@ from asmcfg.diff import facts
 from asmcfg.diff.facts import Inlined, Scope
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis, Call, EdgeKind, Loop, LoopFacts
+from asmcfg.model import Analysis, Call, CallKind, Check, EdgeKind, Loop, LoopFacts, LoopRole
 
 _MAX_HOPS = 32
 
@@ -29,7 +29,7 @@ class LoopItem:
     """Member block ids."""
     strip_mined: bool
     """C2's strip-mined outer loop."""
-    role: str
+    role: LoopRole
     """Its place among C2's copies of one source loop (`pre`, `main`, `post`, `drain`, `strip_mined_outer`), or
     empty (the `copies` pass)."""
     unroll: int
@@ -78,7 +78,7 @@ class CheckItem:
 
     block: int
     """Block holding the branch."""
-    kind: str
+    kind: Check
     """`range_check` or `null_check`."""
     bytecode: str
     """The guarded bytecode (`iaload`), from the trap the failure path reaches."""
@@ -96,7 +96,7 @@ class CallItem:
 
     block: int
     """Block making the call."""
-    kind: str
+    kind: CallKind
     """`static`, `optimized_virtual`, `virtual`, `interface`, `runtime`, `stub` or `unknown`."""
     callee: str
     """What it calls: the log's `pkg.Class::name`, else the bytecode's method name, else the runtime routine."""
@@ -115,7 +115,7 @@ class CallItem:
     @property
     def java(self) -> bool:
         """A call of a Java method, one C2 could have inlined."""
-        return self.kind in ("static", "optimized_virtual", "virtual", "interface")
+        return self.kind.java
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +279,7 @@ def _loop(result: Analysis, loop: Loop, checks: tuple[CheckItem, ...], calls: tu
             words.add((check.scope[0][0], check.bytecode.split(" ", 1)[0]))
     parents = [o for o in result.loops if o.depth == loop.depth - 1 and members < set(o.blocks)]
     hot = set(result.hot_paths[0].blocks if result.hot_paths else result.hot_path)
-    copy = result.loop_facts.get(loop.header, LoopFacts(loop.header, "", 1, None, ""))
+    copy = result.loop_facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, 1, None, ""))
     heat = None
     if result.block_heat:
         heat = round(sum(result.block_heat.get(b, (0.0,))[0] for b in loop.blocks), 4)

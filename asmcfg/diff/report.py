@@ -111,7 +111,7 @@ def write_tables(result: Diff, console: Console) -> None:
         method = side.result.cfg.method
         title = Text(f"{label}: ", style="bold")
         title.append(describe.compilation(method.header), style="bold")
-        title.append(f"  {method.source}:{method.header.line}; JDK {side.result.jdk}")
+        title.append(f"  {method.loc}; JDK {side.result.jdk}")
         console.print(title)
     console.print(_facts_table(result))
     if result.loops:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from asmcfg import describe
 from asmcfg.diff.facts import Inlined, Scope
 from asmcfg.diff.items import CallItem, CheckItem, LoopItem, PollItem, TrapItem
+from asmcfg.model import LoopRole
 
 
 def scope(chain: Scope) -> str:
@@ -34,7 +35,7 @@ def call(item: CallItem | Inlined | None) -> str:
         said = f" (log: {item.reason})" if item.evidence == "log" else ""
         return f"{item.callee} inlined at {scope(item.scope)}{said}"
     why = f", not inlined: {item.why}" if item.why else ""
-    kind = describe.CALL_KINDS.get(item.kind, item.kind)
+    kind = describe.CALL_KINDS[item.kind]
     return f"{kind} call {item.callee or '?'} at {scope(item.scope)} (B{item.block}){why}"
 
 
@@ -46,5 +47,6 @@ def poll(item: PollItem) -> str:
 
 def loop(item: LoopItem) -> str:
     """`B9` with its copy role: `B8 (strip-mined outer)`, `B12 (main loop x4)`."""
-    role = describe.loop_text(item.role or ("strip_mined_outer" if item.strip_mined else ""), item.unroll, "")
+    outer = LoopRole.STRIP_MINED_OUTER if item.strip_mined else LoopRole.NONE
+    role = describe.loop_text(item.role or outer, item.unroll, "")
     return f"B{item.header}" + (f" ({role})" if role else "")

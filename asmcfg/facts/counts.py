@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from asmcfg.model import Analysis, TrapKind
+from asmcfg.model import Analysis, Check, TrapKind
 
 
 def counts(result: Analysis) -> dict[str, Any]:
@@ -18,8 +18,8 @@ def counts(result: Analysis) -> dict[str, Any]:
         "blocks": len(result.cfg.blocks),
         "edges": len(result.cfg.edges),
         "uncommon_trap_calls": len(trap_calls),
-        "range_check_branches": len({e.site for e, c in result.checks.items() if c == "range_check"}),
-        "null_check_branches": len({e.site for e, c in result.checks.items() if c == "null_check"}),
+        "range_check_branches": len({e.site for e, c in result.checks.items() if c is Check.RANGE}),
+        "null_check_branches": len({e.site for e, c in result.checks.items() if c is Check.NULL}),
         "safepoint_polls": sum(1 for ins in method.instructions if ins.poll),
         "return_polls": sum(1 for ins in method.instructions if ins.poll_return),
         "trap_reasons": dict(sorted(reasons.items())),

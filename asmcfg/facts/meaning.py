@@ -33,16 +33,10 @@ def method_fields(result: Analysis) -> dict[str, Any]:
     address = result.cfg.method.instructions
     records = result.cfg.method.log_inlines
     return {
-        "calls": [{"block": c.block, "address": f"0x{address[c.site].address:x}", "kind": c.kind,
-                   "callee": c.callee, "frames": [f.as_dict() for f in c.frames],
-                   "inlining": [d.as_dict() for d in c.decisions]}
-                  for c in result.calls],
+        "calls": [c.as_dict(address[c.site].address) for c in result.calls],
         "inlining": None if records is None else [d.as_dict() for d in records],
-        "runtime_paths": [{"kind": p.kind, "routine": p.what, "slow_block": p.slow, "fast_blocks": list(p.fast)}
-                          for p in result.runtime_paths],
-        "type_checks": [{"block": t.block, "address": f"0x{address[t.site].address:x}", "classes": list(t.classes),
-                         "fails_to": t.fails_to or None, "bytecode": t.bytecode or None}
-                        for t in result.type_checks],
+        "runtime_paths": [p.as_dict() for p in result.runtime_paths],
+        "type_checks": [t.as_dict(address[t.site].address) for t in result.type_checks],
     }
 
 

@@ -10,7 +10,9 @@ from asmcfg.analyses import copies
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.facts import heat_report, meaning
 from asmcfg.isa import for_name
-from asmcfg.model import Analysis, Block, Flow, Loop, Unprinted
+from asmcfg.model import Analysis, Block, Check, Feature, Flow, Loop, Tag, TrapOrigin, Unprinted, Verdict
+
+_CHECK_TAGS = frozenset({Tag.RANGE_CHECK, Tag.NULL_CHECK})
 
 
 def block_source(result: Analysis, block: Block) -> dict[str, Any] | None:
@@ -52,7 +54,7 @@ def failure_trap(result: Analysis, first: int) -> int | None:
     for target in range(first, len(result.cfg.blocks)):
         if target in result.traps:
             return target
-        if not result.block_tags(target) & {"range_check", "null_check"}:
+        if not result.block_tags(target) & _CHECK_TAGS:
             return None
     return None
 
@@ -98,7 +100,7 @@ def _callee(relocs: tuple[str, ...]) -> str:
     return ""
 
 
-def checks_in(result: Analysis, blocks: set[int]) -> Counter[str]:
+def checks_in(result: Analysis, blocks: set[int]) -> Counter[Check]:
     """Range and null checks whose branch lies in `blocks`."""
     return Counter(check for edge, check in result.checks.items() if edge.src in blocks)
 
@@ -114,16 +116,11 @@ def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
         if ins.poll
     )
     return {
-        "header": loop.header,
-        "blocks": list(loop.blocks),
-        "depth": loop.depth,
-        "has_poll": loop.has_poll,
-        "strip_mined_outer": strip_mined_outer(result, loop),
-        "back_edges": list(loop.back_edges),
+        **loop.as_dict(strip_mined_outer(result, loop)),
         "instructions": sum(result.cfg.blocks[b].end - result.cfg.blocks[b].start for b in warm),
         "polls": polls,
-        "range_checks": checks.get("range_check", 0),
-        "null_checks": checks.get("null_check", 0),
+        "range_checks": checks.get(Check.RANGE, 0),
+        "null_checks": checks.get(Check.NULL, 0),
         "calls": calls_in(result, warm),
         **meaning.loop_fields(result, loop.header),
     }
@@ -189,14 +186,13 @@ def trap_log_counts(result: Analysis) -> dict[str, Any] | None:
         return None
     verdicts = Counter(e.verdict for e in result.trap_log.values())
     return {
-        "records": sum(1 for r in records if r.origin == "parse"),
-        "agrees": verdicts["agrees"],
-        "differs": verdicts["differs"],
-        "unlogged": verdicts["unlogged"],
-        "fired": sum(1 for r in records if r.origin == "runtime"),
+        "records": sum(1 for r in records if r.origin is TrapOrigin.PARSE),
+        "agrees": verdicts[Verdict.AGREES],
+        "differs": verdicts[Verdict.DIFFERS],
+        "unlogged": verdicts[Verdict.UNLOGGED],
+        "fired": sum(1 for r in records if r.origin is TrapOrigin.RUNTIME),
         "fired_elsewhere": [
-            {"reason": r.reason, "action": r.action, "method": r.method, "bci": r.bci, "line": r.line}
-            for r in result.fired_elsewhere
+            r.as_dict("reason", "action", "method", "bci", "line") for r in result.fired_elsewhere
         ],
     }
 
@@ -240,7 +236,7 @@ def unattributed_advice(result: Analysis, found: heat_report.Unattributed) -> st
     if not found.misdecoded:
         return None
     text = describe.EVEX_CAUSE.format(count=found.misdecoded)
-    hex_input = result.cfg.method.dialect == "machcode"
+    hex_input = Feature.DECODED in result.cfg.method.features
     return f"{text}; {describe.EVEX_ON_HEX if hex_input else describe.EVEX_ADVICE}"
 
 

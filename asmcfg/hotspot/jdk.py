@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from asmcfg.hotspot import deopt
-from asmcfg.model import Method
+from asmcfg.model import Feature, Method
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,13 +21,13 @@ class JdkGuess:
 def candidates(method: Method) -> tuple[list[int], str]:
     """JDK versions the method's layout allows, newest last, and the evidence."""
     features = method.features
-    if "legacy" in features:
-        return ([11], "JDK 9-12 layout with {reexecute}") if "reexecute" in features else ([8], "JDK 8 layout")
-    if "immutable_data" in features:
+    if Feature.LEGACY in features:
+        return ([11], "JDK 9-12 layout with {reexecute}") if Feature.REEXECUTE in features else ([8], "JDK 8 layout")
+    if Feature.IMMUTABLE_DATA in features:
         return [24, 25], "'immutable data' section: JDK 24+"
-    if "post_call_nop" in features:
+    if Feature.POST_CALL_NOP in features:
         return [21, 24, 25], "{post_call_nop}: JDK 21+"
-    if method.dialect in ("hsdis", "logcompilation") and "reexecute" not in features:
+    if Feature.UNDATED_LAYOUT in features and Feature.REEXECUTE not in features:
         return [17], "no layout evidence: assumed JDK 17"
     return [17], "JDK 13-23 layout"
 

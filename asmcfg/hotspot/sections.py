@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from asmcfg.model.words import Tag
+
 ENTRY = "Entry Point"
 VERIFIED_ENTRY = "Verified Entry Point"
 EXCEPTION_HANDLER = "Exception Handler"
@@ -16,11 +18,11 @@ ROOTS = (ENTRY, VERIFIED_ENTRY, EXCEPTION_HANDLER, DEOPT_HANDLER, DEOPT_MH_HANDL
 KEPT = frozenset({*ROOTS, STUB_CODE, INSTRUCTIONS_BEGIN})
 """Markers a reader keeps on the method (the others are layout noise)."""
 TAGS = {
-    ENTRY: "entry",
-    VERIFIED_ENTRY: "verified_entry",
-    EXCEPTION_HANDLER: "exception_handler",
-    DEOPT_HANDLER: "deopt_handler",
-    DEOPT_MH_HANDLER: "deopt_handler",
-    STUB_CODE: "stub",
+    ENTRY: Tag.ENTRY,
+    VERIFIED_ENTRY: Tag.VERIFIED_ENTRY,
+    EXCEPTION_HANDLER: Tag.EXCEPTION_HANDLER,
+    DEOPT_HANDLER: Tag.DEOPT_HANDLER,
+    DEOPT_MH_HANDLER: Tag.DEOPT_HANDLER,
+    STUB_CODE: Tag.STUB,
 }
 """The block tag each marker gives the block it starts."""

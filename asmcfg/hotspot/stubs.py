@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from asmcfg.model.words import PathKind
+
 RUNTIME_STUB_CALLS = ("SafepointBlob", "method_entry_barrier", "counter_overflow", "patching", "_Java", "C2 Runtime")
 """Substrings of a call target that mark the calling block as stub code."""
 
@@ -15,10 +17,10 @@ GENERATED_CODE = re.compile(
 function."""
 
 RUNTIME_PATHS = (
-    ("gc_barrier", re.compile(r"BarrierSet|barrier_slow|g1_|ZBarrier|z_load_barrier|Shenandoah|load_barrier")),
-    ("allocation", re.compile(r"new_(?:instance|array|type_array|object_array|multi_array)|multianewarray")),
-    ("unlock", re.compile(r"monitor_?unlock|monitorexit")),
-    ("lock", re.compile(r"monitor_?locking|monitorenter")),
+    (PathKind.GC_BARRIER, re.compile(r"BarrierSet|barrier_slow|g1_|ZBarrier|z_load_barrier|Shenandoah|load_barrier")),
+    (PathKind.ALLOCATION, re.compile(r"new_(?:instance|array|type_array|object_array|multi_array)|multianewarray")),
+    (PathKind.UNLOCK, re.compile(r"monitor_?unlock|monitorexit")),
+    (PathKind.LOCK, re.compile(r"monitor_?locking|monitorenter")),
 )
 """Routines whose call is the slow path of a GC barrier, an allocation, a monitor exit or a monitor enter (the
 first that matches names it): G1's `write_ref_field_pre_entry`, `_new_instance_Java`, C1's `monitorenter`, …"""

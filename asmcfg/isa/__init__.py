@@ -7,11 +7,12 @@ import re
 from asmcfg.isa.aarch64 import AArch64
 from asmcfg.isa.base import Isa
 from asmcfg.isa.x86 import X86
+from asmcfg.model.words import IsaName, Syntax
 
-_TABLES: dict[str, Isa] = {"x86_64": X86(), "x86_32": X86(), "aarch64": AArch64()}
+_TABLES: dict[IsaName, Isa] = {IsaName.X86_64: X86(), IsaName.X86_32: X86(), IsaName.AARCH64: AArch64()}
 
 
-def for_name(name: str) -> Isa:
+def for_name(name: IsaName) -> Isa:
     """The table for an architecture (`x86_64`, `x86_32`, `aarch64`)."""
     return _TABLES[name]
 
@@ -44,13 +45,13 @@ _INTEL_64 = re.compile(r"\b(?:r[abcd]x|r[sb]p|r[sd]i|r(?:[89]|1[0-5])[dwb]?)\b")
 _INTEL_32 = re.compile(r"\be(?:[abcd]x|[sb]p|[sd]i)\b")
 
 
-def guess(mnemonics: list[str], operands: list[str]) -> tuple[str, str]:
+def guess(mnemonics: list[str], operands: list[str]) -> tuple[IsaName, Syntax]:
     """Guess (isa, syntax) from a sample of instructions."""
     text = " ".join(operands)
     if "%" in text:
-        return ("x86_64", "att") if "%r" in text else ("x86_32", "att")
+        return (IsaName.X86_64 if "%r" in text else IsaName.X86_32), Syntax.ATT
     if any(m in _AARCH64_ONLY or m.startswith("b.") for m in mnemonics):
-        return "aarch64", "aarch64"
+        return IsaName.AARCH64, Syntax.AARCH64
     if _INTEL_32.search(text) and not _INTEL_64.search(text):
-        return "x86_32", "intel"
-    return "x86_64", "intel"
+        return IsaName.X86_32, Syntax.INTEL
+    return IsaName.X86_64, Syntax.INTEL

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
+from typing import Any
 
+from asmcfg.model.log import LogInline, LogTrap
 from asmcfg.model.profile import Profile
+from asmcfg.model.words import Compiler, DialectName, Feature, IsaName, Syntax, Word
 
 
-class EdgeKind(str, enum.Enum):
+class EdgeKind(Word):
     """How control reaches the target block."""
 
     FALLTHROUGH = "fallthrough"
@@ -18,7 +20,7 @@ class EdgeKind(str, enum.Enum):
     INDIRECT = "indirect"
 
 
-class Flow(str, enum.Enum):
+class Flow(Word):
     """What an instruction does to control flow, as the ISA table says."""
 
     NONE = "none"
@@ -28,6 +30,24 @@ class Flow(str, enum.Enum):
     CALL = "call"
     RETURN = "return"
     HALT = "halt"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLoc:
+    """Where something was printed in the input: the input's name and a line number."""
+
+    path: str
+    """Input name (path or `<stdin>`)."""
+    line: int
+    """Line number from 1; 0 when no line is known."""
+
+    def __str__(self) -> str:
+        """`path:line`, as the summaries name a place."""
+        return f"{self.path}:{self.line}"
+
+    def as_dict(self) -> dict[str, str | int]:
+        """`source` and `line`, as the JSON model writes them."""
+        return {"source": self.path, "line": self.line}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +104,25 @@ class Instruction:
         """True for a method-return safepoint poll (`{poll_return}`)."""
         return "poll_return" in self.relocs
 
+    def as_dict(self, heat: dict[str, float] | None = None) -> dict[str, Any]:
+        """The instruction as the JSON model writes it: what was printed, then `heat` (share per event) if
+        measured, then its line."""
+        item: dict[str, Any] = {"address": f"0x{self.address:x}", "mnemonic": self.mnemonic, "operands": self.operands}
+        if self.relocs:
+            item["relocs"] = list(self.relocs)
+        if self.bytecode:
+            item["bytecode"] = self.bytecode
+        if self.frames:
+            item["frames"] = [f.as_dict() for f in self.frames]
+        if self.implicit_target is not None:
+            item["implicit_exception"] = f"0x{self.implicit_target:x}"
+        if self.patching_stub is not None:
+            item["patching_stub"] = f"0x{self.patching_stub:x}"
+        if heat is not None:
+            item["heat"] = heat
+        item["line"] = self.line
+        return item
+
     def runtime_call(self) -> str:
         """The `runtime_call` target named in the comment, or an empty string."""
         for reloc in self.relocs:
@@ -96,8 +135,8 @@ class Instruction:
 class Header:
     """The `Compiled method (c2) …` line, or what is known without one."""
 
-    compiler: str
-    """`c1`, `c2`, `jvmci`, or `unknown`."""
+    compiler: Compiler
+    """`c1`, `c2`, `jvmci`, `native`, `stub` (perfasm) or `unknown`."""
     compile_id: int | None
     """Compile id, None when the layout does not print it."""
     level: int | None
@@ -139,56 +178,6 @@ class Unprinted:
 
 
 @dataclass(frozen=True, slots=True)
-class LogTrap:
-    """An `<uncommon_trap>` record of the log, to set beside the traps decoded from the code."""
-
-    compile_id: int
-    """The compilation it belongs to."""
-    origin: str
-    """`parse`: the compiler emitted the trap (in `<task>`); `runtime`: the trap fired (in `<tty>`)."""
-    method: str
-    """`pkg.Class::name` of the scope the trap is in (an inlined method for inlined code), or empty."""
-    bci: int | None
-    """Bytecode index in that method."""
-    reason: str
-    """Deoptimization reason (`range_check`)."""
-    action: str
-    """Deoptimization action (`make_not_entrant`)."""
-    comment: str
-    """The record's `comment` attribute, if any."""
-    line: int
-    """Line of the record in the log."""
-    chain: tuple[tuple[str, int | None], ...] = ()
-    """For a run-time record, every `<jvms>` scope as (method, bci), innermost first: the inlining chain of the
-    trap that fired. Empty for parse records."""
-
-
-@dataclass(frozen=True, slots=True)
-class LogInline:
-    """One inlining decision of a LogCompilation `<task>`: a `<call>` and its `<inline_success>`/`<inline_fail>`."""
-
-    compile_id: int
-    """The compilation it belongs to."""
-    caller: str
-    """`pkg.Class::name` of the method being parsed at the call (an inlined method for a call inside inlined code)."""
-    bci: int | None
-    """Bytecode index of the call in the caller (from the last `<bc>` of that parse)."""
-    callee: str
-    """`pkg.Class::name` of the method called (the `<call method=…>`)."""
-    inlined: bool
-    """True for `<inline_success>`, False for `<inline_fail>`."""
-    reason: str
-    """The record's reason (`inline (hot)`, `hot method too big`, `virtual call`, `no static binding`)."""
-    line: int
-    """Line of the decision in the log."""
-
-    def as_dict(self) -> dict[str, str | int | bool | None]:
-        """The decision's fields but its compile id, as the JSON model writes them."""
-        return {"caller": self.caller, "bci": self.bci, "callee": self.callee, "inlined": self.inlined,
-                "reason": self.reason, "line": self.line}
-
-
-@dataclass(frozen=True, slots=True)
 class Method:
     """One compilation: header, instructions and the markers between them."""
 
@@ -200,9 +189,9 @@ class Method:
     """(instruction index, label) for each section marker (`Verified Entry Point`)."""
     source: str
     """Input name (path or `<stdin>`)."""
-    isa: str
+    isa: IsaName
     """`x86_64`, `x86_32` or `aarch64`."""
-    syntax: str
+    syntax: Syntax
     """`att`, `intel` or `aarch64`."""
     code_begin: int | None = None
     """Start of `main code` from the section table."""
@@ -214,16 +203,25 @@ class Method:
     """JDK feature version the layout or a nearby banner names, if any."""
     skipped: tuple[tuple[int, str], ...] = ()
     """Unparseable lines inside the method: (line, text)."""
-    dialect: str = "hsdis"
+    dialect: DialectName = DialectName.HSDIS
     """Name of the dialect that read it."""
     profile: Profile | None = None
     """Measured heat, when a perfasm profile was read or overlaid."""
-    features: frozenset[str] = frozenset()
-    """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`) that date the JDK."""
+    features: frozenset[Feature] = frozenset()
+    """Layout features seen (`immutable_data`, `post_call_nop`, `legacy`, `reexecute`, `partial`, …)."""
     log_traps: tuple[LogTrap, ...] | None = None
     """The LogCompilation log's `<uncommon_trap>` records of this compilation; None when there is no such log."""
     log_inlines: tuple[LogInline, ...] | None = None
     """The log's inlining decisions of this compilation (its `<task>`'s parse tree); None when there is no log."""
+
+    @property
+    def loc(self) -> SourceLoc:
+        """Where the compilation was printed: the input and the line of its header."""
+        return SourceLoc(self.source, self.header.line)
+
+    def at(self, line: int) -> SourceLoc:
+        """A place in the input the method was read from."""
+        return SourceLoc(self.source, line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +248,10 @@ class Edge:
     """How control gets there."""
     site: int
     """Index of the instruction that makes the edge."""
+
+    def as_dict(self, check: str | None = None) -> dict[str, Any]:
+        """The edge as the JSON model writes it, with the check it makes (`range_check`, `null_check`) if any."""
+        return {"from": self.src, "to": self.dst, "kind": self.kind, "check": check}
 
 
 @dataclass(frozen=True, slots=True)

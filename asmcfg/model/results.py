@@ -3,13 +3,15 @@ their inlining, loop copies and vectors, runtime paths, type checks) and the ana
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
+from typing import Any
 
-from asmcfg.model.code import Cfg, Edge, Frame, LogInline, LogTrap
+from asmcfg.model.code import Cfg, Edge, Frame
+from asmcfg.model.log import LogInline, LogTrap
+from asmcfg.model.words import CallKind, Check, LoopRole, PathKind, Tag, Verdict, Word
 
 
-class TrapKind(str, enum.Enum):
+class TrapKind(Word):
     """What a trap call does: deoptimize (C2's UncommonTrapBlob, C1's deoptimize stub) or throw (a C1 stub)."""
 
     UNCOMMON_TRAP = "uncommon_trap"
@@ -39,12 +41,18 @@ class Trap:
     method: str
     """Method of the innermost frame."""
 
+    def as_dict(self, log: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The trap as the JSON model writes it, with what a LogCompilation log says of it (`log`)."""
+        request = None if self.request is None else f"0x{self.request & 0xFFFFFFFF:08x}"
+        return {"kind": self.kind, "request": request, "reason": self.reason, "action": self.action,
+                "bytecode": self.bytecode, "bci": self.bci, "line": self.line, "method": self.method, "log": log}
+
 
 @dataclass(frozen=True, slots=True)
 class TrapEvidence:
     """What a LogCompilation log says about one decoded trap."""
 
-    verdict: str
+    verdict: Verdict
     """`agrees`: a record of the compiler names the same scope, bci, reason and action; `differs`: records at
     that scope and bci name another reason or action; `unlogged`: the compiler logged no trap there."""
     logged: tuple[LogTrap, ...]
@@ -55,7 +63,12 @@ class TrapEvidence:
     @property
     def disagrees(self) -> bool:
         """True when the log says something else, or nothing, where the code traps."""
-        return self.verdict != "agrees"
+        return self.verdict is not Verdict.AGREES
+
+    def as_dict(self) -> dict[str, Any]:
+        """The evidence as the JSON model writes it: the verdict, the compiler's records, the firings."""
+        logged = [r.as_dict("reason", "action", "comment", "line") for r in self.logged]
+        return {"verdict": self.verdict, "logged": logged, "fired": self.fired}
 
     def logged_as(self) -> list[str]:
         """The distinct `reason / action` pairs the compiler logged here, sorted."""
@@ -76,6 +89,11 @@ class Loop:
     """Blocks whose edges go back to the header."""
     has_poll: bool
     """True when a member block holds a `{poll}`."""
+
+    def as_dict(self, strip_mined_outer: bool) -> dict[str, Any]:
+        """The loop as the JSON model writes it, with whether it is C2's strip-mined outer loop."""
+        return {"header": self.header, "blocks": list(self.blocks), "depth": self.depth, "has_poll": self.has_poll,
+                "strip_mined_outer": strip_mined_outer, "back_edges": list(self.back_edges)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +116,7 @@ class Call:
     """Index of the call instruction."""
     block: int
     """Block that makes it."""
-    kind: str
+    kind: CallKind
     """`static`, `optimized_virtual`, `virtual`, `interface` (Java calls, from the call relocation and the
     bytecode), `runtime` (a VM function), `stub` (generated code: StubRoutines, C2/C1 runtime stubs), `unknown`."""
     callee: str
@@ -111,7 +129,12 @@ class Call:
     @property
     def java(self) -> bool:
         """True for a call of a Java method (one C2 could have inlined)."""
-        return self.kind in ("static", "optimized_virtual", "virtual", "interface")
+        return self.kind.java
+
+    def as_dict(self, address: int) -> dict[str, Any]:
+        """The call as the JSON model writes it; `address` is its instruction's."""
+        return {"block": self.block, "address": f"0x{address:x}", "kind": self.kind, "callee": self.callee,
+                "frames": [f.as_dict() for f in self.frames], "inlining": [d.as_dict() for d in self.decisions]}
 
     def not_inlined_because(self) -> str:
         """The log's `inline_fail` reasons here, joined, or an empty string."""
@@ -124,7 +147,7 @@ class LoopFacts:
 
     header: int
     """Header block id of the loop."""
-    role: str
+    role: LoopRole
     """`pre`, `main`, `post`, `drain` (a vector post-loop), `strip_mined_outer`, or empty when not recognised."""
     unroll: int
     """Copies of the body one trip of a main or drain loop executes (see analyses.copies); 1 for other loops."""
@@ -145,7 +168,7 @@ class LoopFacts:
 class RuntimePath:
     """A GC barrier, an allocation or a monitor operation: its slow-path call and the fast path branching to it."""
 
-    kind: str
+    kind: PathKind
     """`gc_barrier`, `allocation`, `lock` or `unlock`."""
     what: str
     """The routine named (`_new_instance_Java`, `G1BarrierSetRuntime::write_ref_field_pre_entry`)."""
@@ -155,6 +178,10 @@ class RuntimePath:
     """Blocks whose conditional branch leads to the slow path: the inline fast path (empty when none branches)."""
     site: int
     """Index of the call instruction."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The path as the JSON model writes it."""
+        return {"kind": self.kind, "routine": self.what, "slow_block": self.slow, "fast_blocks": list(self.fast)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +199,11 @@ class TypeCheck:
     bytecode: str
     """Bytecode the guard belongs to, when the code nearby prints one (`checkcast`, `invokeinterface area`)."""
 
+    def as_dict(self, address: int) -> dict[str, Any]:
+        """The guard as the JSON model writes it; `address` is its compare's (or call's)."""
+        return {"block": self.block, "address": f"0x{address:x}", "classes": list(self.classes),
+                "fails_to": self.fails_to or None, "bytecode": self.bytecode or None}
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -183,11 +215,11 @@ class Analysis:
     """JDK version whose reason table named the traps."""
     jdk_why: str
     """How the JDK version was chosen."""
-    tags: dict[int, frozenset[str]] = field(default_factory=dict)
+    tags: dict[int, frozenset[Tag]] = field(default_factory=dict)
     """Tags per block id."""
     traps: dict[int, Trap] = field(default_factory=dict)
     """Trap per block id (the block that makes the trap call)."""
-    checks: dict[Edge, str] = field(default_factory=dict)
+    checks: dict[Edge, Check] = field(default_factory=dict)
     """`range_check`/`null_check` per check edge (a branch's taken edge, or an implicit-exception edge)."""
     loops: tuple[Loop, ...] = ()
     """Natural loops, outermost first."""
@@ -210,6 +242,6 @@ class Analysis:
     type_checks: tuple[TypeCheck, ...] = ()
     """Class-check and subtype-check guards."""
 
-    def block_tags(self, block: int) -> frozenset[str]:
+    def block_tags(self, block: int) -> frozenset[Tag]:
         """Tags of one block (empty when none)."""
         return self.tags.get(block, frozenset())

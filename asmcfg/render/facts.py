@@ -8,7 +8,7 @@ from asmcfg import describe
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
-from asmcfg.model import Analysis, Call
+from asmcfg.model import Analysis, Call, Verdict
 from asmcfg.render.json import SCHEMA, marker_address, trap_dict
 
 RECORD = "facts"
@@ -29,8 +29,7 @@ def facts_record(result: Analysis) -> dict[str, Any]:
         "osr_bci": header.osr_bci,
         "flags": header.flags,
         "bytecode_size": header.bytecode_size,
-        "source": method.source,
-        "line": header.line,
+        **method.loc.as_dict(),
         "dialect": method.dialect,
         "jdk": result.jdk,
         "jdk_assumption": result.jdk_why,
@@ -76,6 +75,7 @@ def trap_facts(result: Analysis, block: int) -> dict[str, Any]:
     log = item.pop("log")
     item["verdict"] = None if log is None else log["verdict"]
     item["fired"] = None if log is None else log["fired"]
-    if log is not None and log["verdict"] == "differs":
-        item["logged"] = [{"reason": r["reason"], "action": r["action"]} for r in log["logged"]]
+    evidence = result.trap_log.get(block)
+    if evidence is not None and evidence.verdict is Verdict.DIFFERS:
+        item["logged"] = [r.as_dict("reason", "action") for r in evidence.logged]
     return item

@@ -30,44 +30,15 @@ def marker_address(result: Analysis, label: str) -> str | None:
 
 def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[str, Any]:
     """One instruction as JSON, with its measured heat when a profile is given."""
-    item: dict[str, Any] = {"address": f"0x{ins.address:x}", "mnemonic": ins.mnemonic, "operands": ins.operands}
-    if ins.relocs:
-        item["relocs"] = list(ins.relocs)
-    if ins.bytecode:
-        item["bytecode"] = ins.bytecode
-    if ins.frames:
-        item["frames"] = [f.as_dict() for f in ins.frames]
-    if ins.implicit_target is not None:
-        item["implicit_exception"] = _hex(ins.implicit_target)
-    if ins.patching_stub is not None:
-        item["patching_stub"] = _hex(ins.patching_stub)
-    if profile is not None and ins.address in profile.heat:
-        item["heat"] = {e: round(v, 4) for e, v in zip(profile.events, profile.heat[ins.address], strict=False)}
-    item["line"] = ins.line
-    return item
+    if profile is None or ins.address not in profile.heat:
+        return ins.as_dict()
+    return ins.as_dict({e: round(v, 4) for e, v in zip(profile.events, profile.heat[ins.address], strict=False)})
 
 
 def trap_dict(result: Analysis, trap: Trap, block: int) -> dict[str, Any]:
     """A decoded trap as JSON, with what a LogCompilation log says of it (`log`, null without one)."""
-    request = None if trap.request is None else f"0x{trap.request & 0xFFFFFFFF:08x}"
     evidence = result.trap_log.get(block)
-    log = None if evidence is None else {
-        "verdict": evidence.verdict,
-        "logged": [{"reason": r.reason, "action": r.action, "comment": r.comment, "line": r.line}
-                   for r in evidence.logged],
-        "fired": evidence.fired,
-    }
-    return {
-        "kind": trap.kind.value,
-        "request": request,
-        "reason": trap.reason,
-        "action": trap.action,
-        "bytecode": trap.bytecode,
-        "bci": trap.bci,
-        "line": trap.line,
-        "method": trap.method,
-        "log": log,
-    }
+    return trap.as_dict(None if evidence is None else evidence.as_dict())
 
 
 def block_dict(result: Analysis, block: Block) -> dict[str, Any]:
@@ -102,8 +73,7 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "osr_bci": header.osr_bci,
         "flags": header.flags,
         "bytecode_size": header.bytecode_size,
-        "source": method.source,
-        "line": header.line,
+        **method.loc.as_dict(),
         "dialect": method.dialect,
         "jdk": result.jdk,
         "jdk_assumption": result.jdk_why,
@@ -112,9 +82,7 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "entry": marker_address(result, sections.ENTRY),
         "verified_entry": marker_address(result, sections.VERIFIED_ENTRY),
         "blocks": [block_dict(result, b) for b in result.cfg.blocks],
-        "edges": [
-            {"from": e.src, "to": e.dst, "kind": e.kind.value, "check": result.checks.get(e)} for e in result.cfg.edges
-        ],
+        "edges": [e.as_dict(result.checks.get(e)) for e in result.cfg.edges],
         "loops": [report.loop_dict(result, loop) for loop in result.loops],
         "hot_path": list(result.hot_path),
         "hot_path_kind": "static",

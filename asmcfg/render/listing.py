@@ -10,7 +10,7 @@ from asmcfg import describe
 if TYPE_CHECKING:  # the index listing of a large log writes plain text and does not need rich
     from rich.console import Console
 
-    from asmcfg.dialects.index import IndexRecord
+    from asmcfg.dialects.base import IndexRecord
     from asmcfg.model import Header, Method, Unprinted
 
 

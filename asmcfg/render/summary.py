@@ -13,7 +13,7 @@ from rich.text import Text
 from asmcfg import describe
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, LoopRole
 from asmcfg.render import literal
 from asmcfg.render.heat_summary import write_heat
 from asmcfg.render.meaning_summary import write_meaning
@@ -43,7 +43,7 @@ def write_summary(result: Analysis, console: Console) -> None:
     numbers = counts(result)
     title = Text(describe.compilation(method.header), style="bold")
     title.append(
-        f"  {method.source}:{method.header.line}  "
+        f"  {method.loc}  "
         f"{numbers['instructions']} instructions, {numbers['blocks']} blocks, {len(result.loops)} loops; "
         f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})",
         style="",
@@ -70,9 +70,9 @@ def _loop_table(result: Analysis) -> Table:
     for loop in result.loops:
         info: dict[str, Any] = report.loop_dict(result, loop)
         calls = ", ".join(sorted(set(info["calls"]))) or "-"
-        role = describe.ROLE_LABELS.get(info["role"] or "", "")
+        role = describe.ROLE_LABELS.get(LoopRole(info["role"] or ""), "")
         if info["strip_mined_outer"] and not role:
-            role = describe.ROLE_LABELS["strip_mined_outer"]
+            role = describe.ROLE_LABELS[LoopRole.STRIP_MINED_OUTER]
         copy = (role + (f" x{info['unroll']}" if info["unroll"] > 1 else "")) or "-"
         vector = describe.vector_text(info["vector_bits"], info["vector_element"] or "", info["vector_isa"] or "")
         literal.add_row(
@@ -164,4 +164,4 @@ def _skipped(result: Analysis, console: Console) -> None:
         f"{len(skipped)} line(s) inside the method were not understood and skipped:", highlight=False, markup=False
     )
     for number, text in skipped[:_MAX_SKIPPED_SHOWN]:
-        console.print(f"  {result.cfg.method.source}:{number}: {text[:100]!r}", highlight=False, markup=False)
+        console.print(f"  {result.cfg.method.at(number)}: {text[:100]!r}", highlight=False, markup=False)

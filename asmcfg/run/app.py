@@ -162,7 +162,7 @@ def _nothing_selected(stream: Stream, seen: _Checked, selector: Selector) -> Asm
         text = describe.unprinted(header.name, hottest.share, hottest.lines, hottest.threshold, header.compile_id)
         return InputError(f"{describe.compilation(header)}: {text}", stream.source)
     if not selector.any or seen.count == 0:
-        return no_methods_error(stream.source)
+        return no_methods_error(stream.source, stream.head)
     what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
     return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
 

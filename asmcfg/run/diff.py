@@ -12,7 +12,7 @@ from asmcfg import dialects
 from asmcfg.diff import gate, items, report
 from asmcfg.diff.match import Diff, diff
 from asmcfg.errors import SelectionError
-from asmcfg.model import Analysis, Method
+from asmcfg.model import Analysis, Compiler, DialectName, Method, Syntax
 from asmcfg.render.files import atomic_bytes, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import selection
@@ -51,9 +51,9 @@ class DiffOptions:
     """Write both compilations' pages side by side to this HTML file (`-` for stdout)."""
     jdk: int | None = None
     """Force the JDK whose trap-reason table is used on both sides."""
-    syntax: str = "att"
+    syntax: Syntax = Syntax.ATT
     """x86 syntax for decoded hex."""
-    input_format: str | None = None
+    input_format: DialectName | None = None
     """Force a dialect instead of sniffing."""
     fold: bool = True
     """Fold chains of cold out-of-line blocks in the graph."""
@@ -111,10 +111,10 @@ def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> lis
         for n, selector in enumerate(selectors):
             if selector.matches(method):
                 last_any[n] = method
-                if method.header.compiler == "c2":
+                if method.header.compiler is Compiler.C2:
                     last_c2[n] = method
     if total == 0:
-        raise no_methods_error(stream.source)
+        raise no_methods_error(stream.source, stream.head)
     chosen = []
     for n, selector in enumerate(selectors):
         found = last_c2[n] or last_any[n]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from asmcfg.model import DialectName, Syntax
 from asmcfg.run.pipeline import Selector
 
 
@@ -33,9 +34,9 @@ class Options:
     """Fold chains of cold out-of-line blocks."""
     jdk: int | None = None
     """Force the JDK whose trap-reason table is used."""
-    syntax: str = "att"
+    syntax: Syntax = Syntax.ATT
     """x86 syntax for decoded hex."""
-    input_format: str | None = None
+    input_format: DialectName | None = None
     """Force a dialect instead of sniffing."""
     renderer: str = "auto"
     """Graphviz to use for SVG."""

@@ -19,14 +19,13 @@ from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
 from asmcfg.dialects.logcompilation import link
 from asmcfg.dialects.logcompilation.inline import LogRecords
-from asmcfg.dialects.logcompilation.split import Unit, read_unit
 from asmcfg.facts.counts import counts
-from asmcfg.model import Analysis, Method
+from asmcfg.model import Analysis, DialectName, Method
 from asmcfg.run import pool
 from asmcfg.run.pipeline import analyse_method, no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
-from asmcfg.sources.split import Piece, Readable, line_pieces, open_binary, peek
+from asmcfg.sources.split import Readable, line_pieces, open_binary, peek
 
 Serializer = Callable[[Analysis], dict[str, Any]]
 """Turns one analysis into a JSON-ready dict (e.g. `asmcfg.render.json.method_dict`)."""
@@ -42,7 +41,8 @@ class Tally:
     """Non-blank lines outside any method."""
 
 
-Work = Piece | Unit | tuple[Method, ...] | Tally
+Work = Any
+"""A piece the dialect's cutter cut (it has a `size`), a batch of methods read here, or a Tally."""
 _COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 """`json.dumps(record, separators=(",", ":"))`, without the cycle check a tree of fresh dicts does not need."""
 BATCH_BYTES = 1 << 20
@@ -66,8 +66,8 @@ class Job:
 
     source: str
     """Input name for messages and records."""
-    dialect: str
-    """Dialect module reading the pieces."""
+    dialect: DialectName | None
+    """Dialect reading the pieces; None until the input is sniffed."""
     serializer: Serializer
     """Per-method serializer."""
     encode: bool = False
@@ -81,6 +81,11 @@ class Job:
     log: LogRecords | None = None
     """A LogCompilation log of the same run (`--log`) whose records go onto the methods it has tasks of; read
     before the workers fork, which share it."""
+
+    def reads(self) -> dialects.Dialect:
+        """The dialect reading the pieces."""
+        assert self.dialect is not None, "the input is sniffed before any piece is read"
+        return dialects.BY_NAME[self.dialect]
 
 
 @dataclass(slots=True)
@@ -108,7 +113,7 @@ class _Result:
 
 
 def analyse_file(
-    path: str, serializer: Serializer = summary, *, workers: int | None = None, dialect: str | None = None,
+    path: str, serializer: Serializer = summary, *, workers: int | None = None, dialect: DialectName | None = None,
     jdk: int | None = None, select: Select | None = None, options: ReadOptions | None = None,
     stats: RunStats | None = None, log: LogRecords | None = None,
 ) -> Iterator[dict[str, Any]]:
@@ -117,21 +122,21 @@ def analyse_file(
     `workers` is the number of processes to use, this one included (default: one per core); `stats`, if
     given, is filled in as the records come; `log` is a LogCompilation log's records (`link.read`) to attach.
     """
-    job = Job(display_name(path), "", serializer, False, jdk, select, options, log)
+    job = Job(display_name(path), None, serializer, False, jdk, select, options, log)
     for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress()):
         yield from result.records
 
 
 def analyse_to_jsonl(
     path: str, out: TextIO, serializer: Serializer = summary, *, workers: int | None = None,
-    dialect: str | None = None, jdk: int | None = None, select: Select | None = None,
+    dialect: DialectName | None = None, jdk: int | None = None, select: Select | None = None,
     options: ReadOptions | None = None, progress: Progress | None = None, log: LogRecords | None = None,
 ) -> RunStats:
     """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts.
 
     `progress` is told the bytes read and the methods found; `log` is as in `analyse_file`."""
     stats = RunStats()
-    job = Job(display_name(path), "", serializer, True, jdk, select, options, log)
+    job = Job(display_name(path), None, serializer, True, jdk, select, options, log)
     for result in _results(path, job, workers, dialect, stats, progress or Progress()):
         for line in result.records:
             out.write(line)
@@ -150,7 +155,7 @@ def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> int:
 
 
 def _results(
-    path: str, job: Job, workers: int | None, forced: str | None, stats: RunStats, progress: Progress
+    path: str, job: Job, workers: int | None, forced: DialectName | None, stats: RunStats, progress: Progress
 ) -> Iterator[_Result]:
     with open_binary(path, progress.read if progress.shown else None) as raw:
         stream, sample = peek(raw, job.source)
@@ -172,13 +177,13 @@ def _results(
 
 def _works(stream: Readable, path: str, job: Job) -> Iterator[Work]:
     """The dialect's pieces when it has a cutter, else whole methods read here."""
-    cut = dialects.BY_NAME[job.dialect].cut()
+    cut = job.reads().cut()
     return _serial(stream, job) if cut is None else cut(stream, path, job.source, BATCH_BYTES)
 
 
 def _serial(stream: Readable, job: Job) -> Iterator[tuple[Method, ...] | Tally]:
     """Other dialects: read here, line by line, and send whole methods to the workers."""
-    reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
+    reader = job.reads().reader(job.source, job.options)
     lines = (line for piece in line_pieces(stream, job.source) for line in piece.lines())
     batch: list[Method] = []
     for method in reader.methods(lines):
@@ -204,11 +209,9 @@ def _batches(works: Iterator[Work]) -> Iterator[list[Work]]:
 
 
 def _size(work: Work) -> int:
-    if isinstance(work, Piece):
-        return len(work.data)
-    if isinstance(work, Unit):
-        return work.size
-    return 0 if isinstance(work, Tally) else BATCH_BYTES // 4
+    if isinstance(work, Tally):
+        return 0
+    return BATCH_BYTES // 4 if isinstance(work, tuple) else int(work.size)
 
 
 def _execute(job: Job, batch: list[Work]) -> _Result:
@@ -223,18 +226,12 @@ def _execute(job: Job, batch: list[Work]) -> _Result:
 
 def _read(job: Job, work: Work, result: _Result) -> Iterator[Method]:
     """The methods of one piece of work, each analysed before the next is read; counts lines outside them."""
-    if isinstance(work, Unit):
-        methods, outside = read_unit(work, job.source, job.options)
-        result.outside += outside
-        yield from methods
-    elif isinstance(work, Piece):
-        reader = dialects.BY_NAME[job.dialect].reader(job.source, job.options)
-        yield from reader.methods(work.lines())
-        result.outside += reader.outside
-    elif isinstance(work, Tally):
+    if isinstance(work, Tally):
         result.outside += work.outside
-    else:
+    elif isinstance(work, tuple):
         yield from work
+    else:
+        yield from job.reads().read_piece(work, job.source, job.options, result)
 
 
 def _analyse(job: Job, method: Method, result: _Result) -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from asmcfg import dialects
 from asmcfg.dialects.perfasm.saved import SavedHeat
 from asmcfg.errors import InputError
-from asmcfg.model import Analysis, Header, Method
+from asmcfg.model import Analysis, Compiler, DialectName, Header, Method
 from asmcfg.sources.lines import Line, Meter, display_name, read_lines
 
 if TYPE_CHECKING:
@@ -25,8 +25,8 @@ class Selector:
     """Glob on `Class::method` or a bare method name."""
     compile_id: int | None = None
     """Exact compile id."""
-    compiler: str | None = None
-    """`c1` or `c2`."""
+    compiler: Compiler | None = None
+    """`c1`, `c2` or `jvmci`."""
 
     @property
     def any(self) -> bool:
@@ -41,7 +41,7 @@ class Selector:
         """True when the compilation `header` names satisfies every given criterion."""
         if self.compile_id is not None and header.compile_id != self.compile_id:
             return False
-        if self.compiler is not None and header.compiler != self.compiler:
+        if self.compiler is not None and header.compiler is not self.compiler:
             return False
         return self.name_matches(header.name)
 
@@ -77,7 +77,9 @@ class Stream:
     source: str
     reader: dialects.Reader
     methods: Iterator[Method]
-    dialect: str
+    dialect: DialectName
+    head: list[str] = field(default_factory=list)
+    """The input's first lines, kept as they are read, for the message when it holds no method."""
 
     def complete(self, method: Method) -> Method:
         """`method` with what the input says of it after its code (a LogCompilation log's trap records);
@@ -86,17 +88,19 @@ class Stream:
 
 
 def open_input(
-    path: str, dialect: str | None = None, options: dialects.ReadOptions | None = None, meter: Meter | None = None,
+    path: str, dialect: DialectName | None = None, options: dialects.ReadOptions | None = None,
+    meter: Meter | None = None,
 ) -> Stream:
     """Start reading `path` (or `-`), sniffing its dialect; `meter` is told the bytes read. Outside perfasm
     output, percentage columns before instruction lines (a JMH `saveLog` file) become the methods' heat."""
     name = display_name(path)
-    lines: Iterator[Line] = read_lines(path, meter)
+    head: list[str] = []
+    lines: Iterator[Line] = read_lines(path, meter, head)
     chosen, reader, stream = dialects.open_reader(lines, name, dialect, options)
-    if chosen.name == "perfasm":
-        return Stream(name, reader, reader.methods(stream), chosen.name)
+    if chosen.measured:
+        return Stream(name, reader, reader.methods(stream), chosen.name, head)
     saved = SavedHeat(name)
-    return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), chosen.name)
+    return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), chosen.name, head)
 
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
@@ -154,7 +158,7 @@ class _Best:
         self.last = method
         if len(self.names) < _MAX_NAMES:
             self.names.add(method.header.name)
-        if method.header.compiler == "c2":
+        if method.header.compiler is Compiler.C2:
             self.last_c2 = method
         if method.profile is not None and (self.hottest is None or _share(method) > _share(self.hottest)):
             self.hottest = method

@@ -5,10 +5,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from asmcfg.model import Compiler
+
 _MAX_SUGGESTIONS = 3
 
 
-def wanted(pattern: str | None, compile_id: int | None, compiler: str | None) -> str:
+def wanted(pattern: str | None, compile_id: int | None, compiler: Compiler | None) -> str:
     """The selection in words: `method 'Foo::bar' (compile id 7, c2)`, `compile id 7`, `c1 compilation`."""
     if pattern is not None:
         extras = [f"compile id {compile_id}"] if compile_id is not None else []

@@ -42,9 +42,10 @@ def _index(options: Options, progress: Progress) -> int:
     selector = options.selector
     records = (
         r
-        for r in _counted(index_file(options.input, progress.read if progress.shown else None), progress)
+        for r in _counted(index_file(options.input, progress.read if progress.shown else None, options.input_format),
+                           progress)
         if (selector.compile_id is None or r.compile_id == selector.compile_id)
-        and (selector.compiler is None or r.compiler == selector.compiler)
+        and (selector.compiler is None or r.compiler is selector.compiler)
         and (selector.pattern is None or selector.name_matches(r.method))
     )
     if write_index(records, sys.stdout) == 0:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from asmcfg.errors import AsmcfgError
-from asmcfg.sources.lines import STDIN, display_name, head_of, read_lines
+from asmcfg.sources.lines import STDIN, display_name, read_lines
 
 SAMPLE_LINES = 400
 """How many lines of the input the recognisers look at."""
@@ -261,11 +261,8 @@ def explain(sample: Sequence[str]) -> Diagnosis:
 
 
 def sample_input(source: str, limit: int = SAMPLE_LINES) -> list[str]:
-    """The first `limit` lines of the input named `source`: as sources kept them when it was read last,
-    else read again from the file (never from a pipe or device, which would block or give nothing)."""
-    kept = head_of(source)
-    if kept is not None:
-        return kept[:limit]
+    """The first `limit` lines of the input named `source`, read again from the file (never from a pipe or
+    device, which would block or give nothing: a caller that read one passes the lines it kept instead)."""
     if source == display_name(STDIN) or not os.path.isfile(source):
         return []
     lines = read_lines(source)

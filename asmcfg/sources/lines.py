@@ -19,16 +19,9 @@ STDIN = "-"
 MAX_LINE = 1 << 20
 """Longest line kept, in bytes: the rest of a longer line is dropped, so one huge line cannot exhaust memory."""
 HEAD_LINES = 400
-"""How many first lines of the input last read are kept for error messages (stdin or a pipe cannot be reread)."""
-_KEPT_CHARS = 4096
-_kept: dict[str, list[str]] = {}
-"""Input name -> its first lines, for the input read last only."""
-
-
-def head_of(name: str) -> list[str] | None:
-    """The first lines (at most HEAD_LINES, each cut to a few KB) of the input last read, if it was `name`."""
-    kept = _kept.get(name)
-    return None if kept is None else list(kept)
+"""How many first lines of an input `read_lines` keeps for error messages (stdin or a pipe cannot be reread)."""
+KEPT_CHARS = 4096
+"""Characters kept of each of those lines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,20 +112,18 @@ def _raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
         yield raw
 
 
-def read_lines(path: str, meter: Meter | None = None) -> Generator[Line, None, None]:
-    """Yield the lines of `path` (or stdin for `-`), decompressing by content, never reading it whole."""
+def read_lines(path: str, meter: Meter | None = None, head: list[str] | None = None) -> Generator[Line, None, None]:
+    """Yield the lines of `path` (or stdin for `-`), decompressing by content, never reading it whole; the first
+    HEAD_LINES lines, each cut to KEPT_CHARS, are appended to `head` as they are read, when it is given."""
     stream = open_binary(path, meter)
     name = display_name(path)
     number = 0
-    kept: list[str] = []
-    _kept.clear()
-    _kept[name] = kept
     try:
         for raw in _raw_lines(stream):
             number += 1
             text = raw.decode("utf-8", "replace").rstrip("\r\n")
-            if number <= HEAD_LINES:
-                kept.append(text[:_KEPT_CHARS])
+            if number <= HEAD_LINES and head is not None:
+                head.append(text[:KEPT_CHARS])
             yield Line(number, text)
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
         raise InputError(f"input ends badly: {exc} (is the file complete?)", name, number + 1) from None

@@ -108,6 +108,11 @@ class Piece:
     offset: int = 0
     """Byte offset of the first line in the decompressed input."""
 
+    @property
+    def size(self) -> int:
+        """Bytes of text."""
+        return len(self.data)
+
     def lines(self) -> list[Line]:
         """The piece as Line records, decoded like `sources.read_lines`."""
         return to_lines(self.first_line, self.data)

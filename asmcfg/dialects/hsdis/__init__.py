@@ -1,5 +1,6 @@
 """PrintAssembly text disassembled by hsdis (JDK 6-25, AT&T or Intel, capstone or binutils)."""
 
 from asmcfg.dialects.base import Dialect
+from asmcfg.model import DialectName
 
-DIALECT = Dialect("hsdis", cutter="asmcfg.sources.split:method_pieces")
+DIALECT = Dialect(DialectName.HSDIS, cutter="asmcfg.sources.split:method_pieces")

@@ -16,13 +16,12 @@ from asmcfg.dialects.header import (
     unnamed_header,
 )
 from asmcfg.hotspot import sections
-from asmcfg.model import Method
+from asmcfg.model import Compiler, DialectName, Feature, Header, Method
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
 
-NAME = "hsdis"
 _INSTRUCTION = re.compile(r"^\s*0x[0-9a-fA-F]+:\s+[a-z.]")
 _MNEMONIC_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz.")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
@@ -62,7 +61,7 @@ class Reader:
         self.jdk_hint: int | None = None
         self._current: MethodBuilder | None = None
         self._in_constants = False
-        self._banner: str | None = None
+        self._banner: Compiler | None = None
         self._broken: int | None = None
         self._in_machcode = False
 
@@ -115,15 +114,15 @@ class Reader:
     def _start(self, line: Line) -> Method | None:
         current = self._current
         if "Decoding compiled method" in line.text and current is not None and not current.instructions:
-            current.features.add("legacy")
+            current.features.add(Feature.LEGACY)
             return None
         finished = self._finish()
         header = parse_header(line.text, line.number)
         if header is None:
-            header = unnamed_header(line.number, self._banner or "unknown")
-        self._current = MethodBuilder(header, self.source, NAME)
+            header = unnamed_header(line.number, self._banner or Compiler.UNKNOWN)
+        self._current = _builder(header, self.source)
         if "Decoding compiled method" in line.text:
-            self._current.features.add("legacy")
+            self._current.features.add(Feature.LEGACY)
         self._banner = None
         return finished
 
@@ -141,8 +140,8 @@ class Reader:
             self.jdk_hint = int(version.group(1))
         if self._current is None and _INSTRUCTION.match(text):
             # A fragment that starts mid-method: collect it under an unnamed header.
-            self._current = MethodBuilder(unnamed_header(line.number), self.source, NAME)
-            self._current.features.add("fragment")
+            self._current = _builder(unnamed_header(line.number), self.source)
+            self._current.features.add(Feature.FRAGMENT)
             return self._feed(line)
         if text.strip():
             self.outside += 1
@@ -193,3 +192,10 @@ class Reader:
         if _KNOWN_NOISE.match(text) or banner_compiler(text):
             return
         current.skipped.append((line.number, text))
+
+
+def _builder(header: Header, source: str) -> MethodBuilder:
+    """A method of this dialect: PrintAssembly text, whose layout alone does not date the JDK."""
+    builder = MethodBuilder(header, source, DialectName.HSDIS)
+    builder.features.add(Feature.UNDATED_LAYOUT)
+    return builder

@@ -10,7 +10,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from asmcfg.model import LogTrap
+from asmcfg.model import Compiler, LogTrap, TrapOrigin
 
 _ENTITY = re.compile(r"&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
@@ -87,7 +87,7 @@ class NMethodRecord:
 
     compile_id: int
     """Compile id."""
-    compiler: str
+    compiler: Compiler
     """`c1`, `c2`, `jvmci`, or `native` for a `c2n` wrapper (printed as `compiler=''`)."""
     level: int | None
     """Tier level, 0 for native wrappers."""
@@ -110,6 +110,11 @@ class NMethodRecord:
     """Line of the record in the log."""
 
 
+def _compiler(name: str, kind: str) -> Compiler:
+    """The record's `compiler`; a `c2n` wrapper prints an empty one."""
+    return Compiler.NATIVE if kind == "c2n" and not name else Compiler.named(name)
+
+
 def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
     """The record of an `<nmethod>` tag's attributes, None without a compile id."""
     compile_id = to_int(attrs.get("compile_id"))
@@ -125,7 +130,7 @@ def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
     kind = attrs.get("compile_kind", "")
     return NMethodRecord(
         compile_id=compile_id,
-        compiler=attrs.get("compiler") or ("native" if kind == "c2n" else "unknown"),
+        compiler=_compiler(attrs.get("compiler", ""), kind),
         level=to_int(attrs.get("level")),
         kind=kind,
         method=method_name(attrs.get("method", "")),
@@ -197,7 +202,7 @@ class TrapCollector:
             return
         scope = self._names.get(attrs["method"], "") if "method" in attrs else ""
         scope = scope or (self._parse[-1] if self._parse else self._task_method)
-        self._add(self._task, "parse", scope, attrs, line)
+        self._add(self._task, TrapOrigin.PARSE, scope, attrs, line)
 
     def _on_runtime(self, tag: Tag, line: int) -> None:
         if not tag.closing:
@@ -209,11 +214,11 @@ class TrapCollector:
         compile_id = to_int(runtime.get("compile_id"))
         if compile_id is not None:
             chain = tuple(self._chain)
-            self._add(compile_id, "runtime", runtime.get("scope", ""), runtime, self._runtime_line, chain)
+            self._add(compile_id, TrapOrigin.RUNTIME, runtime.get("scope", ""), runtime, self._runtime_line, chain)
         self._runtime, self._chain = None, []
 
     def _add(
-        self, compile_id: int, origin: str, scope: str, attrs: dict[str, str], line: int,
+        self, compile_id: int, origin: TrapOrigin, scope: str, attrs: dict[str, str], line: int,
         chain: tuple[tuple[str, int | None], ...] = (),
     ) -> None:
         # interned: a whole log's records are held at once, and their names repeat

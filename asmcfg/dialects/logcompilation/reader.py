@@ -26,13 +26,12 @@ from asmcfg.dialects.logcompilation.logxml import (
 )
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.machcode import reader as machcode
-from asmcfg.model import Header, LogInline, LogTrap, Method
+from asmcfg.model import DialectName, Feature, Header, LogInline, LogTrap, Method
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
 
-NAME = "logcompilation"
 HEADERLESS_LIMIT = 100_000
 """Lines of a thread's text without a method header after which they are read anyway (bounds memory)."""
 
@@ -132,13 +131,18 @@ def read_text(lines: list[Line], ctx: Context, printing: int | None = None) -> t
     return methods, reader.outside
 
 
+def _named(method: Method) -> Method:
+    """The method as this dialect's: PrintAssembly text whose layout alone does not date the JDK."""
+    return replace(method, dialect=DialectName.LOGCOMPILATION, features=method.features | {Feature.UNDATED_LAYOUT})
+
+
 def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     """Fill the header and code range from the `<nmethod>` record, name the dialect, check for interleaving."""
     header = method.header
     record = ctx.records.get(header.compile_id if header.compile_id is not None else printing or -1)
     if record is not None and header.compile_id is None:
         if not _inside(method, record):
-            return interleave.guard(replace(method, dialect=NAME))
+            return interleave.guard(_named(method))
         header = _from_record(header, record)
     if record is not None and method.code_begin is None and record.code_begin is not None:
         end = record.code_begin + (record.code_size or 0)
@@ -146,7 +150,7 @@ def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     compile_id = header.compile_id or -1
     traps = None if ctx.traps is None else tuple(ctx.traps.get(compile_id, ()))
     inlines = None if ctx.inlines is None else tuple(ctx.inlines.get(compile_id, ()))
-    return interleave.guard(replace(method, header=header, dialect=NAME, log_traps=traps, log_inlines=inlines))
+    return interleave.guard(replace(_named(method), header=header, log_traps=traps, log_inlines=inlines))
 
 
 def _inside(method: Method, record: NMethodRecord) -> bool:

@@ -22,6 +22,7 @@ from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, to_lines
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
+    from asmcfg.dialects.base import Counts
 
 HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""
@@ -62,6 +63,13 @@ class Unit:
     def size(self) -> int:
         """Bytes of text."""
         return sum(len(s.data) for s in self.segments)
+
+
+def read_piece(unit: Unit, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
+    """The unit's methods (a `ReadPiece`); its lines outside any method go to `counts`."""
+    methods, outside = read_unit(unit, source, options)
+    counts.outside += outside
+    yield from methods
 
 
 def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tuple[list[Method], int]:

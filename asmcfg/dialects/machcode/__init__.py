@@ -1,5 +1,6 @@
 """Raw `[MachCode]` hex, printed by PrintAssembly without hsdis; asmcfg decodes it with capstone."""
 
 from asmcfg.dialects.base import Dialect
+from asmcfg.model import DialectName
 
-DIALECT = Dialect("machcode", signs=("[MachCode]",), cutter="asmcfg.sources.split:method_pieces")
+DIALECT = Dialect(DialectName.MACHCODE, signs=("[MachCode]",), cutter="asmcfg.sources.split:method_pieces")

@@ -17,7 +17,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from asmcfg.dialects.machcode.hexdump import DATA, Decoded, sweep
-from asmcfg.model import Instruction
+from asmcfg.model import Instruction, IsaName, Syntax
 
 _RECORD = re.compile(rb"\xb8\x00(.)(.)(.)\xe8(.{4})\xe9(.{4})", re.S)
 _JMP = 5
@@ -75,10 +75,10 @@ class _Memory:
         return site + _JMP + int.from_bytes(code[1:], "little", signed=True) == target
 
 
-def decode(regions: list[tuple[int, bytes]], isa: str, syntax: str) -> tuple[list[Decoded], dict[int, Site]]:
+def decode(regions: list[tuple[int, bytes]], isa: IsaName, syntax: Syntax) -> tuple[list[Decoded], dict[int, Site]]:
     """Sweep `regions`; on x86, each patching site is decoded as the instruction(s) its stub's copy holds and
     the code after it from its real start. Also the sites so decoded, by address."""
-    found = sites(regions) if isa == "x86_64" else {}
+    found = sites(regions) if isa is IsaName.X86_64 else {}
     starts = {a for site in found.values() for a in (site.address, site.address + site.size)}
     decoded = [d for start, data in regions for d in sweep(data, start, isa, syntax, starts)]
     if not found:
@@ -93,7 +93,7 @@ def decode(regions: list[tuple[int, bytes]], isa: str, syntax: str) -> tuple[lis
             continue
         if unit.address != site.address:
             continue  # the rest of the site: replaced below or kept as the dead bytes they are
-        copy = sweep(memory.read(site.copy, site.size) or b"", site.address, "x86_64", syntax)
+        copy = sweep(memory.read(site.copy, site.size) or b"", site.address, IsaName.X86_64, syntax)
         if copy and all(d.mnemonic != DATA for d in copy) and sum(d.size for d in copy) == site.size:
             out.extend(copy)
             patched[site.address] = site

@@ -11,7 +11,7 @@ from typing import Any
 
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.isa.base import Isa
-from asmcfg.model import Flow, Instruction
+from asmcfg.model import Flow, Instruction, IsaName, Syntax
 
 DATA = ".byte"
 """Mnemonic of a pseudo-instruction that covers bytes which are not code."""
@@ -116,27 +116,27 @@ class RowBuffer:
 
 
 @cache
-def _disassembler(isa: str, syntax: str) -> Any:
+def _disassembler(isa: IsaName, syntax: Syntax) -> Any:
     import capstone  # imported on first decode: sniffing other formats must not pay for it
 
-    if isa == "aarch64":
+    if isa is IsaName.AARCH64:
         arch = getattr(capstone, "CS_ARCH_ARM64", None) or capstone.CS_ARCH_AARCH64
         return capstone.Cs(arch, capstone.CS_MODE_ARM)
     md = capstone.Cs(capstone.CS_ARCH_X86, capstone.CS_MODE_64)
-    md.syntax = capstone.CS_OPT_SYNTAX_INTEL if syntax == "intel" else capstone.CS_OPT_SYNTAX_ATT
+    md.syntax = capstone.CS_OPT_SYNTAX_INTEL if syntax is Syntax.INTEL else capstone.CS_OPT_SYNTAX_ATT
     return md
 
 
-def guess_isa(data: bytes, prior: str | None = None) -> str:
+def guess_isa(data: bytes, prior: IsaName | None = None) -> IsaName:
     """`aarch64` when the leading non-zero words decode as AArch64, else `x86_64`; `prior` decides short samples."""
-    md = _disassembler("aarch64", "aarch64")
+    md = _disassembler(IsaName.AARCH64, Syntax.AARCH64)
     words = [data[i : i + 4] for i in range(0, len(data) - 3, 4) if any(data[i : i + 4])][:_SAMPLE_WORDS]
     if len(words) < _MIN_WORDS and prior is not None:
         return prior
     if not words:
-        return "x86_64"
+        return IsaName.X86_64
     invalid = sum(1 for w in words if not _aarch64_code(list(md.disasm_lite(w, 0))))
-    return "aarch64" if invalid / len(words) <= _AARCH64_MAX_INVALID else "x86_64"
+    return IsaName.AARCH64 if invalid / len(words) <= _AARCH64_MAX_INVALID else IsaName.X86_64
 
 
 def _aarch64_code(found: list[tuple[int, int, str, str]]) -> bool:
@@ -144,11 +144,11 @@ def _aarch64_code(found: list[tuple[int, int, str, str]]) -> bool:
     return bool(found) and found[0][2] != "udf"
 
 
-def sweep(data: bytes, start: int, isa: str, syntax: str, starts: Collection[int] = ()) -> list[Decoded]:
+def sweep(data: bytes, start: int, isa: IsaName, syntax: Syntax, starts: Collection[int] = ()) -> list[Decoded]:
     """Decode `data` at `start` linearly; bytes that are not code become `.byte` units. `starts` are addresses
     known to begin an instruction: decoding restarts there whatever came before."""
     md = _disassembler(isa, syntax)
-    unit = 4 if isa == "aarch64" else 1
+    unit = 4 if isa is IsaName.AARCH64 else 1
     stops = sorted(a - start for a in starts if 0 < a - start < len(data))
     literals: set[int] = set()
     out: list[Decoded] = []

@@ -15,13 +15,12 @@ from asmcfg.dialects.machcode import c1patch, hexdump
 from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
 from asmcfg.dialects.machcode.labels import unlabelled_handlers, unverified_entry
 from asmcfg.hotspot import sections
-from asmcfg.model import Header, Method
+from asmcfg.model import Compiler, DialectName, Feature, Header, IsaName, Method, Syntax
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
 
-NAME = "machcode"
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
 _MORE_NOTE = re.compile(r"^\s+;")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
@@ -97,10 +96,10 @@ class Reader:
         self.source = source
         self.outside = 0
         self.jdk_hint: int | None = None
-        self.syntax = options.syntax if options is not None else "att"
+        self.syntax = options.syntax if options is not None else Syntax.ATT
         self._dump: Dump | None = None
-        self._banner: str | None = None
-        self._isa: str | None = None
+        self._banner: Compiler | None = None
+        self._isa: IsaName | None = None
 
     def complete(self, method: Method) -> Method:
         """`method` as read: nothing follows the code in this dialect."""
@@ -120,12 +119,12 @@ class Reader:
         text = line.text
         if "Compiled method (" in text:
             finished = self._finish()
-            header = parse_header(text, line.number) or unnamed_header(line.number, self._banner or "unknown")
+            header = parse_header(text, line.number) or unnamed_header(line.number, self._banner or Compiler.UNKNOWN)
             self._dump, self._banner = Dump(header), None
             return finished
         dump = self._dump
         if text.strip() == "[MachCode]" and dump is None:
-            dump = self._dump = Dump(unnamed_header(line.number, self._banner or "unknown"))
+            dump = self._dump = Dump(unnamed_header(line.number, self._banner or Compiler.UNKNOWN))
         if dump is None:
             self._outside(text)
         elif text.strip() == "[/MachCode]":
@@ -231,12 +230,12 @@ def _glue(dump: Dump, line: Line) -> bool:
     return False
 
 
-def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: str | None = None) -> Method:
+def assemble(dump: Dump, source: str, syntax: Syntax, jdk_hint: int | None, prior: IsaName | None = None) -> Method:
     """Decode the rows of `dump` and attach its comments; `prior` is the ISA of the input's previous method."""
     rows = sorted(dump.rows, key=lambda r: r.address)
     regions = hexdump.regions(rows, {address for address, _ in dump.markers})
     isa_name = hexdump.guess_isa(b"".join(data for _, data in regions)[:_SAMPLE_BYTES], prior)
-    syntax = "aarch64" if isa_name == "aarch64" else syntax
+    syntax = Syntax.AARCH64 if isa_name is IsaName.AARCH64 else syntax
     decoded, patched = c1patch.decode(regions, isa_name, syntax)
     table = isa.for_name(isa_name)
     instructions = hexdump.annotate(hexdump.plain_instructions(decoded, rows), dump.notes, table)
@@ -260,6 +259,6 @@ def assemble(dump: Dump, source: str, syntax: str, jdk_hint: int | None, prior: 
         constants=tuple(dump.constants),
         jdk_hint=jdk_hint,
         skipped=tuple(dump.skipped),
-        dialect=NAME,
-        features=frozenset(layout_features(instructions, dump.sections)),
+        dialect=DialectName.MACHCODE,
+        features=frozenset({Feature.DECODED, *layout_features(instructions, dump.sections)}),
     )

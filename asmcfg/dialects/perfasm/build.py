@@ -10,9 +10,8 @@ from dataclasses import dataclass, field, replace
 from asmcfg.dialects.builder import MethodBuilder
 from asmcfg.dialects.perfasm.draft import Draft, Piece, Row, Run
 from asmcfg.dialects.perfasm.text import Title, estimate
-from asmcfg.model import Header, Method, Profile, RegionHeat, Unprinted
+from asmcfg.model import Compiler, DialectName, Feature, Header, Method, Profile, RegionHeat, Unprinted
 
-NAME = "perfasm"
 GAP = "gap"
 """Marker label put before an instruction that does not follow the previous one in any printout."""
 _RANGE = re.compile(r"^\[(0x[0-9a-fA-F]+):(0x[0-9a-fA-F]+)\]")
@@ -152,7 +151,7 @@ def _assign_owner(draft: Draft) -> None:
     name = first.title.header.name
     owners = [p for p in draft.pieces[1:] if p.title.header.name == name]
     if len(first.title.names) > 1 and owners:
-        header = replace(first.title.header, name="<unknown>", compiler="unknown")
+        header = replace(first.title.header, name="<unknown>", compiler=Compiler.UNKNOWN)
         first.title, first.owner = Title(header, ("name", "<unknown>"), ""), False
         owners[0].owner = True
     else:
@@ -202,7 +201,7 @@ def _method(
 ) -> Method:
     rows = _rows(group)
     follows = {(row.previous, row.address) for piece in group.pieces for row in piece.rows}
-    builder = MethodBuilder(_header(group), source, NAME)
+    builder = MethodBuilder(_header(group), source, DialectName.PERFASM)
     for n, row in enumerate(rows):
         if n and (rows[n - 1].address, row.address) not in follows:
             builder.add_marker(GAP)
@@ -215,7 +214,7 @@ def _method(
         builder.constants.extend(piece.constants)
         builder.skipped.extend(piece.skipped)
     builder.constants = sorted(set(builder.constants))
-    builder.features.add("partial")
+    builder.features.add(Feature.PARTIAL)
     profile = Profile(
         source=source,
         events=tuple(run.events.get(i, f"column {i + 1}") for i in range(width)),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from asmcfg.dialects.perfasm import reader as perfasm
 from asmcfg.dialects.perfasm.saved import SavedHeat
 from asmcfg.errors import InputError
-from asmcfg.model import Header, Method, Profile, RegionHeat, Unprinted
+from asmcfg.model import Compiler, Header, Method, Profile, RegionHeat, Unprinted
 from asmcfg.sources.lines import STDIN, Line, display_name, read_lines
 
 
@@ -154,7 +154,7 @@ def _same(method: Method, candidate: MethodProfile) -> str | None:
     mine, theirs = method.header, candidate.header
     if mine.compile_id is not None and theirs.compile_id is not None and mine.compile_id != theirs.compile_id:
         return f"perfasm names compile id {theirs.compile_id}, the method is compile id {mine.compile_id}"
-    known = mine.name != "<unknown>" and theirs.name != "<unknown>" and theirs.compiler != "stub"
+    known = mine.name != "<unknown>" and theirs.name != "<unknown>" and theirs.compiler is not Compiler.STUB
     if known and mine.name != theirs.name:
         return f"perfasm names {theirs.name}, the method is {mine.name}"
     return None

@@ -30,8 +30,7 @@ from asmcfg.sources.lines import Line
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
 
-NAME = "perfasm"
-__all__ = ["GAP", "NAME", "Origin", "Reader", "Region", "RegionLine", "sniff"]
+__all__ = ["GAP", "Origin", "Reader", "Region", "RegionLine", "sniff"]
 
 _REGION = re.compile(r"\.\[Hottest Region (\d+)\]")
 _SECTION = re.compile(r"^\.{4}\[(Hottest Regions|Hottest Methods[^\]]*|Distribution by Source)\]")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from asmcfg.dialects.header import parse_header
 from asmcfg.hotspot import sections
-from asmcfg.model import Header
+from asmcfg.model import Compiler, Header
 
 _PREFIX = re.compile(r"^(?:\s+|\d{1,3}\.\d\d%)*")
 _PERCENT = re.compile(r"(\d{1,3}\.\d\d)%")
@@ -104,24 +104,24 @@ def parse_title(text: str, line: int) -> Title:
     if match:
         name, version = match.group("name"), int(match.group("version"))
         compile_id = int(match.group("id")) if match.group("id") else None
-        header = Header(match.group("compiler").lower(), compile_id, int(match.group("level")), "", name,
+        header = Header(Compiler.named(match.group("compiler")), compile_id, int(match.group("level")), "", name,
                         None, None, None, line)
         ident = ("id", str(compile_id)) if compile_id is not None else ("version", name, str(version))
         share = f"{name}, version {version}" + (f", compile id {compile_id}" if compile_id is not None else "")
         return Title(header, ident, share, (name,))
     old = _OLD_TITLE.match(text)
     names = tuple(n.strip() for n in (old.group("name") if old else text).split(";") if n.strip()) or ("<unknown>",)
-    compiler = "stub" if names[0].startswith("StubRoutines::") else "unknown"
+    compiler = Compiler.STUB if names[0].startswith("StubRoutines::") else Compiler.UNKNOWN
     first = names[0]
     if first.endswith("[Falcon]"):
-        compiler, first = "falcon", first[: -len("[Falcon]")]
+        compiler, first = Compiler.FALCON, first[: -len("[Falcon]")]
     header = Header(compiler, None, None, "", first, None, None, None, line)
     return Title(header, ("name", first), old.group("name") if old else text, names)
 
 
 def stub_title(name: str, line: int) -> Title:
     """The title of a `StubRoutines::x [a, b[` boundary inside a region."""
-    return Title(Header("stub", None, None, "", name, None, None, None, line), ("name", name), name, (name,))
+    return Title(Header(Compiler.STUB, None, None, "", name, None, None, None, line), ("name", name), name, (name,))
 
 
 def nmethod_title(text: str, line: int) -> Title | None:

@@ -1,0 +1,62 @@
+"""The LogCompilation log's records of one compilation: its uncommon traps and its inlining decisions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from asmcfg.model.words import TrapOrigin
+
+
+@dataclass(frozen=True, slots=True)
+class LogTrap:
+    """An `<uncommon_trap>` record of the log, to set beside the traps decoded from the code."""
+
+    compile_id: int
+    """The compilation it belongs to."""
+    origin: TrapOrigin
+    """`parse`: the compiler emitted the trap (in `<task>`); `runtime`: the trap fired (in `<tty>`)."""
+    method: str
+    """`pkg.Class::name` of the scope the trap is in (an inlined method for inlined code), or empty."""
+    bci: int | None
+    """Bytecode index in that method."""
+    reason: str
+    """Deoptimization reason (`range_check`)."""
+    action: str
+    """Deoptimization action (`make_not_entrant`)."""
+    comment: str
+    """The record's `comment` attribute, if any."""
+    line: int
+    """Line of the record in the log."""
+    chain: tuple[tuple[str, int | None], ...] = ()
+    """For a run-time record, every `<jvms>` scope as (method, bci), innermost first: the inlining chain of the
+    trap that fired. Empty for parse records."""
+
+    def as_dict(self, *fields: str) -> dict[str, Any]:
+        """The named fields, in that order, as the JSON model writes them."""
+        return {name: getattr(self, name) for name in fields}
+
+
+@dataclass(frozen=True, slots=True)
+class LogInline:
+    """One inlining decision of a LogCompilation `<task>`: a `<call>` and its `<inline_success>`/`<inline_fail>`."""
+
+    compile_id: int
+    """The compilation it belongs to."""
+    caller: str
+    """`pkg.Class::name` of the method being parsed at the call (an inlined method for a call inside inlined code)."""
+    bci: int | None
+    """Bytecode index of the call in the caller (from the last `<bc>` of that parse)."""
+    callee: str
+    """`pkg.Class::name` of the method called (the `<call method=…>`)."""
+    inlined: bool
+    """True for `<inline_success>`, False for `<inline_fail>`."""
+    reason: str
+    """The record's reason (`inline (hot)`, `hot method too big`, `virtual call`, `no static binding`)."""
+    line: int
+    """Line of the decision in the log."""
+
+    def as_dict(self) -> dict[str, str | int | bool | None]:
+        """The decision's fields but its compile id, as the JSON model writes them."""
+        return {"caller": self.caller, "bci": self.bci, "callee": self.callee, "inlined": self.inlined,
+                "reason": self.reason, "line": self.line}
