@@ -130,7 +130,7 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
     write_loop_clusters(result, out, set(folded))
     write_anchors(result, out, folded)
     if legend:
-        _write_legend(out, result)
+        _write_legend(out, result, bool(groups))
     out.write("}\n")
 
 
@@ -260,9 +260,19 @@ def _write_heat_scale(out: TextIO, result: Analysis) -> None:
         previous = name
 
 
-def _write_legend(out: TextIO, result: Analysis) -> None:
+def _write_legend(out: TextIO, result: Analysis, folded: bool) -> None:
     out.write('  subgraph cluster_legend {\n    label="legend"; fontname="Courier"; style=dashed; color="#bbbbbb";\n')
     previous = None
+    if bold_path(result):
+        hot = {"label": describe.HOT_PATH_LABEL, "fillcolor": "#ffffff", "color": describe.HOT_COLOUR}
+        hot["penwidth"] = "2.5"
+        out.write(f"    legend_hot_path {_attrs(hot)};\n")
+        previous = "legend_hot_path"
+    if folded:
+        fold = {"label": describe.FOLD_LABEL, "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
+        out.write(f"    legend_fold {_attrs(fold)};\n")
+        out.write(f"    {previous} -> legend_fold [style=invis];\n" if previous else "")
+        previous = "legend_fold"
     for tag in describe.TAG_ORDER:
         attrs = {"label": describe.TAG_LABELS[tag], "fillcolor": describe.TAG_COLOURS[tag]}
         out.write(f"    legend_{tag} {_attrs(attrs)};\n")
