@@ -9,7 +9,7 @@ from asmcfg.facts import report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
 from asmcfg.model import Analysis, Call, Verdict
-from asmcfg.render.json import SCHEMA, marker_address, trap_dict
+from asmcfg.render.json import SCHEMA, identity, marker_address, trap_dict
 
 RECORD = "facts"
 """The value of a facts record's `record` field (full JSON Lines records have none)."""
@@ -17,23 +17,10 @@ RECORD = "facts"
 
 def facts_record(result: Analysis) -> dict[str, Any]:
     """One compilation's facts: header, counts, traps, loops, check branches and calls."""
-    method = result.cfg.method
-    header = method.header
     return {
         "schema": SCHEMA,
         "record": RECORD,
-        "name": header.name,
-        "compiler": header.compiler,
-        "compile_id": header.compile_id,
-        "level": header.level,
-        "osr_bci": header.osr_bci,
-        "flags": header.flags,
-        "bytecode_size": header.bytecode_size,
-        **method.loc.as_dict(),
-        "dialect": method.dialect,
-        "jdk": result.jdk,
-        "jdk_assumption": result.jdk_why,
-        "isa": method.isa,
+        **identity(result),
         "entry": marker_address(result, sections.ENTRY),
         "verified_entry": marker_address(result, sections.VERIFIED_ENTRY),
         "counts": counts(result),
@@ -45,7 +32,7 @@ def facts_record(result: Analysis) -> dict[str, Any]:
             for edge, check in result.checks.items()
         ],
         "calls": [call_facts(call) for call in result.calls],
-        "skipped_lines": len(method.skipped),
+        "skipped_lines": len(result.cfg.method.skipped),
         "trap_log": report.trap_log_counts(result),
     }
 

@@ -61,11 +61,11 @@ def block_dict(result: Analysis, block: Block) -> dict[str, Any]:
     return item
 
 
-def method_dict(result: Analysis) -> dict[str, Any]:
-    """One analysed method as the JSON object README documents."""
+def identity(result: Analysis) -> dict[str, Any]:
+    """What the compilation is and how it was read: the fields the JSON model and the facts records open with."""
     method = result.cfg.method
     header = method.header
-    doc: dict[str, Any] = {
+    return {
         "name": header.name,
         "compiler": header.compiler,
         "compile_id": header.compile_id,
@@ -78,6 +78,14 @@ def method_dict(result: Analysis) -> dict[str, Any]:
         "jdk": result.jdk,
         "jdk_assumption": result.jdk_why,
         "isa": method.isa,
+    }
+
+
+def method_dict(result: Analysis) -> dict[str, Any]:
+    """One analysed method as the JSON object README documents."""
+    method = result.cfg.method
+    doc: dict[str, Any] = {
+        **identity(result),
         "syntax": method.syntax,
         "entry": marker_address(result, sections.ENTRY),
         "verified_entry": marker_address(result, sections.VERIFIED_ENTRY),
