@@ -22,6 +22,7 @@ def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
         click.echo(f"asmcfg: {error}", err=True)
         return error.exit_code
     except BrokenPipeError:
+        _drop_stdout()
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
