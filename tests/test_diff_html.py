@@ -4,23 +4,21 @@ a click on one side selecting and centring its counterpart on the other (Debian'
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from corpus import DATA, HSDIS, run_cli
+from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, sync_api
 
 from asmcfg import describe
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHAPES = str(HSDIS / "jdk17-Shapes-print-hsdis-att.txt.gz")
 RING_BEFORE = str(DATA / "diff" / "jdk17-Ring-before-nohsdis.txt")
 RING_AFTER = str(DATA / "diff" / "jdk17-Ring-after-nohsdis.txt")
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 
 
 def _status_starts(page: Any, text: str) -> None:
@@ -31,24 +29,14 @@ def _status_starts(page: Any, text: str) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as play:
-        launched = play.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield launched
-        launched.close()
+    yield from launch()
 
 
 def _open(browser: Any, tmp: Path, *args: str) -> Any:
     out = tmp / "diff.html"
     code, _, err = run_cli("diff", *args, "--html", str(out), "-q")
     assert code == 0, err
-    page = browser.new_page(viewport={"width": 1800, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("request", lambda req: errors.append("request " + req.url) if not req.url.startswith("file:") else None)
-    page.goto(out.as_uri())
-    page.wait_for_selector("body[data-ready]")
-    assert errors == [], "the page raised no error and loaded nothing but itself"
-    return page
+    return open_offline(browser, out, 1800, 1000)
 
 
 def _frame(page: Any, side: str) -> Any:

@@ -5,42 +5,30 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from corpus import DATA, json_methods, run_cli
+from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
 TENSOR4D = DATA / "nohsdis" / "jdk17-Tensor4D-print-nohsdis.txt"
 JAVA = DATA / "java"
 WRITE_EXAMPLES = os.environ.get("ASMCFG_WRITE_EXAMPLES") == "1"
 """Set to 1 to regenerate the README's screenshot under examples/."""
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as play:
-        launched = play.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield launched
-        launched.close()
+    yield from launch()
 
 
 def _page(browser: Any, path: Path, width: int = 1600, height: int = 1000) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": height})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("request", lambda req: errors.append("request " + req.url) if not req.url.startswith("file:") else None)
-    page.goto(path.as_uri())
-    page.wait_for_selector("body[data-ready]")
-    assert errors == [], "the page raised no error and loaded nothing but itself"
-    return page
+    return open_offline(browser, path, width, height)
 
 
 def _html(tmp: Path, *args: str) -> Path:
