@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from asmcfg.run import compiled
+
 Batch = TypeVar("Batch")
 Result = TypeVar("Result")
 QUEUED = 2
@@ -47,6 +49,7 @@ def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     helpers = processes - 1
+    compiled.picklable()  # records of the optional compiled build go through the pipes too
     gc.freeze()  # forked workers then share the objects made so far instead of copying them when GC runs
     interval = sys.getswitchinterval()
     # The pool's threads here move batches and results through pipes a chunk at a time, each chunk waiting for

@@ -3,7 +3,7 @@
 from asmcfg.dialects.base import Dialect
 from asmcfg.model import DialectName
 
-DIALECT = Dialect(
+DIALECT: Dialect = Dialect(
     DialectName.LOGCOMPILATION,
     signs=("<hotspot_log", "<tty>", "<writer thread=", "<print_nmethod"),
     cutter="asmcfg.dialects.logcompilation.split:cut",

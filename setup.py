@@ -1,0 +1,62 @@
+"""The optional compiled build: `ASMCFG_MYPYC=1 pip install .` compiles the modules of `COMPILED` with mypyc.
+
+Without the variable this only calls `setup()`: the package is pure Python, as `pyproject.toml` describes it.
+The same variable gives a developer the compiled modules in place: `ASMCFG_MYPYC=1 python setup.py build_ext
+--inplace` (remove them with `git clean -fdX asmcfg build`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+
+ROOT = Path(__file__).resolve().parent
+COMPILED = (
+    "asmcfg/sources/*.py",
+    "asmcfg/dialects/builder.py",
+    "asmcfg/dialects/annotations.py",
+    "asmcfg/dialects/interleave.py",
+    "asmcfg/dialects/hsdis/reader.py",
+    "asmcfg/dialects/logcompilation/*.py",
+    "asmcfg/model/*.py",
+    "asmcfg/isa/*.py",
+    "asmcfg/cfg/*.py",
+    "asmcfg/analyses/*.py",
+    "asmcfg/facts/*.py",
+    "asmcfg/render/facts.py",
+    "asmcfg/render/json.py",
+    "asmcfg/run/pipeline.py",
+)
+"""The modules the compiled build compiles (globs from the project root): the whole-log path's reading, model,
+graph, passes, facts and JSON. The CLI, the summary, HTML, SVG and the parallel driver stay interpreted."""
+BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
+"""setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
+
+
+def compiled_build() -> bool:
+    """True when `ASMCFG_MYPYC=1` asks for the compiled build (the backend's test, read here without it)."""
+    return os.environ.get("ASMCFG_MYPYC", "").strip() == "1"
+
+
+def compiled_modules() -> list[str]:
+    """The files `COMPILED` names, relative to the project root, in a stable order."""
+    found = {path.relative_to(ROOT).as_posix() for pattern in COMPILED for path in ROOT.glob(pattern)}
+    return sorted(found)
+
+
+def ext_modules() -> list[object]:
+    """mypyc's extensions for the compiled build when a command builds them, else none."""
+    if not compiled_build() or not BUILDING.intersection(sys.argv[1:]):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        sys.exit("ASMCFG_MYPYC=1 needs mypy (it holds mypyc) in the build environment: pip install mypy")
+    os.chdir(ROOT)
+    return list(mypycify(compiled_modules(), opt_level="3"))
+
+
+if __name__ == "__main__":
+    setup(ext_modules=ext_modules())

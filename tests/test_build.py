@@ -1,0 +1,95 @@
+"""The optional compiled build: pip gets mypy as a build requirement only when `ASMCFG_MYPYC=1` asks for it, so a
+plain `pip install .` stays pure Python; setup.py names existing modules and leaves the CLI and pages interpreted.
+
+These tests build nothing (no compiler is needed): they ask the backend's hooks as pip does, in a copy of the
+project's build files, so setuptools' metadata step writes there."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("setuptools", reason="the build backend wraps setuptools' own, which is not installed here")
+
+ROOT = Path(__file__).resolve().parent.parent
+HOOKS = ("get_requires_for_build_wheel", "get_requires_for_build_editable")
+
+
+def load(path: Path) -> ModuleType:
+    """The module at `path`, imported under its file name (setup.py's `setup()` runs only as `__main__`)."""
+    spec = importlib.util.spec_from_file_location(f"_asmcfg_build_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of what the build reads: pyproject.toml, setup.py, the backend, the README and the package."""
+    tree = tmp_path_factory.mktemp("project")
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
+    shutil.copytree(ROOT / "buildsys", tree / "buildsys", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "asmcfg", tree / "asmcfg", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    return tree
+
+
+def requires(project: Path, hook: str, variable: str | None) -> list[str]:
+    """What the backend's `hook` tells pip to install before building, run as pip runs it: in the project, in a
+    fresh interpreter, with `ASMCFG_MYPYC` set to `variable` (unset for None)."""
+    env = {k: v for k, v in os.environ.items() if k != "ASMCFG_MYPYC"}
+    if variable is not None:
+        env["ASMCFG_MYPYC"] = variable
+    env["PYTHONPATH"] = str(project / "buildsys")
+    answer = project / f"{hook}-{variable}.json"
+    # setuptools' hook rewrites sys.argv to run setup.py: read the answer's path first.
+    code = f"import json, sys, mypyc_backend\nout = sys.argv[1]\njson.dump(mypyc_backend.{hook}(), open(out, 'w'))"
+    result = subprocess.run([sys.executable, "-c", code, str(answer)], cwd=project, env=env, capture_output=True,
+                            text=True, stdin=subprocess.DEVNULL, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    found: list[str] = json.loads(answer.read_text())
+    return found
+
+
+def named(requirements: list[str], name: str) -> list[str]:
+    return [r for r in requirements if r.split(">")[0].split("=")[0].split("[")[0].strip().lower() == name]
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_plain_build_asks_for_no_mypy(project: Path, hook: str) -> None:
+    for variable in (None, "0", ""):
+        assert named(requires(project, hook, variable), "mypy") == []
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_compiled_build_asks_for_mypy_and_compiles_nothing_while_asking(project: Path, hook: str) -> None:
+    assert named(requires(project, hook, "1"), "mypy") == ["mypy>=1.10"]
+    # pip asks before it installs mypy: the metadata step must neither need it nor start compiling.
+    assert not (project / "build").exists()
+    assert not list(project.glob("*.so")) and not list((project / "asmcfg").rglob("*.so"))
+
+
+def test_backend_asks_for_the_compiled_build_only_with_1() -> None:
+    backend = load(ROOT / "buildsys" / "mypyc_backend.py")
+    assert backend.compiled_build({"ASMCFG_MYPYC": "1"})
+    assert not any(backend.compiled_build(env) for env in ({}, {"ASMCFG_MYPYC": "0"}, {"ASMCFG_MYPYC": "yes"}))
+
+
+def test_setup_compiles_existing_modules_and_leaves_the_cli_and_pages_interpreted() -> None:
+    setup = load(ROOT / "setup.py")
+    compiled = setup.compiled_modules()
+    for pattern in setup.COMPILED:
+        assert list(ROOT.glob(pattern)), f"{pattern} names no module"
+    assert "asmcfg/dialects/hsdis/reader.py" in compiled and "asmcfg/render/json.py" in compiled
+    assert not [m for m in compiled if m.startswith(("asmcfg/cli/", "asmcfg/diff/", "asmcfg/describe/"))]
+    assert not {"asmcfg/render/summary.py", "asmcfg/render/html.py", "asmcfg/render/svg.py"} & set(compiled)
+    assert "asmcfg/__init__.py" not in compiled and "asmcfg/launch.py" not in compiled
