@@ -9,10 +9,11 @@
    peak RSS of the process tree (<= 150 MB).
 5. linear: `--jsonl --facts` of the text log 1x, 2x and 4x (copies concatenated): time per copy within +-15%.
 
-Every asmcfg run is `python -m asmcfg` from this checkout (PYTHONPATH set to it). Short measures keep the
-fastest of --runs runs; the whole-log ones run --long-runs times and keep the fastest. `--slice MB` measures
-on the first MB megabytes of each log (cut at a compilation boundary) instead of the whole file, for a quick
-look while the machine is busy; goals are judged on full size only.
+Every asmcfg run is `python -m asmcfg` from this checkout (PYTHONPATH set to it); the output's second line says
+whether that imports the pure-Python modules or the optional compiled ones (README, "Optional compiled build").
+Short measures keep the fastest of --runs runs; the whole-log ones run --long-runs times and keep the fastest.
+`--slice MB` measures on the first MB megabytes of each log (cut at a compilation boundary) instead of the whole
+file, for a quick look while the machine is busy; goals are judged on full size only.
 
 Run: python benchmarks/bench_speed.py [--parts startup,example,list,xml,linear] [--slice MB] [--runs N]
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -61,6 +63,12 @@ def copies(path: Path, count: int) -> Path:
             for _ in range(count):
                 out.write(data)
     return target
+
+
+def build() -> str:
+    """Which build of asmcfg the measured runs import: `pure Python` or `compiled (mypyc)` (ASMCFG_MYPYC=1)."""
+    code = "from asmcfg.run.compiled import build_name; print(build_name())"
+    return subprocess.run(python("-c", code), capture_output=True, text=True, check=True).stdout.strip()
 
 
 def ratio_row(table: Table, name: str, mine: Run, reference: Run, limit: float, judged: bool) -> float:
@@ -141,6 +149,7 @@ def main() -> None:
     print(f"cores: {os.cpu_count()}  python: {sys.version.split()[0]}  "
           f"inputs: {'first ' + str(args.slice) + ' MB' if args.slice else 'full size'}  "
           f"load average before: {os.getloadavg()[0]:.2f}")
+    print(f"asmcfg build: {build()}")
     table = Table()
     judged = not args.slice
     if "startup" in parts:
