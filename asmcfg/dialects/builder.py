@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from asmcfg import isa
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.model import DialectName, Feature, Header, Instruction, IsaName, Method
+from asmcfg.model.factory import new_instruction
 
 _PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
@@ -97,12 +98,12 @@ def split_mnemonic(text: str) -> tuple[str, str]:
 def _finish(p: PendingInstruction) -> Instruction:
     parts = p.comment
     if not parts:
-        return Instruction(p.address, p.mnemonic, p.operands, p.line)
+        return new_instruction(p.address, p.mnemonic, p.operands, p.line, "", (), "", (), None, None, None)
     comment = parts[0].strip() if len(parts) == 1 else "\n".join(c.strip() for c in parts if c.strip())
     notes = read_notes(comment)
-    return Instruction(
+    return new_instruction(
         p.address, p.mnemonic, p.operands, p.line, comment, notes.relocs, notes.bytecode, notes.frames,
-        notes.implicit_target,
+        notes.implicit_target, None, None,
     )
 
 
