@@ -48,14 +48,14 @@ class Layout:
 
 def layout(method: Method, table: Isa) -> Layout:
     """Flow kind and block-ending flag of every instruction."""
-    last = len(method.instructions) - 1
-    flows = tuple(table.flow(ins) for ins in method.instructions)
-    call = Flow.CALL
     instructions = method.instructions
+    last = len(instructions) - 1
+    flows = table.flows(instructions)
+    call = Flow.CALL
     ends = tuple(
         (flow in _ENDING and not _padding_goes_on(instructions, i))
-        or (flow is call and table.noreturn(ins, i == last))
-        for i, (ins, flow) in enumerate(zip(instructions, flows, strict=True))
+        or (flow is call and table.noreturn(instructions[i], i == last))
+        for i, flow in enumerate(flows)
     )
     index = {ins.address: i for i, ins in enumerate(method.instructions)}
     starts = tuple(ins.address for ins in instructions)
@@ -94,27 +94,18 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
 
 
 def _leaders(method: Method, table: Isa, lay: Layout, tables: dict[int, tuple[int, ...]]) -> list[int]:
-    count = len(method.instructions)
+    """Indexes of the instructions that start a block: the first, marked ones, those after a block's end and
+    every target of a branch, a jump table or an implicit exception."""
+    instructions = method.instructions
+    count = len(instructions)
     leaders = {0} | {i for i, _ in method.markers if i < count}
-    for i, ins in enumerate(method.instructions):
-        if lay.ends[i] and i + 1 < count:
-            leaders.add(i + 1)
-        for target in _targets(table, lay, ins, i, tables):
-            if target in lay.index:
-                leaders.add(lay.index[target])
+    leaders.update(i + 1 for i, end in enumerate(lay.ends) if end and i + 1 < count)
+    targets = [table.target(instructions[i]) for i, flow in enumerate(lay.flows) if flow in _DIRECT]
+    targets.extend(target for found in tables.values() for target in found)
+    targets.extend(ins.implicit_target for ins in instructions if ins.implicit_target is not None)
+    index = lay.index
+    leaders.update(index[target] for target in targets if target in index)
     return sorted(leaders)
-
-
-def _targets(table: Isa, lay: Layout, ins: Instruction, i: int, tables: dict[int, tuple[int, ...]]) -> list[int]:
-    found: list[int] = []
-    if lay.flows[i] in _DIRECT:
-        target = table.target(ins)
-        if target is not None:
-            found.append(target)
-    found.extend(tables.get(i, ()))
-    if ins.implicit_target is not None:
-        found.append(ins.implicit_target)
-    return found
 
 
 def _blocks(leaders: list[int], count: int) -> list[Block]:
