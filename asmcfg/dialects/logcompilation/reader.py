@@ -119,13 +119,16 @@ class Context:
     """The log's inlining decisions by compile id, when they were read ahead (None: not known yet)."""
 
 
-def read_text(lines: list[tuple[int, str]], ctx: Context, printing: int | None = None) -> tuple[list[Method], int]:
+def read_text(
+    lines: list[tuple[int, str]], ctx: Context, printing: int | None = None, raw_hex: bool | None = None
+) -> tuple[list[Method], int]:
     """Methods in one thread's text, as (line number, text) pairs, completed from the log's records, and the count
     of lines outside them.
 
-    The text is read by the hsdis dialect, or by the machcode dialect when it holds `[MachCode]` hex.
+    The text is read by the hsdis dialect, or by the machcode dialect when it holds `[MachCode]` hex (`raw_hex`,
+    when the caller knows).
     """
-    if any("[MachCode]" in text for _, text in lines):
+    if raw_hex if raw_hex is not None else any("[MachCode]" in text for _, text in lines):
         raw = machcode.Reader(ctx.source, ctx.options)
         raw.jdk_hint = ctx.jdk_hint
         read = raw.methods(Line(number, text) for number, text in lines)

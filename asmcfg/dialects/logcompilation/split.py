@@ -79,7 +79,7 @@ def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tu
         lines.extend(enumerate(to_texts(segment.data, unescape), segment.first_line))
     ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records},
                   _by_id(unit.traps), _by_id(unit.inlines))
-    return read_text(lines, ctx, unit.printing)
+    return read_text(lines, ctx, unit.printing, any(b"[MachCode]" in segment.data for segment in unit.segments))
 
 
 R = TypeVar("R", LogTrap, LogInline)
