@@ -11,11 +11,10 @@ traps, not calls; the deopt handler's call to the next instruction is not a call
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import GENERATED_CODE
 from asmcfg.model import Analysis, Call, CallKind, Flow, Instruction, LogInline, Tag
+from asmcfg.model.factory import replace
 
 _HANDLERS = frozenset({Tag.DEOPT_HANDLER, Tag.EXCEPTION_HANDLER})
 _LOOKBACK = 3

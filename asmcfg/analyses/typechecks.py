@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
 
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import SUBTYPE_CHECK
 from asmcfg.model import Analysis, CallKind, EdgeKind, Flow, Instruction, Syntax, Tag, TypeCheck
+from asmcfg.model.factory import replace
 
 _CLASS = re.compile(r"^metadata\(('[^']*'|\{type array \w+\})((?:\[\])*)\)$")
 _REGISTER = re.compile(r"%?\b([rx]\d+|[re]?[a-d]x|[re]?[sd]i|[re]?[sb]p|w\d+)[dwb]?\b")
