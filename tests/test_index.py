@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import gzip
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from asmcfg.dialects import index
-from asmcfg.dialects.index import index_file, index_stream
+from asmcfg.dialects.index import IndexRecord, index_file, index_stream
+from asmcfg.errors import InputError
 from asmcfg.model import Compiler
+from asmcfg.render import listing
 from asmcfg.sources.split import mapped
 from tests.conftest import DATA
 
@@ -65,3 +68,29 @@ def test_compressed_empty_and_stdin_are_not_mapped(tmp_path: Path) -> None:
     for path in (str(LOGC / "hsdis-jdk17-Tensor4D.txt.gz"), str(empty), "-", str(tmp_path)):
         with mapped(path) as view:
             assert view is None
+
+
+def test_index_rows_written_in_batches_are_the_rows_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    records = list(index_file(str(LOGC / "javac-jdk17-excerpt.xml.gz")))
+    one_by_one = io.StringIO()
+    monkeypatch.setattr(listing, "_BATCH", 1)
+    assert listing.write_index(records, one_by_one) == len(records)
+    monkeypatch.setattr(listing, "_BATCH", 3)
+    batched = io.StringIO()
+    assert listing.write_index(records, batched) == len(records)
+    assert batched.getvalue() == one_by_one.getvalue()
+    rows = one_by_one.getvalue().splitlines()[1:]
+    assert [int(row.split()[1]) for row in rows] == [r.compile_id for r in records] and len(records) > 3
+
+
+def test_rows_found_before_the_input_ends_badly_are_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    records = list(index_file(str(LOGC / "hsdis-jdk17-Tensor4D.txt.gz")))
+
+    def ending_badly() -> Iterator[IndexRecord]:
+        yield from records[:2]
+        raise InputError("input ends badly: truncated", "x.gz")
+
+    out = io.StringIO()
+    with pytest.raises(InputError):
+        listing.write_index(ending_badly(), out)
+    assert [row.split()[-1] for row in out.getvalue().splitlines()[1:]] == [r.method for r in records[:2]]

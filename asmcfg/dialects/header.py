@@ -19,18 +19,31 @@ def parse_header(text: str, line: int) -> Header | None:
     match = _HEADER.search(text)
     if not match:
         return None
-    level = match.group("level")
+    compiler, timestamp, compile_id, flags, level, name, osr, size = match.groups()
     return Header(
-        compiler=Compiler.named(match.group("compiler")),
-        compile_id=int(match.group("id")),
+        compiler=_compiler(compiler),
+        compile_id=int(compile_id),
         level=int(level) if level and level != "-" else None,
-        flags="".join(c for c in match.group("flags") if c != " "),
-        name=match.group("name"),
-        osr_bci=int(match.group("osr")) if match.group("osr") else None,
-        bytecode_size=int(match.group("size")) if match.group("size") else None,
-        timestamp=int(match.group("ts")),
+        flags=flags.replace(" ", ""),
+        name=name,
+        osr_bci=int(osr) if osr else None,
+        bytecode_size=int(size) if size else None,
+        timestamp=int(timestamp),
         line=line,
     )
+
+
+_COMPILERS: dict[str, Compiler] = {}
+"""`Compiler.named` of the texts seen in headers (a log names a handful)."""
+
+
+def _compiler(text: str) -> Compiler:
+    found = _COMPILERS.get(text)
+    if found is None:
+        found = Compiler.named(text)
+        if len(_COMPILERS) < 64:
+            _COMPILERS[text] = found
+    return found
 
 
 def unnamed_header(line: int, compiler: Compiler = Compiler.UNKNOWN) -> Header:
