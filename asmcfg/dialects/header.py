@@ -14,22 +14,32 @@ _SECTION = re.compile(r"^\s*(?P<name>[a-zA-Z][a-zA-Z ]*?)\s*\[(0x[0-9a-fA-F]+),(
 _METHOD_LABEL = re.compile(r"#\s*\{method\}\s*(?:\{0x[0-9a-fA-F]+\}\s*)?'([^']*)'\s*'[^']*'\s*in\s*'([^']*)'")
 
 
+HeaderFields = tuple[Compiler, int, int | None, str, str, int | None, int | None, int]
+"""What a `Compiled method` line says, in Header's order: compiler, compile id, tier level, flags, name, OSR
+bci, bytecode size, timestamp."""
+
+
 def parse_header(text: str, line: int) -> Header | None:
     """A Header from a `Compiled method` line, or None if the line is not one."""
+    fields = header_fields(text)
+    return None if fields is None else Header(*fields, line)
+
+
+def header_fields(text: str) -> HeaderFields | None:
+    """The fields of a `Compiled method` line, or None if the line is not one (the fast index builds no Header)."""
     match = _HEADER.search(text)
     if not match:
         return None
     compiler, timestamp, compile_id, flags, level, name, osr, size = match.groups()
-    return Header(
-        compiler=_compiler(compiler),
-        compile_id=int(compile_id),
-        level=int(level) if level and level != "-" else None,
-        flags=flags.replace(" ", ""),
-        name=name,
-        osr_bci=int(osr) if osr else None,
-        bytecode_size=int(size) if size else None,
-        timestamp=int(timestamp),
-        line=line,
+    return (
+        _compiler(compiler),
+        int(compile_id),
+        int(level) if level and level != "-" else None,
+        flags.replace(" ", ""),
+        name,
+        int(osr) if osr else None,
+        int(size) if size else None,
+        int(timestamp),
     )
 
 

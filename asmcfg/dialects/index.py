@@ -13,7 +13,7 @@ from typing import Protocol
 
 from asmcfg import dialects
 from asmcfg.dialects.base import Buffer, IndexRecord, Window
-from asmcfg.dialects.header import parse_header, parse_section
+from asmcfg.dialects.header import header_fields, parse_section
 from asmcfg.errors import InputError
 from asmcfg.model import DialectName, Header
 from asmcfg.sources.lines import Meter
@@ -30,6 +30,8 @@ CONTEXT = 4 << 10
 """Bytes after a header kept for it across buffers."""
 TABLE = 1536
 """Bytes after a header that are decoded with it: its section table."""
+_RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
+"""How a searched window's pages are let go (the file stays cached); None where mmap cannot advise."""
 HEADER = b"Compiled method"
 _MAIN_CODE = b"main code"
 
@@ -75,10 +77,12 @@ def _indexed(head: bytes, windows: Iterator[Window], forced: DialectName | None)
 def headers(windows: Iterator[Window]) -> Iterator[IndexRecord]:
     """PrintAssembly text's compilations: each `Compiled method` header and its section table."""
     for offset, _, context in hits(windows, (HEADER,)):
-        header = parse_header(first_line(context), 0)
-        if header is not None:
+        fields = header_fields(first_line(context))
+        if fields is not None:
+            compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
             begin, size = main_code(context, context.find(b"\n") + 1)
-            yield index_record(header, offset, begin, size, True)
+            yield IndexRecord(compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin, offset,
+                              True)
 
 
 def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int, ...] = (0,)) -> Iterator[Hit]:
@@ -96,13 +100,17 @@ def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int,
 
 
 def _mapped(view: mmap.mmap, meter: Meter | None) -> Iterator[Window]:
-    """Windows of BUFFER bytes over a mapped file, each reaching CONTEXT bytes into the next; nothing is copied."""
+    """Windows of BUFFER bytes over a mapped file, each reaching CONTEXT bytes into the next; nothing is copied.
+    Each window's pages are let go once searched, so the process holds one window of the file, not all of it."""
     size = len(view)
-    for start in range(0, size, BUFFER):
-        stop = min(start + BUFFER, size)
+    step = max(BUFFER // mmap.PAGESIZE, 1) * mmap.PAGESIZE
+    for start in range(0, size, step):
+        stop = min(start + step, size)
         if meter is not None:
             meter(stop - start)
         yield 0, view, start, stop, min(stop + CONTEXT, size)
+        if _RELEASE is not None:
+            view.madvise(_RELEASE, start, stop - start)
 
 
 def _buffered(head: bytes, stream: Stream, source: str) -> Iterator[Window]:
