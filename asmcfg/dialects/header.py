@@ -69,6 +69,12 @@ def parse_section(text: str) -> tuple[str, int, int] | None:
     return match.group("name").strip(), int(match.group(2), 16), int(match.group(3), 16)
 
 
+def section_bounds(text: str) -> tuple[int, int] | None:
+    """(begin, end) from a section-table row, as `parse_section` reads it but without its name."""
+    match = _SECTION.match(text)
+    return (int(match.group(2), 16), int(match.group(3), 16)) if match else None
+
+
 def method_label(text: str) -> str | None:
     """`pkg.Class::m` from a `# {method} … 'm' '(…)' in 'pkg/Class'` line."""
     match = _METHOD_LABEL.search(text)

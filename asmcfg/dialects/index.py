@@ -13,7 +13,7 @@ from typing import Protocol
 
 from asmcfg import dialects
 from asmcfg.dialects.base import Buffer, IndexRecord, Window
-from asmcfg.dialects.header import header_fields, parse_section
+from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.errors import InputError
 from asmcfg.model import DialectName, Header
 from asmcfg.sources.lines import Meter
@@ -171,9 +171,8 @@ def main_code(context: bytes, start: int) -> tuple[int | None, int | None]:
     found = context.find(_MAIN_CODE, start)
     if found < 0 or context.find(HEADER, start, found) >= 0:
         return None, None
-    line = context.rfind(b"\n", 0, found) + 1
-    section = parse_section(first_line(context, line))
-    return (section[1], section[2] - section[1]) if section else (None, None)
+    bounds = section_bounds(first_line(context, context.rfind(b"\n", 0, found) + 1))
+    return (bounds[0], bounds[1] - bounds[0]) if bounds else (None, None)
 
 
 def index_record(header: Header, offset: int, begin: int | None, size: int | None, printed: bool) -> IndexRecord:
