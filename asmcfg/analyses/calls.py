@@ -31,11 +31,12 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     decisions = _by_site(method.log_inlines or ())
     calls: list[Call] = []
     tags: dict[int, set[Tag]] = {}
+    flows = ctx.layout.flows
     for block in ctx.cfg.blocks:
         if result.block_tags(block.id) & _HANDLERS:
             continue
         for i in range(block.start, block.end):
-            if ctx.layout.flows[i] is not Flow.CALL or i in trap_sites:
+            if flows[i] is not Flow.CALL or i in trap_sites:
                 continue
             call = _call(ctx, block.id, i, decisions)
             if call is not None:

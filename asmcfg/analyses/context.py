@@ -64,7 +64,8 @@ def make_context(cfg: Cfg, jdk: int | None, paths: int = 3, lay: Layout | None =
 def add_tags(result: Analysis, tags: dict[int, set[Tag]]) -> Analysis:
     """A copy of `result` with `tags` merged in."""
     merged = dict(result.tags)
+    empty: frozenset[Tag] = frozenset()
     for block, names in tags.items():
         if names:
-            merged[block] = merged.get(block, frozenset()) | frozenset(names)
+            merged[block] = merged.get(block, empty).union(names)
     return replace(result, tags=merged)

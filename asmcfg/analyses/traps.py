@@ -17,6 +17,7 @@ _C1_THROWS = {
     "throw_array_store_exception": "array_check",
 }
 _LOOKBACK = 64
+_TRAP_FLOWS = frozenset({Flow.CALL, Flow.JUMP})
 
 
 def trap_kind(ins: Instruction) -> TrapKind | None:
@@ -43,10 +44,10 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 
 def _trap_sites(ctx: Context) -> dict[int, int]:
     sites: dict[int, int] = {}
-    instructions = ctx.cfg.method.instructions
+    instructions, flows = ctx.cfg.method.instructions, ctx.layout.flows
     for block in ctx.cfg.blocks:
         for i in range(block.start, block.end):
-            if ctx.layout.flows[i] in (Flow.CALL, Flow.JUMP) and trap_kind(instructions[i]):
+            if flows[i] in _TRAP_FLOWS and trap_kind(instructions[i]):
                 sites[block.id] = i
     return sites
 

@@ -143,17 +143,30 @@ class Piece:
         """The piece as Line records, decoded like `sources.read_lines`."""
         return to_lines(self.first_line, self.data)
 
+    def numbered(self) -> Iterator[tuple[int, str]]:
+        """The piece's lines as (line number, text) pairs, decoded like `lines`."""
+        return enumerate(to_texts(self.data), self.first_line)
+
 
 def to_lines(first_line: int, data: bytes, unescape: Callable[[str], str] | None = None) -> list[Line]:
     """Decode `data` into numbered lines, as `sources.read_lines` would; `unescape` replaces XML entities."""
-    texts = data.decode("utf-8", "replace").split("\n")
+    return [Line(number, text) for number, text in enumerate(to_texts(data, unescape), first_line)]
+
+
+def to_texts(data: bytes, unescape: Callable[[str], str] | None = None) -> list[str]:
+    """The texts of `to_lines`: `data` decoded and split into lines without their endings."""
+    whole = data.decode("utf-8", "replace")
+    if unescape and b"&" in data and "&#" not in whole:
+        whole = unescape(whole)  # no entity spans or makes a line break: as if line by line
+        unescape = None
+    texts = whole.split("\n")
     if texts and texts[-1] == "":
         texts.pop()
     if b"\r" in data:
         texts = [t.rstrip("\r") for t in texts]
     if unescape and b"&" in data:
         texts = [unescape(t) for t in texts]
-    return [Line(number, text) for number, text in enumerate(texts, first_line)]
+    return texts
 
 
 def method_start(buf: bytes, header: int, floor: int) -> int:
