@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import lzma
+import mmap
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,6 +41,29 @@ def open_binary(path: str, meter: sources.Meter | None = None) -> Iterator[IO[by
     finally:
         if path != sources.STDIN:
             stream.close()
+
+
+@contextmanager
+def mapped(path: str) -> Iterator[mmap.mmap | None]:
+    """A plain file's bytes mapped read-only into memory, closed afterwards; None for stdin, a compressed file
+    or one that cannot be mapped (an empty file, a pipe), which are read as a stream instead."""
+    if path == sources.STDIN or not os.path.isfile(path):
+        yield None
+        return
+    with open_binary(path) as stream:
+        view = _map(stream) if isinstance(stream, io.BufferedReader) else None
+        try:
+            yield view
+        finally:
+            if view is not None:
+                view.close()
+
+
+def _map(stream: IO[bytes]) -> mmap.mmap | None:
+    try:
+        return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
 
 
 def chunks(stream: Readable, size: int = CHUNK, source: str = "") -> Iterator[bytes]:
