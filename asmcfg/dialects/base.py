@@ -9,9 +9,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from asmcfg.model import Compiler, DialectName, Method, Syntax
+from asmcfg.model import Compiler, DialectName, Syntax
 
 if TYPE_CHECKING:
+    from asmcfg.model import Method
     from asmcfg.sources.lines import Line
     from asmcfg.sources.split import Readable
 
@@ -48,7 +49,7 @@ class Counts(Protocol):
     outside: int
 
 
-ReadPiece = Callable[[Any, str, ReadOptions | None, Counts], Iterator[Method]]
+ReadPiece = Callable[[Any, str, "ReadOptions | None", Counts], "Iterator[Method]"]
 """(piece, source name, options, counts) → the piece's methods, one at a time; adds its lines outside methods to
 `counts.outside`."""
 

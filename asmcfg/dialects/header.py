@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from asmcfg.model import Compiler, Header
+from asmcfg.model import Compiler
+
+if TYPE_CHECKING:
+    from asmcfg.model import Header
 
 _HEADER = re.compile(
     r"Compiled method \((?P<compiler>[^)]+)\)\s+(?P<ts>\d+)\s+(?:\S+:)?\s*(?P<id>\d+) (?P<flags>[%sbn! ]{5}) "
@@ -21,6 +25,8 @@ bci, bytecode size, timestamp."""
 
 def parse_header(text: str, line: int) -> Header | None:
     """A Header from a `Compiled method` line, or None if the line is not one."""
+    from asmcfg.model.code import Header  # here: the fast index reads header fields without the record classes
+
     fields = header_fields(text)
     return None if fields is None else Header(*fields, line)
 
@@ -58,6 +64,8 @@ def _compiler(text: str) -> Compiler:
 
 def unnamed_header(line: int, compiler: Compiler = Compiler.UNKNOWN) -> Header:
     """A header for a method printed without one (JDK 8 layout, a fragment)."""
+    from asmcfg.model.code import Header
+
     return Header(compiler, None, None, "", "<unknown>", None, None, None, line)
 
 

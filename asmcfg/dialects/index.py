@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import mmap
 from collections.abc import Iterator
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from asmcfg import dialects
 from asmcfg.dialects.base import Buffer, IndexRecord, Window
 from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.errors import InputError
-from asmcfg.model import DialectName, Header
+from asmcfg.model import DialectName
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import mapped, open_binary
+
+if TYPE_CHECKING:
+    from asmcfg.model import Header
 
 __all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream"]
 
