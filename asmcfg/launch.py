@@ -1,4 +1,5 @@
-"""The `asmcfg` command: `--version` and `--help` answered without loading the CLI; all else goes to it."""
+"""The `asmcfg` command: `--version`, `--help` and `FILE --list` of a large file answered without loading the
+CLI; all else goes to it."""
 
 from __future__ import annotations
 
@@ -12,9 +13,14 @@ HELP_COLUMNS = {80: 78, 100: 98}
 
 
 def main() -> None:
-    """Run the command line; `--version` and `--help` alone print click's text without importing click."""
+    """Run the command line; `--version` and `--help` alone print click's text without importing click, and
+    `FILE --list` (either order) of a file listed from the header index runs that listing without it."""
     args = sys.argv[1:]
-    if len(args) == 1 and not any(key.endswith("_COMPLETE") for key in os.environ):
+    if any(key.endswith("_COMPLETE") for key in os.environ):
+        args = []  # shell completion: click's
+    if len(args) == 2 and "--list" in args:
+        _list_large(args[1 - args.index("--list")])
+    if len(args) == 1:
         if args[0] == "--version":
             sys.stdout.write(f"{program_name()}, version {__version__}\n")
             return
@@ -28,6 +34,18 @@ def main() -> None:
     from asmcfg.cli import main as cli
 
     cli()
+
+
+def _list_large(path: str) -> None:
+    """Exit with the listing of `path` when it is a file large enough for the index; return otherwise."""
+    if path.startswith("-") or path == "diff":  # an option, stdin, or the `asmcfg diff` subcommand
+        return
+    from asmcfg.run import wholelog
+
+    if wholelog.large(path):
+        from asmcfg.run.guard import guarded
+
+        sys.exit(guarded(lambda: wholelog.listing(path), path, False))
 
 
 def program_name() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -76,6 +77,63 @@ def test_version_and_help_load_neither_click_nor_the_pipeline() -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "asmcfg, version " + __import__("asmcfg").__version__
     assert lines[-1] == "['asmcfg.help_text', 'asmcfg.launch']"
+
+
+LISTED = ROOT / "tests" / "data" / "logc"
+
+
+def launched(*args: str, tmp_path: Path) -> tuple[int, str, str, list[str]]:
+    """`asmcfg ARGS` through the launcher with every file counted as large (listed from the header index): exit
+    status, stdout, stderr and the package modules the run loaded."""
+    probe = (
+        "import sys\nfrom asmcfg.run import wholelog\nwholelog.INDEX_BYTES = 0\nfrom asmcfg.launch import main\n"
+        f"sys.argv = ['asmcfg', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    code = exit.code\nelse:\n    code = 0\n"
+        "sys.stdout.flush()\n"
+        "names = sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'rich') or m.startswith('asmcfg.'))\n"
+        "print(code, ' '.join(names), file=sys.stderr)"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60,
+                          cwd=tmp_path, stdin=subprocess.DEVNULL, check=True)
+    *said, last = done.stderr.splitlines()
+    code, _, modules = last.partition(" ")
+    return int(code), done.stdout, "\n".join(said), modules.split()
+
+
+def plain(name: str, tmp_path: Path) -> str:
+    path = tmp_path / name.removesuffix(".gz")
+    path.write_bytes(gzip.decompress((LISTED / name).read_bytes()))
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["hsdis-jdk17-Tensor4D.txt.gz", "jdk17-Tensor4D.xml.gz"])
+def test_list_of_a_large_file_loads_neither_click_nor_the_method_pipeline(name: str, tmp_path: Path) -> None:
+    path = plain(name, tmp_path)
+    code, fast, _, modules = launched(path, "--list", tmp_path=tmp_path)
+    flipped = launched("--list", path, tmp_path=tmp_path)
+    through_click = launched(path, "--list", "--quiet", tmp_path=tmp_path)  # a third flag takes click's path
+    assert code == flipped[0] == through_click[0] == 0
+    assert fast == flipped[1] == through_click[1]
+    assert fast.splitlines()[0].split() == ["compiler", "id", "tier", "osr", "flags", "bytecode", "main", "code",
+                                            "offset", "method"]
+    assert len(fast.splitlines()) > 2 and "click" in through_click[3]
+    loaded = set(modules)
+    assert not loaded & {"click", "rich", "asmcfg.cli", "asmcfg.run.app", "asmcfg.run.pipeline", "asmcfg.describe"}
+    assert "asmcfg.dialects.index" in loaded
+    if name.endswith(".txt.gz"):  # only dialects with the default indexer could have written it: none is sniffed
+        assert not [m for m in loaded if m.endswith(".reader") or m == "asmcfg.dialects.builder"]
+
+
+def test_a_large_file_with_no_compilation_fails_alike_on_both_paths(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("".join(f"line {n} of a file that holds no HotSpot output\n" for n in range(100)))
+    fast = launched(str(path), "--list", tmp_path=tmp_path)
+    through_click = launched(str(path), "--list", "--quiet", tmp_path=tmp_path)
+    assert fast[:3] == through_click[:3]
+    code, out, err, _ = fast
+    assert code == 1 and out.splitlines() == [fast[1].splitlines()[0]] and err.startswith(f"asmcfg: {path}")
+    assert "\n" not in err and "Traceback" not in err
 
 
 if __name__ == "__main__":

@@ -190,7 +190,7 @@ def read_lines_of(texts: list[str]) -> list[Method]:
 
 def raw_methods_of(texts: list[str]) -> list[Method]:
     """Methods as printed, before interleaved lines are given back."""
-    return list(hsdis.Reader("mixed")._methods(Line(i + 1, t) for i, t in enumerate(texts)))
+    return list(hsdis.Reader("mixed")._methods(enumerate(texts, 1)))
 
 
 def test_clean_methods_have_no_findings() -> None:

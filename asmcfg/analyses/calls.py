@@ -11,11 +11,10 @@ traps, not calls; the deopt handler's call to the next instruction is not a call
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import GENERATED_CODE
 from asmcfg.model import Analysis, Call, CallKind, Flow, Instruction, LogInline, Tag
+from asmcfg.model.factory import replace
 
 _HANDLERS = frozenset({Tag.DEOPT_HANDLER, Tag.EXCEPTION_HANDLER})
 _LOOKBACK = 3
@@ -31,11 +30,12 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     decisions = _by_site(method.log_inlines or ())
     calls: list[Call] = []
     tags: dict[int, set[Tag]] = {}
+    flows = ctx.layout.flows
     for block in ctx.cfg.blocks:
         if result.block_tags(block.id) & _HANDLERS:
             continue
         for i in range(block.start, block.end):
-            if ctx.layout.flows[i] is not Flow.CALL or i in trap_sites:
+            if flows[i] is not Flow.CALL or i in trap_sites:
                 continue
             call = _call(ctx, block.id, i, decisions)
             if call is not None:

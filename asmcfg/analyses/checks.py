@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.model import Analysis, Check, EdgeKind, Flow, Tag
+from asmcfg.model.factory import replace
 
 _MAX_HOPS = 32
 _CHECKS = {check.value: check for check in Check}
@@ -63,11 +62,13 @@ def failure_path(ctx: Context, result: Analysis, start: int) -> list[int]:
     return []
 
 
+_BLOCKED = frozenset({Flow.CALL, Flow.COND, Flow.RETURN, Flow.INDIRECT, Flow.HALT})
+
+
 def _straight(ctx: Context, block_id: int, stop: int) -> bool:
     """No call, conditional branch or return in the block before index `stop`."""
     block = ctx.block(block_id)
-    blocked = (Flow.CALL, Flow.COND, Flow.RETURN, Flow.INDIRECT, Flow.HALT)
-    return all(ctx.layout.flows[i] not in blocked for i in range(block.start, min(stop, block.end)))
+    return _BLOCKED.isdisjoint(ctx.layout.flows[block.start : min(stop, block.end)])
 
 
 def _next_hop(ctx: Context, block_id: int) -> int | None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from asmcfg import isa
 from asmcfg.cfg.build import Layout, layout
 from asmcfg.isa.base import Isa
 from asmcfg.model import Analysis, Block, Cfg, Edge, EdgeKind, Tag
+from asmcfg.model.factory import replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,8 @@ def make_context(cfg: Cfg, jdk: int | None, paths: int = 3, lay: Layout | None =
 def add_tags(result: Analysis, tags: dict[int, set[Tag]]) -> Analysis:
     """A copy of `result` with `tags` merged in."""
     merged = dict(result.tags)
+    empty: frozenset[Tag] = frozenset()
     for block, names in tags.items():
         if names:
-            merged[block] = merged.get(block, frozenset()) | frozenset(names)
+            merged[block] = merged.get(block, empty).union(names)
     return replace(result, tags=merged)

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
-from dataclasses import replace
 
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.analyses.vectors import own_blocks
 from asmcfg.model import Analysis, Feature, Loop, LoopFacts, LoopRole
+from asmcfg.model.factory import replace
 
 _NUMBER = re.compile(r"-?0x[0-9a-fA-F]+|#-?\d+")
 _MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")

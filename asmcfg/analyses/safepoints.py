@@ -13,6 +13,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     for block in ctx.cfg.blocks:
         names = tags.setdefault(block.id, set())
         for ins in instructions[block.start : block.end]:
+            if not ins.relocs:
+                continue
             if ins.poll:
                 names.add(Tag.SAFEPOINT_POLL)
             if ins.poll_return:

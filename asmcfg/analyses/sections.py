@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 
 from asmcfg.analyses.context import Context, add_tags
@@ -67,5 +68,11 @@ def _stub_calls(ctx: Context) -> list[int]:
     return [
         i
         for i, ins in enumerate(ctx.cfg.method.instructions)
-        if _STUB_NAMES.search(ins.operands) or (ins.relocs and _STUB_NAMES.search(ins.runtime_call()))
+        if _names_stub(ins.operands) or (ins.relocs and _STUB_NAMES.search(ins.runtime_call()))
     ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_stub(operands: str) -> bool:
+    """True when an operand text names a stub (cached: operand texts repeat)."""
+    return _STUB_NAMES.search(operands) is not None

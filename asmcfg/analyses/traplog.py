@@ -10,11 +10,10 @@ whose call has the same reason and the same inlining chain, so code inlined at s
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from asmcfg.analyses.context import Context
 from asmcfg.hotspot.deopt import plain_reason
 from asmcfg.model import Analysis, Frame, LogTrap, Trap, TrapEvidence, TrapOrigin, Verdict
+from asmcfg.model.factory import replace
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:

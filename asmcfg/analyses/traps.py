@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot import deopt, jdk
 from asmcfg.model import Analysis, Flow, Instruction, Tag, Trap, TrapKind
+from asmcfg.model.factory import replace
 
 _C1_THROWS = {
     "throw_range_check_failed": "range_check",
@@ -17,6 +16,7 @@ _C1_THROWS = {
     "throw_array_store_exception": "array_check",
 }
 _LOOKBACK = 64
+_TRAP_FLOWS = frozenset({Flow.CALL, Flow.JUMP})
 
 
 def trap_kind(ins: Instruction) -> TrapKind | None:
@@ -43,10 +43,10 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 
 def _trap_sites(ctx: Context) -> dict[int, int]:
     sites: dict[int, int] = {}
-    instructions = ctx.cfg.method.instructions
+    instructions, flows = ctx.cfg.method.instructions, ctx.layout.flows
     for block in ctx.cfg.blocks:
         for i in range(block.start, block.end):
-            if ctx.layout.flows[i] in (Flow.CALL, Flow.JUMP) and trap_kind(instructions[i]):
+            if flows[i] in _TRAP_FLOWS and trap_kind(instructions[i]):
                 sites[block.id] = i
     return sites
 

@@ -10,13 +10,14 @@ what its failing side leads to is the trap reached through straight-line code (`
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import replace
 
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import SUBTYPE_CHECK
 from asmcfg.model import Analysis, CallKind, EdgeKind, Flow, Instruction, Syntax, Tag, TypeCheck
+from asmcfg.model.factory import replace
 
 _CLASS = re.compile(r"^metadata\(('[^']*'|\{type array \w+\})((?:\[\])*)\)$")
 _REGISTER = re.compile(r"%?\b([rx]\d+|[re]?[a-d]x|[re]?[sd]i|[re]?[sb]p|w\d+)[dwb]?\b")
@@ -27,10 +28,14 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     found: list[TypeCheck] = []
     loaded: dict[str, str] = {}
     instructions = ctx.cfg.method.instructions
+    syntax, flows = ctx.cfg.method.syntax, ctx.layout.flows
     for block in ctx.cfg.blocks:
-        ends_cond = ctx.layout.flows[block.end - 1] is Flow.COND
+        ends_cond = flows[block.end - 1] is Flow.COND
         for i in range(block.start, block.end):
-            classes = _compared(instructions[i], loaded, ctx.cfg.method.syntax)
+            ins = instructions[i]
+            if not ins.relocs and not loaded:
+                continue  # no class named here or held in a register: nothing compared, nothing to forget
+            classes = _compared(ins, loaded, syntax)
             if classes and ends_cond:
                 found.append(_check(ctx, result, block.id, i, classes))
     for call in result.calls:
@@ -43,7 +48,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
     """Classes `ins` compares against; keeps `loaded` (register -> class) up to date as registers are written."""
     names = [_class(r) for r in ins.relocs if _class(r)]
-    registers = _REGISTER.findall(ins.operands)
+    registers = _registers(ins.operands)
     compare = ins.mnemonic.lower().startswith("cmp")
     if names and compare:
         return tuple(names)
@@ -58,6 +63,13 @@ def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple
     return ()
 
 
+@functools.lru_cache(maxsize=4096)
+def _registers(operands: str) -> list[str]:
+    """The registers an operand text names, in order (cached: operand texts repeat; callers do not change it)."""
+    return _REGISTER.findall(operands)
+
+
+@functools.lru_cache(maxsize=4096)
 def _class(reloc: str) -> str:
     found = _CLASS.match(reloc)
     return found.group(1).strip("'") + found.group(2) if found else ""

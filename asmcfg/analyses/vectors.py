@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.model import Analysis, Instruction, IsaName, Loop, LoopFacts, LoopRole, Tag
+from asmcfg.model.factory import replace
 
 _X86_REG = re.compile(r"\b([xyz])mm\d+\b")
 _X86_BITS = {"x": 128, "y": 256, "z": 512}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from asmcfg import isa
@@ -48,14 +49,14 @@ class Layout:
 
 def layout(method: Method, table: Isa) -> Layout:
     """Flow kind and block-ending flag of every instruction."""
-    last = len(method.instructions) - 1
-    flows = tuple(table.flow(ins) for ins in method.instructions)
-    call = Flow.CALL
     instructions = method.instructions
+    last = len(instructions) - 1
+    flows = table.flows(instructions)
+    call = Flow.CALL
     ends = tuple(
         (flow in _ENDING and not _padding_goes_on(instructions, i))
-        or (flow is call and table.noreturn(ins, i == last))
-        for i, (ins, flow) in enumerate(zip(instructions, flows, strict=True))
+        or (flow is call and table.noreturn(instructions[i], i == last))
+        for i, flow in enumerate(flows)
     )
     index = {ins.address: i for i, ins in enumerate(method.instructions)}
     starts = tuple(ins.address for ins in instructions)
@@ -76,12 +77,17 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
     table = isa.for_name(method.isa)
     lay = lay or layout(method, table)
     tables = jump_tables(method, lay, table)
-    leaders = _leaders(method, table, lay, tables)
-    blocks = _blocks(leaders, len(method.instructions))
+    instructions = method.instructions
+    targets = {i: table.target(instructions[i]) for i, flow in enumerate(lay.flows) if flow in _DIRECT}
+    implicit = {i: ins.implicit_target for i, ins in enumerate(instructions) if ins.implicit_target is not None}
+    leaders = _leaders(method, lay, tables, targets, implicit)
+    blocks = _blocks(leaders, len(instructions))
     block_of = {b.start: b.id for b in blocks}
+    handled = _by_block(blocks, implicit)
     edges: list[Edge] = []
     for block in blocks:
-        edges.extend(_edges(method, table, lay, tables, block, block_of, len(blocks)))
+        edges.extend(_exception_edges(method, lay, block, block_of, handled.get(block.id, ())))
+        edges.extend(_edges(method, lay, tables, targets, block, block_of, len(blocks)))
     gaps = {block_of[i] for i, label in method.markers if label == GAP and i in block_of}
     if gaps:
         edges = [e for e in edges if not (e.kind is EdgeKind.FALLTHROUGH and e.dst in gaps)]
@@ -93,28 +99,28 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
     return Cfg(method, tuple(blocks), tuple(edges), roots)
 
 
-def _leaders(method: Method, table: Isa, lay: Layout, tables: dict[int, tuple[int, ...]]) -> list[int]:
+def _leaders(
+    method: Method, lay: Layout, tables: dict[int, tuple[int, ...]], targets: dict[int, int | None],
+    implicit: dict[int, int],
+) -> list[int]:
+    """Indexes of the instructions that start a block: the first, marked ones, those after a block's end and
+    every target of a branch (`targets` by branch index), a jump table or an implicit exception."""
     count = len(method.instructions)
     leaders = {0} | {i for i, _ in method.markers if i < count}
-    for i, ins in enumerate(method.instructions):
-        if lay.ends[i] and i + 1 < count:
-            leaders.add(i + 1)
-        for target in _targets(table, lay, ins, i, tables):
-            if target in lay.index:
-                leaders.add(lay.index[target])
+    leaders.update(i + 1 for i, end in enumerate(lay.ends) if end and i + 1 < count)
+    index = lay.index
+    for found in (targets.values(), (t for row in tables.values() for t in row), implicit.values()):
+        leaders.update(index[target] for target in found if target in index)
     return sorted(leaders)
 
 
-def _targets(table: Isa, lay: Layout, ins: Instruction, i: int, tables: dict[int, tuple[int, ...]]) -> list[int]:
-    found: list[int] = []
-    if lay.flows[i] in _DIRECT:
-        target = table.target(ins)
-        if target is not None:
-            found.append(target)
-    found.extend(tables.get(i, ()))
-    if ins.implicit_target is not None:
-        found.append(ins.implicit_target)
-    return found
+def _by_block(blocks: list[Block], sites: dict[int, int]) -> dict[int, list[int]]:
+    """The instruction indexes in `sites` grouped by the block holding them, ascending."""
+    starts = [b.start for b in blocks]
+    grouped: dict[int, list[int]] = {}
+    for site in sorted(sites):
+        grouped.setdefault(blocks[bisect.bisect_right(starts, site) - 1].id, []).append(site)
+    return grouped
 
 
 def _blocks(leaders: list[int], count: int) -> list[Block]:
@@ -124,14 +130,14 @@ def _blocks(leaders: list[int], count: int) -> list[Block]:
 
 def _edges(
     method: Method,
-    table: Isa,
     lay: Layout,
     tables: dict[int, tuple[int, ...]],
+    targets: dict[int, int | None],
     block: Block,
     block_of: dict[int, int],
     nblocks: int,
 ) -> list[Edge]:
-    edges = _exception_edges(method, lay, block, block_of)
+    edges: list[Edge] = []
     last = block.end - 1
     ins = method.instructions[last]
     flow = lay.flows[last]
@@ -141,27 +147,27 @@ def _edges(
         return Edge(block.id, _destination(ins, target, lay, block_of), kind, last)
 
     if flow is Flow.COND:
-        edges.append(to(table.target(ins), EdgeKind.TAKEN))
+        edges.append(to(targets[last], EdgeKind.TAKEN))
     elif flow is Flow.JUMP:
-        edges.append(to(table.target(ins), EdgeKind.JUMP))
+        edges.append(to(targets[last], EdgeKind.JUMP))
     elif flow is Flow.INDIRECT:
-        targets = tables.get(last, ())
-        edges.extend(to(t, EdgeKind.INDIRECT) for t in dict.fromkeys(targets))
-        if not targets:
+        table = tables.get(last, ())
+        edges.extend(to(t, EdgeKind.INDIRECT) for t in dict.fromkeys(table))
+        if not table:
             edges.append(Edge(block.id, ins.runtime_call() or UNRESOLVED, EdgeKind.INDIRECT, last))
     if (not lay.ends[last] or flow is Flow.COND) and following is not None:
         edges.append(Edge(block.id, following, EdgeKind.FALLTHROUGH, last))
     return edges
 
 
-def _exception_edges(method: Method, lay: Layout, block: Block, block_of: dict[int, int]) -> list[Edge]:
+def _exception_edges(
+    method: Method, lay: Layout, block: Block, block_of: dict[int, int], sites: Iterable[int]
+) -> list[Edge]:
+    """An edge to the handler of each implicit exception in the block (`sites`: their indexes, ascending)."""
     edges = []
-    for i in range(block.start, block.end):
-        target = method.instructions[i].implicit_target
-        if target is not None:
-            edges.append(
-                Edge(block.id, _destination(method.instructions[i], target, lay, block_of), EdgeKind.EXCEPTION, i)
-            )
+    for i in sites:
+        ins = method.instructions[i]
+        edges.append(Edge(block.id, _destination(ins, ins.implicit_target, lay, block_of), EdgeKind.EXCEPTION, i))
     return edges
 
 

@@ -9,10 +9,10 @@ from typing import Any
 import click
 
 from asmcfg import __version__
-from asmcfg.cli.guard import INTERNAL_ERROR as INTERNAL_ERROR, guarded
 from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, SETTINGS, SYNTAXES
 from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
+from asmcfg.run.guard import INTERNAL_ERROR as INTERNAL_ERROR, guarded
 
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and

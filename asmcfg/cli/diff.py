@@ -8,10 +8,10 @@ from typing import Any
 
 import click
 
-from asmcfg.cli.guard import guarded
 from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, SETTINGS, SYNTAXES
 from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
+from asmcfg.run.guard import guarded
 from asmcfg.run.pipeline import Selector
 
 DIFF_EPILOG = """Forms: `asmcfg diff OLD NEW` (each side with its own --old-…/--new-… selector, or the plain selectors

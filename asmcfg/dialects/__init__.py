@@ -11,12 +11,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from asmcfg.dialects import hsdis, logcompilation, machcode, perfasm
-from asmcfg.dialects.base import Dialect, Reader, ReadOptions
+from asmcfg.dialects.base import Dialect, Index, Reader, ReadOptions
 from asmcfg.errors import InputError
 from asmcfg.model import DialectName
 from asmcfg.sources.lines import Line
 
-__all__ = ["DIALECTS", "REGISTRY", "Choice", "Dialect", "ReadOptions", "Reader", "choose", "open_reader"]
+__all__ = ["DIALECTS", "REGISTRY", "Choice", "Dialect", "ReadOptions", "Reader", "choose", "indexer", "open_reader"]
 
 SAMPLE_LINES = 400
 REGISTRY: tuple[Dialect, ...] = (hsdis.DIALECT, machcode.DIALECT, logcompilation.DIALECT, perfasm.DIALECT)
@@ -44,6 +44,18 @@ def choose(sample: list[str], forced: DialectName | None = None) -> Choice:
     candidates = [(n, d) for n, d in enumerate(REGISTRY) if d.signed(text)]
     score, _, name = max((d.sniff(sample), -n, d.name) for n, d in candidates)
     return Choice(name, score)
+
+
+def indexer(sample: list[str], forced: DialectName | None = None) -> Index:
+    """The indexer of the dialect `choose` picks for `sample`. The sniffs (and the readers they live in) are
+    only run when the dialects whose signs the sample holds do not all share one indexer."""
+    if forced:
+        return BY_NAME[forced].index()
+    text = "\n".join(sample)
+    candidates = [d for d in REGISTRY if d.signed(text)]
+    if len({d.indexer for d in candidates}) == 1:
+        return candidates[0].index()
+    return BY_NAME[choose(sample).name].index()
 
 
 def open_reader(

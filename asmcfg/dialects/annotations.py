@@ -64,7 +64,7 @@ def read_notes(comment: str) -> Notes:
 def _segments(comment: str) -> list[str]:
     parts: list[str] = []
     for line in comment.split("\n"):
-        for piece in _SEGMENT.split(line):
+        for piece in _SEGMENT.split(line) if ";" in line else (line,):
             piece = piece.strip()
             if piece:
                 parts.append(piece)

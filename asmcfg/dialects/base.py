@@ -4,13 +4,15 @@ parallel path, and an indexer for a fast `--list`."""
 from __future__ import annotations
 
 import importlib
+import mmap
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from asmcfg.model import Compiler, DialectName, Method, Syntax
+from asmcfg.model import Compiler, DialectName, Syntax
 
 if TYPE_CHECKING:
+    from asmcfg.model import Method
     from asmcfg.sources.lines import Line
     from asmcfg.sources.split import Readable
 
@@ -47,7 +49,7 @@ class Counts(Protocol):
     outside: int
 
 
-ReadPiece = Callable[[Any, str, ReadOptions | None, Counts], Iterator[Method]]
+ReadPiece = Callable[[Any, str, "ReadOptions | None", Counts], "Iterator[Method]"]
 """(piece, source name, options, counts) → the piece's methods, one at a time; adds its lines outside methods to
 `counts.outside`."""
 
@@ -80,8 +82,10 @@ class IndexRecord:
     """True when the log holds the compilation's assembly (always for PrintAssembly text)."""
 
 
-Window = tuple[int, bytearray, int, int, int]
-"""(offset of the buffer in the input, buffer, where the needles may start: from, to, bytes in the buffer)."""
+Buffer = bytearray | mmap.mmap
+"""Bytes an indexer searches: a reused buffer a stream is read into, or a whole plain file mapped into memory."""
+Window = tuple[int, Buffer, int, int, int]
+"""(offset of the buffer in the input, buffer, where the needles may start: from, to, where its bytes end)."""
 Index = Callable[[Iterator[Window]], Iterator[IndexRecord]]
 """Windows over the decompressed input → its compilations, in input order."""
 

@@ -8,19 +8,13 @@ from dataclasses import dataclass, field
 from asmcfg import isa
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.model import DialectName, Feature, Header, Instruction, IsaName, Method
+from asmcfg.model.factory import new_instruction
 
 _PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
 
-@dataclass(slots=True)
-class PendingInstruction:
-    """An instruction whose comment may still grow."""
-
-    address: int
-    mnemonic: str
-    operands: str
-    line: int
-    comment: list[str]
+Printed = tuple[int, str, str, int]
+"""An instruction as read: address, mnemonic, operands and line number (its comment is kept apart)."""
 
 
 @dataclass(slots=True)
@@ -30,7 +24,9 @@ class MethodBuilder:
     header: Header
     source: str
     dialect: DialectName = DialectName.HSDIS
-    instructions: list[PendingInstruction] = field(default_factory=list)
+    instructions: list[Printed] = field(default_factory=list)
+    comments: dict[int, list[str]] = field(default_factory=dict)
+    """Comment lines by instruction index, the one on the instruction's own line first."""
     markers: list[tuple[int, str]] = field(default_factory=list)
     constants: list[tuple[int, int]] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)
@@ -41,14 +37,21 @@ class MethodBuilder:
     def add_instruction(self, address: int, body: str, line: int) -> None:
         """Add `mnemonic operands ;comment` at `address`."""
         text, _, comment = body.partition(";")
-        mnemonic, operands = split_mnemonic(text)
-        self.instructions.append(PendingInstruction(address, mnemonic, operands, line, [comment] if comment else []))
+        text = text.strip()
+        if "\t" in text:  # capstone: the mnemonic ends at the first tab
+            head, _, tail = text.partition("\t")
+            mnemonic, operands = head.strip(), tail.strip()
+        else:
+            mnemonic, operands = split_mnemonic(text)
+        if comment:
+            self.comments[len(self.instructions)] = [comment]
+        self.instructions.append((address, mnemonic, operands, line))
 
     def add_comment(self, text: str) -> bool:
         """Append a continuation comment line to the last instruction; False if there is none."""
         if not self.instructions:
             return False
-        self.instructions[-1].comment.append(text.strip().lstrip(";"))
+        self.comments.setdefault(len(self.instructions) - 1, []).append(text.strip().lstrip(";"))
         return True
 
     def add_marker(self, label: str) -> None:
@@ -57,7 +60,11 @@ class MethodBuilder:
 
     def build(self, jdk_hint: int | None = None) -> Method:
         """The finished Method."""
-        instructions = tuple(_finish(p) for p in self.instructions)
+        comments, make = self.comments, new_instruction
+        instructions = tuple(
+            _noted(printed, comments[i]) if i in comments else make(*printed, "", (), "", (), None, None, None)
+            for i, printed in enumerate(self.instructions)
+        )
         sample = instructions[:200]
         isa_name, syntax = isa.guess([i.mnemonic for i in sample], [i.operands for i in sample])
         header = self.header
@@ -94,15 +101,12 @@ def split_mnemonic(text: str) -> tuple[str, str]:
     return " ".join(words[:count]), " ".join(words[count:]).strip()
 
 
-def _finish(p: PendingInstruction) -> Instruction:
-    parts = p.comment
-    if not parts:
-        return Instruction(p.address, p.mnemonic, p.operands, p.line)
+def _noted(printed: Printed, parts: list[str]) -> Instruction:
+    """The instruction with its comment lines read."""
     comment = parts[0].strip() if len(parts) == 1 else "\n".join(c.strip() for c in parts if c.strip())
     notes = read_notes(comment)
-    return Instruction(
-        p.address, p.mnemonic, p.operands, p.line, comment, notes.relocs, notes.bytecode, notes.frames,
-        notes.implicit_target,
+    return new_instruction(
+        *printed, comment, notes.relocs, notes.bytecode, notes.frames, notes.implicit_target, None, None
     )
 
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from asmcfg.model import Compiler, Header
+from asmcfg.model import Compiler
+
+if TYPE_CHECKING:
+    from asmcfg.model import Header
 
 _HEADER = re.compile(
     r"Compiled method \((?P<compiler>[^)]+)\)\s+(?P<ts>\d+)\s+(?:\S+:)?\s*(?P<id>\d+) (?P<flags>[%sbn! ]{5}) "
@@ -14,27 +18,54 @@ _SECTION = re.compile(r"^\s*(?P<name>[a-zA-Z][a-zA-Z ]*?)\s*\[(0x[0-9a-fA-F]+),(
 _METHOD_LABEL = re.compile(r"#\s*\{method\}\s*(?:\{0x[0-9a-fA-F]+\}\s*)?'([^']*)'\s*'[^']*'\s*in\s*'([^']*)'")
 
 
+HeaderFields = tuple[Compiler, int, int | None, str, str, int | None, int | None, int]
+"""What a `Compiled method` line says, in Header's order: compiler, compile id, tier level, flags, name, OSR
+bci, bytecode size, timestamp."""
+
+
 def parse_header(text: str, line: int) -> Header | None:
     """A Header from a `Compiled method` line, or None if the line is not one."""
+    from asmcfg.model.code import Header  # here: the fast index reads header fields without the record classes
+
+    fields = header_fields(text)
+    return None if fields is None else Header(*fields, line)
+
+
+def header_fields(text: str) -> HeaderFields | None:
+    """The fields of a `Compiled method` line, or None if the line is not one (the fast index builds no Header)."""
     match = _HEADER.search(text)
     if not match:
         return None
-    level = match.group("level")
-    return Header(
-        compiler=Compiler.named(match.group("compiler")),
-        compile_id=int(match.group("id")),
-        level=int(level) if level and level != "-" else None,
-        flags="".join(c for c in match.group("flags") if c != " "),
-        name=match.group("name"),
-        osr_bci=int(match.group("osr")) if match.group("osr") else None,
-        bytecode_size=int(match.group("size")) if match.group("size") else None,
-        timestamp=int(match.group("ts")),
-        line=line,
+    compiler, timestamp, compile_id, flags, level, name, osr, size = match.groups()
+    return (
+        _compiler(compiler),
+        int(compile_id),
+        int(level) if level and level != "-" else None,
+        flags.replace(" ", ""),
+        name,
+        int(osr) if osr else None,
+        int(size) if size else None,
+        int(timestamp),
     )
+
+
+_COMPILERS: dict[str, Compiler] = {}
+"""`Compiler.named` of the texts seen in headers (a log names a handful)."""
+
+
+def _compiler(text: str) -> Compiler:
+    found = _COMPILERS.get(text)
+    if found is None:
+        found = Compiler.named(text)
+        if len(_COMPILERS) < 64:
+            _COMPILERS[text] = found
+    return found
 
 
 def unnamed_header(line: int, compiler: Compiler = Compiler.UNKNOWN) -> Header:
     """A header for a method printed without one (JDK 8 layout, a fragment)."""
+    from asmcfg.model.code import Header
+
     return Header(compiler, None, None, "", "<unknown>", None, None, None, line)
 
 
@@ -44,6 +75,12 @@ def parse_section(text: str) -> tuple[str, int, int] | None:
     if not match:
         return None
     return match.group("name").strip(), int(match.group(2), 16), int(match.group(3), 16)
+
+
+def section_bounds(text: str) -> tuple[int, int] | None:
+    """(begin, end) from a section-table row, as `parse_section` reads it but without its name."""
+    match = _SECTION.match(text)
+    return (int(match.group(2), 16), int(match.group(3), 16)) if match else None
 
 
 def method_label(text: str) -> str | None:

@@ -7,26 +7,34 @@ are decoded, so listing costs about as much as `grep -c` on the file.
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Iterator
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from asmcfg import dialects
-from asmcfg.dialects.base import IndexRecord, Window
-from asmcfg.dialects.header import parse_header, parse_section
+from asmcfg.dialects.base import Buffer, IndexRecord, Window
+from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.errors import InputError
-from asmcfg.model import DialectName, Header
+from asmcfg.model import DialectName
 from asmcfg.sources.lines import Meter
-from asmcfg.sources.split import open_binary
+from asmcfg.sources.split import mapped, open_binary
+
+if TYPE_CHECKING:
+    from asmcfg.model import Header
 
 __all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream"]
 
 BUFFER = 4 << 20
-"""Bytes of a stream scanned at a time."""
+"""Bytes of a stream (or of a mapped file) scanned at a time."""
+HEAD = 1 << 16
+"""Bytes at the start of the input whose lines pick its dialect."""
 
 CONTEXT = 4 << 10
 """Bytes after a header kept for it across buffers."""
 TABLE = 1536
 """Bytes after a header that are decoded with it: its section table."""
+_RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
+"""How a searched window's pages are let go (the file stays cached); None where mmap cannot advise."""
 HEADER = b"Compiled method"
 _MAIN_CODE = b"main code"
 
@@ -45,7 +53,11 @@ class Stream(Protocol):
 
 def index_file(path: str, meter: Meter | None = None, forced: DialectName | None = None) -> Iterator[IndexRecord]:
     """Every compilation in `path` (plain, .gz, .xz or `-` for stdin), in input order; `meter` counts bytes read,
-    `forced` names the dialect instead of sniffing."""
+    `forced` names the dialect instead of sniffing. A plain file is searched where it is mapped into memory."""
+    with mapped(path) as view:
+        if view is not None:
+            yield from _indexed(view[:HEAD], _mapped(view, meter), forced)
+            return
     with open_binary(path, meter) as stream:
         yield from index_stream(stream, path, forced)  # type: ignore[arg-type]
 
@@ -53,21 +65,27 @@ def index_file(path: str, meter: Meter | None = None, forced: DialectName | None
 def index_stream(stream: Stream, source: str = "", forced: DialectName | None = None) -> Iterator[IndexRecord]:
     """Every compilation in a decompressed binary stream, in input order, found by its dialect's indexer."""
     try:
-        head = stream.read(1 << 16)
+        head = stream.read(HEAD)
     except (OSError, EOFError) as exc:
         raise InputError(f"input ends badly: {exc} (is the file complete?)", source) from None
+    yield from _indexed(head, _buffered(head, stream, source), forced)
+
+
+def _indexed(head: bytes, windows: Iterator[Window], forced: DialectName | None) -> Iterator[IndexRecord]:
+    """The compilations in `windows`, found by the indexer of the dialect the input's `head` is written in."""
     sample = [text.rstrip("\r") for text in head.decode("utf-8", "replace").split("\n")[: dialects.SAMPLE_LINES]]
-    dialect = dialects.BY_NAME[dialects.choose(sample, forced).name]
-    yield from dialect.index()(_buffered(head, stream, source))
+    yield from dialects.indexer(sample, forced)(windows)
 
 
 def headers(windows: Iterator[Window]) -> Iterator[IndexRecord]:
     """PrintAssembly text's compilations: each `Compiled method` header and its section table."""
     for offset, _, context in hits(windows, (HEADER,)):
-        header = parse_header(first_line(context), 0)
-        if header is not None:
+        fields = header_fields(first_line(context))
+        if fields is not None:
+            compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
             begin, size = main_code(context, context.find(b"\n") + 1)
-            yield index_record(header, offset, begin, size, True)
+            yield IndexRecord(compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin, offset,
+                              True)
 
 
 def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int, ...] = (0,)) -> Iterator[Hit]:
@@ -78,10 +96,24 @@ def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int,
     for base, buf, start, stop, filled in windows:
         for found, which in _found(buf, needles, start, stop, filled):
             line = buf.rfind(b"\n", 0, found) + 1
-            end = found + TABLE
+            end = min(found + TABLE, filled)
             if which not in wide:
                 end = buf.find(b"\n", found, end) + 1 or end
             yield base + line, which, bytes(buf[line:end])
+
+
+def _mapped(view: mmap.mmap, meter: Meter | None) -> Iterator[Window]:
+    """Windows of BUFFER bytes over a mapped file, each reaching CONTEXT bytes into the next; nothing is copied.
+    Each window's pages are let go once searched, so the process holds one window of the file, not all of it."""
+    size = len(view)
+    step = max(BUFFER // mmap.PAGESIZE, 1) * mmap.PAGESIZE
+    for start in range(0, size, step):
+        stop = min(start + step, size)
+        if meter is not None:
+            meter(stop - start)
+        yield 0, view, start, stop, min(stop + CONTEXT, size)
+        if _RELEASE is not None:
+            view.madvise(_RELEASE, start, stop - start)
 
 
 def _buffered(head: bytes, stream: Stream, source: str) -> Iterator[Window]:
@@ -104,7 +136,7 @@ Hit = tuple[int, int, bytes]
 """(offset of the line, needle number, text)."""
 
 
-def _found(buf: bytearray, needles: tuple[bytes, ...], start: int, stop: int, end: int) -> list[tuple[int, int]]:
+def _found(buf: Buffer, needles: tuple[bytes, ...], start: int, stop: int, end: int) -> list[tuple[int, int]]:
     """(position, needle index) of each needle that starts in [start, stop), by position."""
     found = []
     for which, needle in enumerate(needles):
@@ -140,11 +172,10 @@ def first_line(context: bytes, start: int = 0) -> str:
 def main_code(context: bytes, start: int) -> tuple[int | None, int | None]:
     """Begin and size of `main code` from the section table that follows a header line."""
     found = context.find(_MAIN_CODE, start)
-    if found < 0 or HEADER in context[start:found]:
+    if found < 0 or context.find(HEADER, start, found) >= 0:
         return None, None
-    line = context.rfind(b"\n", 0, found) + 1
-    section = parse_section(first_line(context, line))
-    return (section[1], section[2] - section[1]) if section else (None, None)
+    bounds = section_bounds(first_line(context, context.rfind(b"\n", 0, found) + 1))
+    return (bounds[0], bounds[1] - bounds[0]) if bounds else (None, None)
 
 
 def index_record(header: Header, offset: int, begin: int | None, size: int | None, printed: bool) -> IndexRecord:

@@ -20,7 +20,7 @@ def counts(result: Analysis) -> dict[str, Any]:
         "uncommon_trap_calls": len(trap_calls),
         "range_check_branches": len({e.site for e, c in result.checks.items() if c is Check.RANGE}),
         "null_check_branches": len({e.site for e, c in result.checks.items() if c is Check.NULL}),
-        "safepoint_polls": sum(1 for ins in method.instructions if ins.poll),
-        "return_polls": sum(1 for ins in method.instructions if ins.poll_return),
+        "safepoint_polls": sum(1 for ins in method.instructions if ins.relocs and ins.poll),
+        "return_polls": sum(1 for ins in method.instructions if ins.relocs and ins.poll_return),
         "trap_reasons": dict(sorted(reasons.items())),
     }

@@ -113,7 +113,7 @@ def loop_dict(result: Analysis, loop: Loop) -> dict[str, Any]:
         1
         for b in warm
         for ins in result.cfg.method.instructions[result.cfg.blocks[b].start : result.cfg.blocks[b].end]
-        if ins.poll
+        if ins.relocs and ins.poll
     )
     return {
         **loop.as_dict(strip_mined_outer(result, loop)),

@@ -74,6 +74,11 @@ class Isa:
             self._flows[ins.mnemonic] = flow
         return flow
 
+    def flows(self, instructions: Sequence[Instruction]) -> tuple[Flow, ...]:
+        """`flow` of each instruction, in order."""
+        known, flow = self._flows.get, self.flow
+        return tuple(known(ins.mnemonic) or flow(ins) for ins in instructions)
+
     def _flow(self, base: str) -> Flow:
         if base in self.conditional:
             return Flow.COND

@@ -1,48 +1,111 @@
-"""The records that flow through the pipeline: parsed methods, blocks, edges and analysis results."""
+"""The records that flow through the pipeline: parsed methods, blocks, edges and analysis results.
 
-from asmcfg.model.code import (
-    Block,
-    Cfg,
-    Edge,
-    EdgeKind,
-    Flow,
-    Frame,
-    Header,
-    Instruction,
-    Method,
-    SourceLoc,
-    Unprinted,
-)
-from asmcfg.model.java import JavaSources
-from asmcfg.model.log import LogInline, LogTrap
-from asmcfg.model.profile import Profile, RegionHeat
-from asmcfg.model.results import (
-    Analysis,
-    Call,
-    HotPath,
-    Loop,
-    LoopFacts,
-    RuntimePath,
-    Trap,
-    TrapEvidence,
-    TrapKind,
-    TypeCheck,
-)
-from asmcfg.model.words import (
-    CallKind,
-    Check,
-    Compiler,
-    DialectName,
-    Feature,
-    IsaName,
-    LoopRole,
-    PathKind,
-    Syntax,
-    Tag,
-    TrapOrigin,
-    Verdict,
-    Word,
-)
+The names load with the module that defines them, on first use: a run that needs only the vocabulary (`--list`
+of a large log) does not pay for the record classes.
+"""
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from asmcfg.model.code import (
+        Block,
+        Cfg,
+        Edge,
+        EdgeKind,
+        Flow,
+        Frame,
+        Header,
+        Instruction,
+        Method,
+        SourceLoc,
+        Unprinted,
+    )
+    from asmcfg.model.java import JavaSources
+    from asmcfg.model.log import LogInline, LogTrap
+    from asmcfg.model.profile import Profile, RegionHeat
+    from asmcfg.model.results import (
+        Analysis,
+        Call,
+        HotPath,
+        Loop,
+        LoopFacts,
+        RuntimePath,
+        Trap,
+        TrapEvidence,
+        TrapKind,
+        TypeCheck,
+    )
+    from asmcfg.model.words import (
+        CallKind,
+        Check,
+        Compiler,
+        DialectName,
+        Feature,
+        IsaName,
+        LoopRole,
+        PathKind,
+        Syntax,
+        Tag,
+        TrapOrigin,
+        Verdict,
+        Word,
+    )
+
+_HOMES = {
+    "Analysis": "results",
+    "Block": "code",
+    "Call": "results",
+    "CallKind": "words",
+    "Cfg": "code",
+    "Check": "words",
+    "Compiler": "words",
+    "DialectName": "words",
+    "Edge": "code",
+    "EdgeKind": "code",
+    "Feature": "words",
+    "Flow": "code",
+    "Frame": "code",
+    "Header": "code",
+    "HotPath": "results",
+    "Instruction": "code",
+    "IsaName": "words",
+    "JavaSources": "java",
+    "LogInline": "log",
+    "LogTrap": "log",
+    "Loop": "results",
+    "LoopFacts": "results",
+    "LoopRole": "words",
+    "Method": "code",
+    "PathKind": "words",
+    "Profile": "profile",
+    "RegionHeat": "profile",
+    "RuntimePath": "results",
+    "SourceLoc": "code",
+    "Syntax": "words",
+    "Tag": "words",
+    "Trap": "results",
+    "TrapEvidence": "results",
+    "TrapKind": "results",
+    "TrapOrigin": "words",
+    "TypeCheck": "results",
+    "Unprinted": "code",
+    "Verdict": "words",
+    "Word": "words",
+}
+"""The module of `asmcfg.model` that defines each name."""
+
+
+def __getattr__(name: str) -> object:
+    """`asmcfg.model.X`, imported from its module the first time it is asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Analysis",

@@ -131,6 +131,7 @@ class Instruction:
         return ""
 
 
+
 @dataclass(frozen=True, slots=True)
 class Header:
     """The `Compiled method (c2) …` line, or what is known without one."""

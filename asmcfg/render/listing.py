@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from asmcfg import describe
-
-if TYPE_CHECKING:  # the index listing of a large log writes plain text and does not need rich
+if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the labels
     from rich.console import Console
 
     from asmcfg.dialects.base import IndexRecord
@@ -30,6 +28,7 @@ def write_listing(
     per event), and those perfasm measured but did not print a row of their own."""
     from rich.table import Table
 
+    from asmcfg import describe
     from asmcfg.render import literal
 
     rows = [item if isinstance(item, tuple) else (item, None) for item in methods]
@@ -58,19 +57,34 @@ def _header_cells(header: Header, name: str) -> tuple[str, ...]:
 
 
 def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
-    """Write the fast index of a large log as fixed columns, a row as each header is found; count the rows.
+    """Write the fast index of a large log as fixed columns, rows as their headers are found; count the rows.
 
-    Plain text, not a rich table: a table would hold every row and measure it before printing the first.
+    Plain text, not a rich table: a table would hold every row and measure it before printing the first. Rows
+    go out in batches of _BATCH, or one at a time on a terminal, where they show the progress.
     """
     out.write(
         f"{'compiler':8} {'id':>6} {'tier':>4} {'osr':>5} {'flags':5} {'bytecode':>8} {'main code':>9} "
         f"{'offset':>12}  method\n"
     )
-    rows = 0
-    for r in records:
-        out.write(
-            f"{r.compiler:8} {_cell(r.compile_id):>6} {_cell(r.level):>4} {_cell(r.osr_bci):>5} {r.flags.strip():5} "
-            f"{_cell(r.bytecode_size):>8} {_cell(r.code_size):>9} {r.offset:>12}  {r.method}\n"
-        )
-        rows += 1
-    return rows
+    batch = 1 if out.isatty() else _BATCH
+    rows: list[str] = []
+    count = 0
+    try:
+        for r in records:
+            rows.append(  # _cell written out: this runs once per compilation of a whole log
+                f"{r.compiler:8} {'' if r.compile_id is None else r.compile_id:>6} "
+                f"{'' if r.level is None else r.level:>4} {'' if r.osr_bci is None else r.osr_bci:>5} "
+                f"{r.flags.strip():5} {'' if r.bytecode_size is None else r.bytecode_size:>8} "
+                f"{'' if r.code_size is None else r.code_size:>9} {r.offset:>12}  {r.method}\n"
+            )
+            if len(rows) >= batch:
+                out.write("".join(rows))
+                count += len(rows)
+                rows.clear()
+    finally:  # the rows found before an input that ends badly are shown too
+        out.write("".join(rows))
+    return count + len(rows)
+
+
+_BATCH = 512
+"""Rows of the index written at once."""

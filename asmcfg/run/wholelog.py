@@ -13,7 +13,9 @@ from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
     from asmcfg.dialects.logcompilation.inline import LogRecords
+    from asmcfg.model import DialectName
     from asmcfg.run.options import Options
+    from asmcfg.run.pipeline import Selector
 
 T = TypeVar("T")
 INDEX_BYTES = 64 << 20
@@ -30,26 +32,36 @@ def large(path: str) -> bool:
 
 def run(options: Options, progress: Progress) -> int:
     """`--jsonl`, else `--list` from the index; returns the exit status."""
-    return _jsonl(options, progress) if options.jsonl is not None else _index(options, progress)
+    if options.jsonl is not None:
+        return _jsonl(options, progress)
+    return _index(options.input, options.selector, options.input_format, progress)
 
 
-def _index(options: Options, progress: Progress) -> int:
+def listing(path: str, quiet: bool = False) -> int:
+    """`asmcfg FILE --list` of a large file, nothing selected: what the launcher runs without loading the CLI."""
+    with Progress(path, quiet or sys.stdout.isatty()) as progress:  # on a terminal the rows show the progress
+        return _index(path, None, None, progress)
+
+
+def _index(path: str, selector: Selector | None, forced: DialectName | None, progress: Progress) -> int:
     """`--list` of a large log: headers found by a byte search, nothing disassembled."""
     from asmcfg.dialects.index import index_file
     from asmcfg.render.listing import write_index
-    from asmcfg.run.pipeline import no_methods_error
 
-    selector = options.selector
-    records = (
-        r
-        for r in _counted(index_file(options.input, progress.read if progress.shown else None, options.input_format),
-                           progress)
-        if (selector.compile_id is None or r.compile_id == selector.compile_id)
-        and (selector.compiler is None or r.compiler is selector.compiler)
-        and (selector.pattern is None or selector.name_matches(r.method))
-    )
+    records = index_file(path, progress.read if progress.shown else None, forced)
+    if progress.shown:
+        records = _counted(records, progress)
+    if selector is not None and selector.any:
+        records = (
+            r for r in records
+            if (selector.compile_id is None or r.compile_id == selector.compile_id)
+            and (selector.compiler is None or r.compiler is selector.compiler)
+            and (selector.pattern is None or selector.name_matches(r.method))
+        )
     if write_index(records, sys.stdout) == 0:
-        raise no_methods_error(display_name(options.input))
+        from asmcfg.run.pipeline import no_methods_error
+
+        raise no_methods_error(display_name(path))
     return 0
 
 

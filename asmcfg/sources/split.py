@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import lzma
+import mmap
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,6 +41,29 @@ def open_binary(path: str, meter: sources.Meter | None = None) -> Iterator[IO[by
     finally:
         if path != sources.STDIN:
             stream.close()
+
+
+@contextmanager
+def mapped(path: str) -> Iterator[mmap.mmap | None]:
+    """A plain file's bytes mapped read-only into memory, closed afterwards; None for stdin, a compressed file
+    or one that cannot be mapped (an empty file, a pipe), which are read as a stream instead."""
+    if path == sources.STDIN or not os.path.isfile(path):
+        yield None
+        return
+    with open_binary(path) as stream:
+        view = _map(stream) if isinstance(stream, io.BufferedReader) else None
+        try:
+            yield view
+        finally:
+            if view is not None:
+                view.close()
+
+
+def _map(stream: IO[bytes]) -> mmap.mmap | None:
+    try:
+        return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
 
 
 def chunks(stream: Readable, size: int = CHUNK, source: str = "") -> Iterator[bytes]:
@@ -117,17 +143,30 @@ class Piece:
         """The piece as Line records, decoded like `sources.read_lines`."""
         return to_lines(self.first_line, self.data)
 
+    def numbered(self) -> Iterator[tuple[int, str]]:
+        """The piece's lines as (line number, text) pairs, decoded like `lines`."""
+        return enumerate(to_texts(self.data), self.first_line)
+
 
 def to_lines(first_line: int, data: bytes, unescape: Callable[[str], str] | None = None) -> list[Line]:
     """Decode `data` into numbered lines, as `sources.read_lines` would; `unescape` replaces XML entities."""
-    texts = data.decode("utf-8", "replace").split("\n")
+    return [Line(number, text) for number, text in enumerate(to_texts(data, unescape), first_line)]
+
+
+def to_texts(data: bytes, unescape: Callable[[str], str] | None = None) -> list[str]:
+    """The texts of `to_lines`: `data` decoded and split into lines without their endings."""
+    whole = data.decode("utf-8", "replace")
+    if unescape and b"&" in data and "&#" not in whole:
+        whole = unescape(whole)  # no entity spans or makes a line break: as if line by line
+        unescape = None
+    texts = whole.split("\n")
     if texts and texts[-1] == "":
         texts.pop()
     if b"\r" in data:
         texts = [t.rstrip("\r") for t in texts]
     if unescape and b"&" in data:
         texts = [unescape(t) for t in texts]
-    return [Line(number, text) for number, text in enumerate(texts, first_line)]
+    return texts
 
 
 def method_start(buf: bytes, header: int, floor: int) -> int:

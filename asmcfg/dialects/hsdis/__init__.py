@@ -3,4 +3,8 @@
 from asmcfg.dialects.base import Dialect
 from asmcfg.model import DialectName
 
-DIALECT: Dialect = Dialect(DialectName.HSDIS, cutter="asmcfg.sources.split:method_pieces")
+DIALECT: Dialect = Dialect(
+    DialectName.HSDIS,
+    cutter="asmcfg.sources.split:method_pieces",
+    piece_reader="asmcfg.dialects.hsdis.reader:read_piece",
+)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from asmcfg.dialects import interleave
-from asmcfg.dialects.builder import HEX_ADDRESS, MethodBuilder
+from asmcfg.dialects.builder import MethodBuilder
 from asmcfg.dialects.header import (
     banner_compiler,
     method_label,
@@ -21,8 +21,14 @@ from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
+    from asmcfg.dialects.base import Counts
+
+Numbered = Iterable[tuple[int, str]]
+"""Lines as (line number, text) pairs."""
 
 _INSTRUCTION = re.compile(r"^\s*0x[0-9a-fA-F]+:\s+[a-z.]")
+_ADDRESS = re.compile(r"\s*(0x[0-9a-fA-F]+):\s*")
+"""`builder.HEX_ADDRESS` without its second group: what follows the match is the line's body."""
 _MNEMONIC_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz.")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]\s*$")
@@ -34,11 +40,6 @@ _KNOWN_NOISE = re.compile(
 """Lines of no use: rules, comments, and old headers such as JDK 7 Windows hsdis's
 `Argument 0 is unknown.RIP: 0x25b4cc0 Code size: 0x00000078`."""
 _SECTION_LABELS = sections.KEPT | {sections.CONSTANTS}
-
-
-def _starts_instruction(text: str, address: re.Match[str]) -> bool:
-    """What `_INSTRUCTION` matches, from the address already matched: a blank, then a lowercase mnemonic."""
-    return address.group(2)[:1] in _MNEMONIC_FIRST and text[address.end(1) + 1].isspace()
 
 
 def sniff(sample: list[str]) -> float:
@@ -71,57 +72,65 @@ class Reader:
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method once read, with lines another compiler thread printed inside it given back."""
+        return interleave.untangle(self._methods((line.number, line.text) for line in lines))
+
+    def numbered(self, lines: Numbered) -> Iterator[Method]:
+        """`methods` of lines given as (number, text) pairs."""
         return interleave.untangle(self._methods(lines))
 
-    def _methods(self, lines: Iterable[Line]) -> Iterator[Method]:
+    def _methods(self, lines: Numbered) -> Iterator[Method]:
         """Yield each method as soon as its last line has been read."""
-        for line in lines:
-            done = self._feed(line)
+        feed = self._feed
+        for number, text in lines:
+            done = feed(number, text)
             if done is not None:
                 yield done
         if self._current is not None and self._current.instructions:
             yield self._current.build(self.jdk_hint)
         self._current = None
 
-    def _feed(self, line: Line) -> Method | None:
-        text = line.text
+    def _feed(self, number: int, text: str) -> Method | None:
         if "Compiled method (" in text or "Decoding compiled method" in text:
-            return self._start(line)
+            return self._start(number, text)
         if "-compiled nmethod" in text and banner_compiler(text):
             finished = self._finish()
             self._banner = banner_compiler(text)
             return finished
-        if self._in_machcode or text.strip() == "[MachCode]":
+        if self._in_machcode or ("[MachCode]" in text and text.strip() == "[MachCode]"):
             # Raw hex belongs to the machcode dialect; never read hex digits as mnemonics.
             self._in_machcode = text.strip() != "[/MachCode]"
             return None
         current = self._current
         if current is None:
-            return self._outside(line)
+            return self._outside(number, text)
         broken, self._broken = self._broken, None
-        address = None if self._in_constants else HEX_ADDRESS.match(text)
-        if address is not None and _starts_instruction(text, address):
-            current.add_instruction(int(address.group(1), 16), address.group(2), line.number)
-            return None
+        address = None if self._in_constants else _ADDRESS.match(text)
+        body = ""
+        if address is not None:
+            body = text[address.end() :]
+            # an instruction: a blank after the colon, then a lowercase mnemonic
+            if body[:1] in _MNEMONIC_FIRST and text[address.end(1) + 1].isspace():
+                current.add_instruction(int(address.group(1), 16), body, number)
+                return None
         if broken is not None and _RESUMED.match(text):
             # The rest of an instruction line cut by the program's own output.
-            current.add_instruction(broken, text, line.number)
+            current.add_instruction(broken, text, number)
             return None
-        if address is not None and address.group(2).strip():
+        if address is not None and body.strip():
             self._broken = int(address.group(1), 16)
-        return self._other(current, line)
+        return self._other(current, number, text)
 
-    def _start(self, line: Line) -> Method | None:
+    def _start(self, number: int, text: str) -> Method | None:
         current = self._current
-        if "Decoding compiled method" in line.text and current is not None and not current.instructions:
+        if "Decoding compiled method" in text and current is not None and not current.instructions:
             current.features.add(Feature.LEGACY)
             return None
         finished = self._finish()
-        header = parse_header(line.text, line.number)
+        header = parse_header(text, number)
         if header is None:
-            header = unnamed_header(line.number, self._banner or Compiler.UNKNOWN)
+            header = unnamed_header(number, self._banner or Compiler.UNKNOWN)
         self._current = _builder(header, self.source)
-        if "Decoding compiled method" in line.text:
+        if "Decoding compiled method" in text:
             self._current.features.add(Feature.LEGACY)
         self._banner = None
         return finished
@@ -133,23 +142,26 @@ class Reader:
             return None
         return current.build(self.jdk_hint)
 
-    def _outside(self, line: Line) -> Method | None:
-        text = line.text
+    def _outside(self, number: int, text: str) -> Method | None:
         version = _VM_VERSION.search(text)
         if version:
             self.jdk_hint = int(version.group(1))
         if self._current is None and _INSTRUCTION.match(text):
             # A fragment that starts mid-method: collect it under an unnamed header.
-            self._current = _builder(unnamed_header(line.number), self.source)
+            self._current = _builder(unnamed_header(number), self.source)
             self._current.features.add(Feature.FRAGMENT)
-            return self._feed(line)
+            return self._feed(number, text)
         if text.strip():
             self.outside += 1
         return None
 
-    def _other(self, current: MethodBuilder, line: Line) -> Method | None:
-        text = line.text
+    def _other(self, current: MethodBuilder, number: int, text: str) -> Method | None:
         stripped = text.strip()
+        if stripped[:1] == ";" and not self._in_constants:
+            # a comment line (the commonest here): neither a marker nor the end
+            if stripped[:2] == ";;" or not current.add_comment(stripped):
+                self._known_or_skipped(current, number, text)
+            return None
         if stripped == "[/Disassembly]":
             return self._finish()
         marker = _MARKER.match(stripped)
@@ -161,7 +173,7 @@ class Reader:
             return None
         if stripped.startswith(";") and not stripped.startswith(";;") and current.add_comment(stripped):
             return None
-        self._known_or_skipped(current, line)
+        self._known_or_skipped(current, number, text)
         return None
 
     def _on_marker(self, current: MethodBuilder, label: str) -> None:
@@ -179,8 +191,7 @@ class Reader:
         elif text.startswith("---"):
             self._in_constants = False
 
-    def _known_or_skipped(self, current: MethodBuilder, line: Line) -> None:
-        text = line.text
+    def _known_or_skipped(self, current: MethodBuilder, number: int, text: str) -> None:
         section = parse_section(text)
         if section:
             current.sections[section[0]] = (section[1], section[2])
@@ -191,7 +202,7 @@ class Reader:
             return
         if _KNOWN_NOISE.match(text) or banner_compiler(text):
             return
-        current.skipped.append((line.number, text))
+        current.skipped.append((number, text))
 
 
 def _builder(header: Header, source: str) -> MethodBuilder:
@@ -199,3 +210,10 @@ def _builder(header: Header, source: str) -> MethodBuilder:
     builder = MethodBuilder(header, source, DialectName.HSDIS)
     builder.features.add(Feature.UNDATED_LAYOUT)
     return builder
+
+
+def read_piece(piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
+    """The methods of one piece the cutter cut (a `ReadPiece`); its lines outside methods go to `counts`."""
+    reader = Reader(source, options)
+    yield from reader.numbered(piece.numbered())
+    counts.outside += reader.outside

@@ -10,7 +10,7 @@ are kept in `Reader.log_traps`, their inlining decisions in an `inline.InlineCol
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from asmcfg.dialects import interleave
@@ -27,6 +27,7 @@ from asmcfg.dialects.logcompilation.logxml import (
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.machcode import reader as machcode
 from asmcfg.model import DialectName, Feature, Header, LogInline, LogTrap, Method
+from asmcfg.model.factory import replace
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -119,16 +120,25 @@ class Context:
     """The log's inlining decisions by compile id, when they were read ahead (None: not known yet)."""
 
 
-def read_text(lines: list[Line], ctx: Context, printing: int | None = None) -> tuple[list[Method], int]:
-    """Methods in one thread's text, completed from the log's records, and the count of lines outside them.
+def read_text(
+    lines: list[tuple[int, str]], ctx: Context, printing: int | None = None, raw_hex: bool | None = None
+) -> tuple[list[Method], int]:
+    """Methods in one thread's text, as (line number, text) pairs, completed from the log's records, and the count
+    of lines outside them.
 
-    The text is read by the hsdis dialect, or by the machcode dialect when it holds `[MachCode]` hex.
+    The text is read by the hsdis dialect, or by the machcode dialect when it holds `[MachCode]` hex (`raw_hex`,
+    when the caller knows).
     """
-    raw = any("[MachCode]" in line.text for line in lines)
-    reader: hsdis.Reader | machcode.Reader = (machcode.Reader if raw else hsdis.Reader)(ctx.source, ctx.options)
-    reader.jdk_hint = ctx.jdk_hint
-    methods = [complete(m, ctx, printing) for m in reader.methods(lines)]
-    return methods, reader.outside
+    if raw_hex if raw_hex is not None else any("[MachCode]" in text for _, text in lines):
+        raw = machcode.Reader(ctx.source, ctx.options)
+        raw.jdk_hint = ctx.jdk_hint
+        read = raw.methods(Line(number, text) for number, text in lines)
+    else:
+        hsdis_reader = hsdis.Reader(ctx.source, ctx.options)
+        hsdis_reader.jdk_hint = ctx.jdk_hint
+        raw, read = hsdis_reader, hsdis_reader.numbered(lines)  # type: ignore[assignment]
+    methods = [complete(m, ctx, printing) for m in read]
+    return methods, raw.outside
 
 
 def _named(method: Method) -> Method:
@@ -233,7 +243,7 @@ class Reader(TtyMachine[ThreadText, Method]):
         lines = thread.take(keep_banner)
         if not lines:
             return
-        methods, outside = read_text(lines, self._ctx, thread.printing)
+        methods, outside = read_text([(line.number, line.text) for line in lines], self._ctx, thread.printing)
         self.outside += outside
         yield from methods
 

@@ -17,8 +17,8 @@ from asmcfg.dialects.logcompilation.logxml import NMethodRecord, feature_version
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.logcompilation.reader import Context, read_text
 from asmcfg.model import LogInline, LogTrap, Method
-from asmcfg.sources.lines import STDIN, Line
-from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, to_lines
+from asmcfg.sources.lines import STDIN
+from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, to_texts
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
@@ -74,12 +74,12 @@ def read_piece(unit: Unit, source: str, options: ReadOptions | None, counts: Cou
 
 def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tuple[list[Method], int]:
     """The unit's methods and the count of its lines outside any method."""
-    lines: list[Line] = []
+    lines: list[tuple[int, str]] = []
     for segment in unit.segments:
-        lines.extend(to_lines(segment.first_line, segment.data, unescape))
+        lines.extend(enumerate(to_texts(segment.data, unescape), segment.first_line))
     ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records},
                   _by_id(unit.traps), _by_id(unit.inlines))
-    return read_text(lines, ctx, unit.printing)
+    return read_text(lines, ctx, unit.printing, any(b"[MachCode]" in segment.data for segment in unit.segments))
 
 
 R = TypeVar("R", LogTrap, LogInline)

@@ -7,8 +7,6 @@ import os
 import sys
 from collections.abc import Callable
 
-import click
-
 from asmcfg.errors import AsmcfgError
 
 
@@ -19,21 +17,28 @@ def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
     except AsmcfgError as error:
         if debug:
             _traceback()
-        click.echo(f"asmcfg: {error}", err=True)
+        _say(f"asmcfg: {error}")
         return error.exit_code
     except BrokenPipeError:
         _drop_stdout()
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
-        click.echo("asmcfg: interrupted", err=True)
+        _say("asmcfg: interrupted")
         return 130
     except Exception as exc:  # the final guard: one line, never a traceback without --debug
         if debug:
             _traceback()
         code, message = unexpected(exc, source)
-        click.echo(f"asmcfg: {message}", err=True)
+        _say(f"asmcfg: {message}")
         return code
+
+
+def _say(line: str) -> None:
+    """One line on stderr, as click writes it (click is loaded only now: the launcher's fast paths run without it)."""
+    import click
+
+    click.echo(line, err=True)
 
 
 INTERNAL_ERROR = 4

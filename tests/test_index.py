@@ -1,0 +1,98 @@
+"""The header index of a plain file, searched where the file is mapped into memory, finds what the stream finds."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import mmap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from asmcfg.dialects import index
+from asmcfg.dialects.index import IndexRecord, index_file, index_stream
+from asmcfg.errors import InputError
+from asmcfg.model import Compiler
+from asmcfg.render import listing
+from asmcfg.sources.split import mapped
+from tests.conftest import DATA
+
+LOGC = DATA / "logc"
+SAMPLES = ["hsdis-jdk17-Tensor4D.txt.gz", "hsdis-aarch64-RecOsr.txt.gz", "nohsdis-jdk17-Tensor4D.txt.gz",
+           "javac-jdk17-excerpt.xml.gz", "jdk25-Tensor4D.xml.gz"]
+
+
+def plain_copy(name: str, tmp_path: Path) -> tuple[Path, bytes]:
+    data = gzip.decompress((LOGC / name).read_bytes())
+    path = tmp_path / name.removesuffix(".gz")
+    path.write_bytes(data)
+    return path, data
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("buffer", [index.BUFFER, 50_000, 7_000])
+def test_the_mapped_file_gives_the_records_of_the_stream(
+    name: str, buffer: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, data = plain_copy(name, tmp_path)
+    with mapped(str(path)) as view:
+        assert view is not None and len(view) == len(data)
+    monkeypatch.setattr(index, "BUFFER", buffer)
+    streamed = list(index_stream(io.BytesIO(data)))
+    assert list(index_file(str(path))) == streamed == list(index_file(str(LOGC / name)))
+    assert streamed and all(r.code_size for r in streamed if r.printed)
+
+
+def test_mapped_offsets_are_the_header_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, data = plain_copy("hsdis-jdk25-Switches.txt.gz", tmp_path)
+    monkeypatch.setattr(index, "BUFFER", 4096)  # windows shorter than a method: headers near their edges
+    records = list(index_file(str(path)))
+    assert len(records) == data.count(b"\nCompiled method (") + data.startswith(b"Compiled method (")
+    for record in records:
+        line = data[record.offset : data.index(b"\n", record.offset)].decode()
+        assert line.startswith("Compiled method (") and f" {record.compile_id} " in line
+        assert record.method in line and record.compiler in (Compiler.C1, Compiler.C2)
+
+
+def test_the_meter_counts_every_byte_of_a_mapped_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, data = plain_copy("hsdis-jdk17-Tensor4D.txt.gz", tmp_path)
+    window = 3 * mmap.PAGESIZE  # windows of the mapped file start on page boundaries
+    monkeypatch.setattr(index, "BUFFER", window)
+    counted: list[int] = []
+    assert list(index_file(str(path), counted.append))
+    assert sum(counted) == len(data) and len(counted) == -(-len(data) // window)
+
+
+def test_compressed_empty_and_stdin_are_not_mapped(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    for path in (str(LOGC / "hsdis-jdk17-Tensor4D.txt.gz"), str(empty), "-", str(tmp_path)):
+        with mapped(path) as view:
+            assert view is None
+
+
+def test_index_rows_written_in_batches_are_the_rows_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    records = list(index_file(str(LOGC / "javac-jdk17-excerpt.xml.gz")))
+    one_by_one = io.StringIO()
+    monkeypatch.setattr(listing, "_BATCH", 1)
+    assert listing.write_index(records, one_by_one) == len(records)
+    monkeypatch.setattr(listing, "_BATCH", 3)
+    batched = io.StringIO()
+    assert listing.write_index(records, batched) == len(records)
+    assert batched.getvalue() == one_by_one.getvalue()
+    rows = one_by_one.getvalue().splitlines()[1:]
+    assert [int(row.split()[1]) for row in rows] == [r.compile_id for r in records] and len(records) > 3
+
+
+def test_rows_found_before_the_input_ends_badly_are_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    records = list(index_file(str(LOGC / "hsdis-jdk17-Tensor4D.txt.gz")))
+
+    def ending_badly() -> Iterator[IndexRecord]:
+        yield from records[:2]
+        raise InputError("input ends badly: truncated", "x.gz")
+
+    out = io.StringIO()
+    with pytest.raises(InputError):
+        listing.write_index(ending_badly(), out)
+    assert [row.split()[-1] for row in out.getvalue().splitlines()[1:]] == [r.method for r in records[:2]]
