@@ -14,10 +14,7 @@ from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 COMPILED = (
-    "asmcfg/sources/__init__.py",
-    "asmcfg/sources/split.py",
-    "asmcfg/sources/diagnose.py",
-    "asmcfg/sources/java.py",
+    "asmcfg/sources/*.py",
     "asmcfg/dialects/builder.py",
     "asmcfg/dialects/annotations.py",
     "asmcfg/dialects/interleave.py",
@@ -32,10 +29,19 @@ COMPILED = (
     "asmcfg/render/json.py",
     "asmcfg/run/pipeline.py",
 )
-"""The modules the compiled build compiles (globs from the project root): the whole-log path's reading, model,
-graph, passes, facts and JSON. The CLI, the summary, HTML, SVG and the parallel driver stay interpreted, and so
-does `sources/lines.py`: compiling it gains nothing measurable, and its `open` is then bound at build time (a test
-replaces it to fake an unreadable file)."""
+"""The modules the compiled build compiles (globs from the project root, less `INTERPRETED`): the whole-log path's
+reading, model, graph, passes, facts and JSON. The CLI, the summary, HTML, SVG and the parallel driver stay
+interpreted."""
+INTERPRETED = (
+    "asmcfg/sources/lines.py",
+    "asmcfg/model/__init__.py",
+    "asmcfg/model/factory.py",
+)
+"""Modules of `COMPILED`'s globs left interpreted: compiling `sources/lines.py` gains nothing measurable and binds
+its `open` at build time (a test replaces it to fake an unreadable file); `model/__init__.py` loads its names on
+first use through a module `__getattr__`, which crashes the interpreter once compiled; `model/factory.py` reads the records'
+`__slots__` and `__dict__` through the class, which mypyc refuses (for compiled records it hands back the class
+itself and `dataclasses.replace`)."""
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
 
@@ -46,9 +52,9 @@ def compiled_build() -> bool:
 
 
 def compiled_modules() -> list[str]:
-    """The files `COMPILED` names, relative to the project root, in a stable order."""
+    """The files `COMPILED` names and `INTERPRETED` does not, relative to the project root, in a stable order."""
     found = {path.relative_to(ROOT).as_posix() for pattern in COMPILED for path in ROOT.glob(pattern)}
-    return sorted(found)
+    return sorted(found - set(INTERPRETED))
 
 
 def ext_modules() -> list[object]:

@@ -15,8 +15,9 @@ from asmcfg.model.code import Frame, Instruction
 def _instruction_factory() -> Callable[..., Instruction]:
     """`Instruction(address, mnemonic, operands, line, …)` with every field given, positionally, without the
     frozen dataclass's `object.__setattr__` per field: the readers make one per instruction printed."""
-    slots = [Instruction.__dict__.get(name) for name in Instruction.__slots__]
-    if [f.name for f in fields(Instruction)] != list(Instruction.__slots__) or not all(
+    names: tuple[str, ...] = getattr(Instruction, "__slots__", ())  # a class mypyc compiled has none
+    slots = [Instruction.__dict__.get(name) for name in names]
+    if [f.name for f in fields(Instruction)] != list(names) or not all(
         isinstance(slot, MemberDescriptorType) for slot in slots
     ):
         return Instruction  # a compiled build: its own constructor is fast
