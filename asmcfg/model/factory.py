@@ -6,25 +6,26 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import fields
-from types import MemberDescriptorType
+from types import GetSetDescriptorType, MemberDescriptorType
 from typing import Any, TypeVar
 
 from asmcfg.model.code import Frame, Instruction
+
+_FIELD_DESCRIPTORS = (MemberDescriptorType, GetSetDescriptorType)
+"""What holds a record's field in its class: a slot, or the attribute of a class mypyc compiled (the optional
+compiled build), whose `__set__` also writes past the frozen dataclass's `__setattr__`."""
 
 
 def _instruction_factory() -> Callable[..., Instruction]:
     """`Instruction(address, mnemonic, operands, line, …)` with every field given, positionally, without the
     frozen dataclass's `object.__setattr__` per field: the readers make one per instruction printed."""
-    names: tuple[str, ...] = getattr(Instruction, "__slots__", ())  # a class mypyc compiled has none
-    slots = [Instruction.__dict__.get(name) for name in names]
-    if [f.name for f in fields(Instruction)] != list(names) or not all(
-        isinstance(slot, MemberDescriptorType) for slot in slots
-    ):
-        return Instruction  # a compiled build: its own constructor is fast
+    slots = [Instruction.__dict__.get(f.name) for f in fields(Instruction)]
+    if not all(isinstance(slot, _FIELD_DESCRIPTORS) for slot in slots):
+        return Instruction
     address, mnemonic, operands, line, comment, relocs, bytecode, frames, implicit, size, patching = (
         slot.__set__ for slot in slots  # type: ignore[union-attr]
     )
-    new = object.__new__
+    new = Instruction.__new__
 
     def make(a: int, m: str, o: str, n: int, c: str, r: tuple[str, ...], b: str, f: tuple[Frame, ...],
              i: int | None, s: int | None, p: int | None) -> Instruction:
@@ -63,7 +64,7 @@ def replace(record: R, /, **changes: Any) -> R:
         plan = _PLANS[cls] = _plan(cls)
     if not plan:
         return dataclasses.replace(record, **changes)  # type: ignore[type-var]
-    copy = object.__new__(cls)
+    copy = cls.__new__(cls)
     for name, setter in plan:
         setter(copy, changes.pop(name) if name in changes else getattr(record, name))
     if changes:
@@ -77,6 +78,6 @@ def _plan(cls: type) -> _Plan:
         return ()
     names = [f.name for f in fields(cls) if f.init]
     slots = [cls.__dict__.get(name) for name in names]
-    if len(names) != len(fields(cls)) or not all(isinstance(slot, MemberDescriptorType) for slot in slots):
+    if len(names) != len(fields(cls)) or not all(isinstance(slot, _FIELD_DESCRIPTORS) for slot in slots):
         return ()
     return tuple((name, slot.__set__) for name, slot in zip(names, slots, strict=True))  # type: ignore[union-attr]
