@@ -95,3 +95,5 @@ def test_setup_compiles_existing_modules_and_leaves_the_cli_and_pages_interprete
     assert "asmcfg/__init__.py" not in compiled and "asmcfg/launch.py" not in compiled
     # test_bad_inputs replaces its `open`, which a compiled module binds at build time
     assert "asmcfg/sources/lines.py" not in compiled
+    for kept in setup.INTERPRETED:
+        assert (ROOT / kept).is_file() and kept not in compiled
