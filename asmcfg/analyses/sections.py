@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 
 from asmcfg.analyses.context import Context, add_tags
@@ -65,14 +64,11 @@ def _section_tags(ctx: Context, tags: dict[int, set[Tag]]) -> None:
 
 def _stub_calls(ctx: Context) -> list[int]:
     """Indexes of the instructions that call or name a stub (SafepointBlob, the entry barrier, …), ascending."""
+    instructions = ctx.cfg.method.instructions
+    # one search over all operand texts first: most methods name no stub there
+    named = _STUB_NAMES.search("\n".join([ins.operands for ins in instructions])) is not None
     return [
         i
-        for i, ins in enumerate(ctx.cfg.method.instructions)
-        if _names_stub(ins.operands) or (ins.relocs and _STUB_NAMES.search(ins.runtime_call()))
+        for i, ins in enumerate(instructions)
+        if (named and _STUB_NAMES.search(ins.operands)) or (ins.relocs and _STUB_NAMES.search(ins.runtime_call()))
     ]
-
-
-@functools.lru_cache(maxsize=4096)
-def _names_stub(operands: str) -> bool:
-    """True when an operand text names a stub (cached: operand texts repeat)."""
-    return _STUB_NAMES.search(operands) is not None

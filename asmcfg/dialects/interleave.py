@@ -9,7 +9,7 @@ back to the recent method whose code range holds them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -46,7 +46,9 @@ def check(method: Method) -> tuple[Finding, ...]:
     """Everything that shows the method's lines do not belong together; empty for a clean method."""
     flags = foreign(method)
     found = _foreign_runs(method, flags) if flags else []
-    own = [ins for i, ins in enumerate(method.instructions) if not flags or not flags[i]]
+    own: Sequence[Instruction] = method.instructions
+    if flags:
+        own = [ins for ins, bad in zip(own, flags, strict=True) if not bad]
     return tuple(found + _gaps(method, own) + _end(method, own))
 
 
@@ -138,7 +140,7 @@ def _why(method: Method, ins: Instruction) -> str:
     return "their addresses do not follow the method's own"
 
 
-def _gaps(method: Method, own: list[Instruction]) -> list[Finding]:
+def _gaps(method: Method, own: Sequence[Instruction]) -> list[Finding]:
     if method.code_begin is None:
         return []
     max_gap = _MAX_GAP.get(method.isa, _X86_GAP)
@@ -149,7 +151,7 @@ def _gaps(method: Method, own: list[Instruction]) -> list[Finding]:
     ]
 
 
-def _end(method: Method, own: list[Instruction]) -> list[Finding]:
+def _end(method: Method, own: Sequence[Instruction]) -> list[Finding]:
     hi = method.code_end
     if hi is None or not own or hi - own[-1].address <= _MAX_GAP.get(method.isa, _X86_GAP) + 1:
         return []
