@@ -48,7 +48,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
     """Classes `ins` compares against; keeps `loaded` (register -> class) up to date as registers are written."""
     names = [_class(r) for r in ins.relocs if _class(r)]
-    registers = _registers(ins.operands)
+    registers = _REGISTER.findall(ins.operands)
     compare = ins.mnemonic.lower().startswith("cmp")
     if names and compare:
         return tuple(names)
@@ -61,12 +61,6 @@ def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple
         elif not ins.mnemonic.startswith("movk"):
             loaded.pop(dest, None)
     return ()
-
-
-@functools.lru_cache(maxsize=4096)
-def _registers(operands: str) -> list[str]:
-    """The registers an operand text names, in order (cached: operand texts repeat; callers do not change it)."""
-    return _REGISTER.findall(operands)
 
 
 @functools.lru_cache(maxsize=4096)

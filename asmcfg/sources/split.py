@@ -155,17 +155,13 @@ def to_lines(first_line: int, data: bytes, unescape: Callable[[str], str] | None
 
 def to_texts(data: bytes, unescape: Callable[[str], str] | None = None) -> list[str]:
     """The texts of `to_lines`: `data` decoded and split into lines without their endings."""
-    whole = data.decode("utf-8", "replace")
-    if unescape and b"&" in data and "&#" not in whole:
-        whole = unescape(whole)  # no entity spans or makes a line break: as if line by line
-        unescape = None
-    texts = whole.split("\n")
+    texts = data.decode("utf-8", "replace").split("\n")
     if texts and texts[-1] == "":
         texts.pop()
     if b"\r" in data:
         texts = [t.rstrip("\r") for t in texts]
     if unescape and b"&" in data:
-        texts = [unescape(t) for t in texts]
+        texts = [unescape(t) if "&" in t else t for t in texts]
     return texts
 
 
