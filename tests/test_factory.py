@@ -11,6 +11,7 @@ from asmcfg.analyses import analyse
 from asmcfg.cfg.build import build_cfg
 from asmcfg.model import Analysis, Instruction, Method
 from asmcfg.model.factory import new_instruction, replace
+from asmcfg.model.make import maker
 from asmcfg.run.pipeline import open_input
 
 SNIPPET = Path(__file__).parent / "data" / "snippets" / "jdk17-x86-Shapes-total-osr-c2.txt"
@@ -49,3 +50,12 @@ def test_replace_copies_like_dataclasses_replace() -> None:
     assert copy == result and copy is not result and isinstance(copy, Analysis)
     with pytest.raises(TypeError, match="no field"):
         replace(result, no_such_field=1)
+
+
+def test_maker_builds_what_the_class_builds() -> None:
+    result = analyse(build_cfg(_method()))
+    for record in (*result.cfg.blocks[:5], *result.cfg.edges[:5], *result.traps.values()):
+        cls = type(record)
+        values = tuple(getattr(record, f.name) for f in dataclasses.fields(record))
+        made = maker(cls)(*values)
+        assert type(made) is cls and made == cls(*values) == record and repr(made) == repr(record)

@@ -16,6 +16,7 @@ from asmcfg.dialects.base import Buffer, IndexRecord, Window
 from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.errors import InputError
 from asmcfg.model import DialectName
+from asmcfg.model.make import maker
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import mapped, open_binary
 
@@ -77,6 +78,10 @@ def _indexed(head: bytes, windows: Iterator[Window], forced: DialectName | None)
     yield from dialects.indexer(sample, forced)(windows)
 
 
+_RECORD = maker(IndexRecord)
+"""`IndexRecord(…)` with every field given: one per header of a log of thousands."""
+
+
 def headers(windows: Iterator[Window]) -> Iterator[IndexRecord]:
     """PrintAssembly text's compilations: each `Compiled method` header and its section table."""
     for offset, _, context in hits(windows, (HEADER,)):
@@ -84,8 +89,7 @@ def headers(windows: Iterator[Window]) -> Iterator[IndexRecord]:
         if fields is not None:
             compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
             begin, size = main_code(context, context.find(b"\n") + 1)
-            yield IndexRecord(compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin, offset,
-                              True)
+            yield _RECORD(compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin, offset, True)
 
 
 def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int, ...] = (0,)) -> Iterator[Hit]:

@@ -6,51 +6,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import fields
-from types import GetSetDescriptorType, MemberDescriptorType
 from typing import Any, TypeVar
 
-from asmcfg.model.code import Frame, Instruction
-
-_FIELD_DESCRIPTORS = (MemberDescriptorType, GetSetDescriptorType)
-"""What holds a record's field in its class: a slot, or the attribute of a class mypyc compiled (the optional
-compiled build), whose `__set__` also writes past the frozen dataclass's `__setattr__`."""
-
-
-def _instruction_factory() -> Callable[..., Instruction]:
-    """`Instruction(address, mnemonic, operands, line, …)` with every field given, positionally, without the
-    frozen dataclass's `object.__setattr__` per field: the readers make one per instruction printed."""
-    slots = [Instruction.__dict__.get(f.name) for f in fields(Instruction)]
-    if not all(isinstance(slot, _FIELD_DESCRIPTORS) for slot in slots):
-        return Instruction
-    address, mnemonic, operands, line, comment, relocs, bytecode, frames, implicit, size, patching = (
-        slot.__set__ for slot in slots  # type: ignore[union-attr]
-    )
-    new = Instruction.__new__
-
-    def make(a: int, m: str, o: str, n: int, c: str, r: tuple[str, ...], b: str, f: tuple[Frame, ...],
-             i: int | None, s: int | None, p: int | None) -> Instruction:
-        ins = new(Instruction)
-        address(ins, a)
-        mnemonic(ins, m)
-        operands(ins, o)
-        line(ins, n)
-        comment(ins, c)
-        relocs(ins, r)
-        bytecode(ins, b)
-        frames(ins, f)
-        implicit(ins, i)
-        size(ins, s)
-        patching(ins, p)
-        return ins
-
-    return make
-
-
-new_instruction = _instruction_factory()
-"""Builds an Instruction from all eleven fields in order (equal to calling the class)."""
-
+from asmcfg.model.code import Instruction
+from asmcfg.model.make import FIELD_DESCRIPTORS, maker
 
 R = TypeVar("R")
+
+new_instruction = maker(Instruction)
+"""Builds an Instruction from all eleven fields in order (the readers make one per instruction printed)."""
+
+
 _Plan = tuple[tuple[str, Callable[[Any, Any], None]], ...]
 _PLANS: dict[type, _Plan] = {}
 
@@ -78,6 +44,6 @@ def _plan(cls: type) -> _Plan:
         return ()
     names = [f.name for f in fields(cls) if f.init]
     slots = [cls.__dict__.get(name) for name in names]
-    if len(names) != len(fields(cls)) or not all(isinstance(slot, _FIELD_DESCRIPTORS) for slot in slots):
+    if len(names) != len(fields(cls)) or not all(isinstance(slot, FIELD_DESCRIPTORS) for slot in slots):
         return ()
     return tuple((name, slot.__set__) for name, slot in zip(names, slots, strict=True))  # type: ignore[union-attr]
