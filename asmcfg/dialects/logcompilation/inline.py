@@ -9,6 +9,7 @@ keeps, and follow the same path from the log to the method.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from dataclasses import dataclass, field
@@ -21,6 +22,9 @@ _TAG = re.compile(
     rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms|bc|call|inline_success|inline_fail)[ \t/>][^\n]*"
 )
 """A tag either collector follows, and the rest of its line."""
+_tags = functools.lru_cache(maxsize=4096)(tags)
+"""`tags` of a line of markup, cached: a compiler log repeats many lines to the letter (`<bc code='182' bci='5'/>`,
+`</parse>`, `<inline_success reason='inline (hot)'/>`), and the collectors only read the tags."""
 
 
 @dataclass(slots=True)
@@ -122,7 +126,7 @@ def _collect(collectors: tuple[TrapCollector, InlineCollector], data: bytes, num
     for match in _TAG.finditer(data):
         line += data.count(b"\n", done, match.start())
         done = match.start()
-        for tag in tags(match.group().decode("utf-8", "replace")):
+        for tag in _tags(match.group().decode("utf-8", "replace")):
             for collector in collectors:
                 collector.feed(tag, line)
     return number + data.count(b"\n")
