@@ -36,12 +36,14 @@ INTERPRETED = (
     "asmcfg/sources/lines.py",
     "asmcfg/model/__init__.py",
     "asmcfg/model/factory.py",
+    "asmcfg/model/make.py",
 )
 """Modules of `COMPILED`'s globs left interpreted: compiling `sources/lines.py` gains nothing measurable and binds
 its `open` at build time (a test replaces it to fake an unreadable file); `model/__init__.py` loads its names on
 first use through a module `__getattr__`, which crashes the interpreter once compiled; `model/factory.py` reads the records'
 `__slots__` and `__dict__` through the class, which mypyc refuses (for compiled records it hands back the class
-itself and `dataclasses.replace`)."""
+itself and `dataclasses.replace`); `model/make.py` generates its constructors with `exec`, which gains nothing
+compiled."""
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
 
