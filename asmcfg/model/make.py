@@ -3,6 +3,7 @@ record module, so the fast `--list` can use it without loading them."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import fields
 from types import GetSetDescriptorType, MemberDescriptorType
@@ -14,22 +15,39 @@ FIELD_DESCRIPTORS = (MemberDescriptorType, GetSetDescriptorType)
 compiled build), whose `__set__` also writes past the frozen dataclass's `__setattr__`."""
 
 
+Setters = tuple[tuple[str, Callable[[Any, Any], None]], ...]
+"""(field name, the setter of the field's slot) per field of a record, in order."""
+
+
+def field_setters(cls: type) -> Setters:
+    """The setters that fill every field of the frozen slots record `cls` past its frozen `__setattr__`; empty for a
+    class whose instances need more than their fields set (not a dataclass, a `__post_init__`, an `init=False`
+    field, or a field not held in a slot)."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+        return ()
+    found = fields(cls)
+    slots = [cls.__dict__.get(f.name) for f in found]
+    if not all(f.init for f in found) or not all(isinstance(slot, FIELD_DESCRIPTORS) for slot in slots):
+        return ()
+    return tuple((f.name, slot.__set__) for f, slot in zip(found, slots, strict=True))  # type: ignore[union-attr]
+
+
 def maker(cls: type[R]) -> Callable[..., R]:
     """A constructor of the frozen slots record `cls` that takes every field positionally, in order, and sets
     each slot directly instead of through the frozen dataclass's `object.__setattr__`: the result equals
     `cls(*fields)`. It is generated as the dataclass generates its `__init__`, with one statement per field."""
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    slots = [cls.__dict__.get(name) for name in names]
-    if hasattr(cls, "__post_init__") or not all(isinstance(slot, FIELD_DESCRIPTORS) for slot in slots):
+    setters = field_setters(cls)
+    if not setters:
         return cls
-    setters = ", ".join(f"_set_{name}" for name in names)
+    names = [name for name, _ in setters]
+    cells = ", ".join(f"_set_{name}" for name in names)
     body = "".join(f"        _set_{name}(_record, {name})\n" for name in names)
     scope: dict[str, Any] = {}
     exec(  # the setters are the closure's cells, the quickest names for the function to reach
-        f"def closure(_new, _cls, {setters}):\n    def make({', '.join(names)}):\n        _record = _new(_cls)\n"
+        f"def closure(_new, _cls, {cells}):\n    def make({', '.join(names)}):\n        _record = _new(_cls)\n"
         f"{body}        return _record\n    return make\n",
         scope,
     )
-    make: Callable[..., R] = scope["closure"](cls.__new__, cls, *(slot.__set__ for slot in slots))  # type: ignore[union-attr]
+    make: Callable[..., R] = scope["closure"](cls.__new__, cls, *(setter for _, setter in setters))
     make.__doc__ = f"`{cls.__name__}({', '.join(names)})`, every field given."
     return make
