@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from asmcfg import isa
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.model import DialectName, Feature, Header, Instruction, IsaName, Method
-from asmcfg.model.factory import new_instruction
+from asmcfg.model.factory import new_instruction, replace
 
 _PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
@@ -37,12 +37,7 @@ class MethodBuilder:
     def add_instruction(self, address: int, body: str, line: int) -> None:
         """Add `mnemonic operands ;comment` at `address`."""
         text, _, comment = body.partition(";")
-        text = text.strip()
-        if "\t" in text:  # capstone: the mnemonic ends at the first tab
-            head, _, tail = text.partition("\t")
-            mnemonic, operands = head.strip(), tail.strip()
-        else:
-            mnemonic, operands = split_mnemonic(text)
+        mnemonic, operands = split_mnemonic(text)
         if comment:
             self.comments[len(self.instructions)] = [comment]
         self.instructions.append((address, mnemonic, operands, line))
@@ -69,7 +64,7 @@ class MethodBuilder:
         isa_name, syntax = isa.guess([i.mnemonic for i in sample], [i.operands for i in sample])
         header = self.header
         if header.name == "<unknown>" and self.label:
-            header = _renamed(header, self.label)
+            header = replace(header, name=self.label)
         begin, end = code_range(self.sections)
         return Method(
             header=header,
@@ -107,20 +102,6 @@ def _noted(printed: Printed, parts: list[str]) -> Instruction:
     notes = read_notes(comment)
     return new_instruction(
         *printed, comment, notes.relocs, notes.bytecode, notes.frames, notes.implicit_target, None, None
-    )
-
-
-def _renamed(header: Header, name: str) -> Header:
-    return Header(
-        header.compiler,
-        header.compile_id,
-        header.level,
-        header.flags,
-        name,
-        header.osr_bci,
-        header.bytecode_size,
-        header.timestamp,
-        header.line,
     )
 
 

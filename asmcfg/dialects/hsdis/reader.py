@@ -171,8 +171,6 @@ class Reader:
         if self._in_constants:
             self._constant(current, text)
             return None
-        if stripped.startswith(";") and not stripped.startswith(";;") and current.add_comment(stripped):
-            return None
         self._known_or_skipped(current, number, text)
         return None
 
