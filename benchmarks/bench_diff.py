@@ -13,29 +13,15 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from bench_core import ASMCFG, largest_c2, timed
+
 ROOT = Path(__file__).resolve().parent.parent
 OLD = ROOT / "tests" / "data" / "hsdis" / "jdk17-BigMethod-print-hsdis-att.txt.gz"
 NEW = ROOT / "tests" / "data" / "hsdis" / "jdk25-BigMethod-print-hsdis-att.txt.gz"
-ASMCFG = [sys.executable, "-m", "asmcfg"]
-
-
-def timed(command: list[str]) -> float:
-    """Seconds one run of `command` takes (output discarded, failure fatal)."""
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
-
-
-def largest_c2(path: Path) -> str:
-    """Compile id of the C2 compilation with the most instructions, read from `asmcfg --list`."""
-    listing = subprocess.run([*ASMCFG, str(path), "--list"], capture_output=True, text=True, check=True).stdout
-    rows = [line.split() for line in listing.splitlines()[1:] if line.startswith("c2")]
-    return max(rows, key=lambda row: int(row[-2]))[1]
 
 
 def in_process(old_id: int, new_id: int) -> tuple[float, float, int, int]:
