@@ -5,13 +5,15 @@ from __future__ import annotations
 import gzip
 import io
 import mmap
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from asmcfg.dialects import index
+from asmcfg.dialects import index, scan
 from asmcfg.dialects.index import IndexRecord, index_file, index_stream
+from asmcfg.dialects.logcompilation import index as logcompilation_index
 from asmcfg.errors import InputError
 from asmcfg.model import Compiler
 from asmcfg.render import listing
@@ -96,3 +98,83 @@ def test_rows_found_before_the_input_ends_badly_are_written(monkeypatch: pytest.
     with pytest.raises(InputError):
         listing.write_index(ending_badly(), out)
     assert [row.split()[-1] for row in out.getvalue().splitlines()[1:]] == [r.method for r in records[:2]]
+
+
+def _cuts(data: bytes, needle: bytes) -> dict[str, int]:
+    """Cut points around the second header of `data`: in its needle, in its line, at the line's start, one byte
+    before it, in its section table; and the ends of the file."""
+    line = data.index(b"\n" + needle, data.index(needle) + 1) + 1
+    return {
+        "in the needle": line + 4, "in the header line": line + len(needle) + 12, "at the line": line,
+        "before the line": line - 1, "in the section table": data.index(b"\n", line) + 20, "at the start": 0,
+        "at the end": len(data),
+    }
+
+
+@pytest.mark.parametrize(("name", "needle"), [("hsdis-jdk17-Tensor4D.txt.gz", index.HEADER),
+                                              ("hsdis-jdk25-Switches.txt.gz", index.HEADER),
+                                              ("javac-jdk17-excerpt.xml.gz", b"<nmethod compile_id="),
+                                              ("javac-jdk17-excerpt.xml.gz", index.HEADER)])
+@pytest.mark.parametrize("buffer", [index.BUFFER, 3 * mmap.PAGESIZE])
+def test_the_split_search_gives_the_records_of_the_serial_one(
+    name: str, needle: bytes, buffer: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, data = plain_copy(name, tmp_path)
+    monkeypatch.setattr(index, "BUFFER", buffer)  # small: each part is searched in several windows
+    serial = list(index_file(str(path)))
+    offsets = [r.offset for r in serial]
+    assert len(serial) > 5 and offsets == sorted(set(offsets))
+    for where, cut in _cuts(data, needle).items():
+        assert list(index_file(str(path), cut=cut)) == serial, where
+
+
+def test_the_forked_process_parses_the_headers_from_the_cut_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, data = plain_copy("hsdis-jdk25-Switches.txt.gz", tmp_path)
+    serial = list(index_file(str(path)))
+    cut = _cuts(data, index.HEADER)["in the needle"]
+    parsed_by = tmp_path / "parsed"
+    parse = index.header_fields
+
+    def noted(text: str) -> object:
+        with parsed_by.open("a") as out:
+            out.write(f"{os.getpid()} {text.split()[4]}\n")  # which process parsed which compile id
+        return parse(text)
+
+    monkeypatch.setattr(index, "header_fields", noted)
+    assert list(index_file(str(path), cut=cut)) == serial
+    parsed = [line.split() for line in parsed_by.read_text().splitlines()]
+    here = [int(i) for pid, i in parsed if int(pid) == os.getpid()]
+    forked = [int(i) for pid, i in parsed if int(pid) != os.getpid()]
+    assert here == [r.compile_id for r in serial if r.offset < cut] and len(here) >= 2  # the cut header is here
+    assert forked == ([r.compile_id for r in serial if r.offset >= cut] if scan.FORK else [])
+    assert len(forked) >= 2 or not scan.FORK
+
+
+def test_what_a_failed_forked_process_did_not_send_is_searched_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, data = plain_copy("javac-jdk17-excerpt.xml.gz", tmp_path)
+    monkeypatch.setattr(index, "BUFFER", 16 * mmap.PAGESIZE)
+    serial = list(index_file(str(path)))
+    here, parse, calls = os.getpid(), index.header_fields, [0]
+
+    def failing(text: str) -> object:
+        calls[0] += 1
+        if os.getpid() != here and calls[0] > 40:  # the forked process fails after sending some windows
+            raise MemoryError
+        return parse(text)
+
+    monkeypatch.setattr(logcompilation_index, "header_fields", failing)
+    counted: list[int] = []
+    assert list(index_file(str(path), counted.append, cut=len(data) // 3)) == serial
+    assert sum(counted) == len(data)
+
+
+def test_a_listing_stopped_early_ends_the_forked_process(tmp_path: Path) -> None:
+    path, data = plain_copy("javac-jdk17-excerpt.xml.gz", tmp_path)
+    records = index_file(str(path), cut=len(data) // 2)
+    first = [next(records) for _ in range(3)]
+    records.close()  # e.g. the reader of the output went away
+    assert first == list(index_file(str(path)))[:3]
+    with pytest.raises(ChildProcessError):  # the forked process was waited for: none is left
+        os.waitpid(-1, os.WNOHANG)

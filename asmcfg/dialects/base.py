@@ -7,7 +7,7 @@ import importlib
 import mmap
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from asmcfg.model import Compiler, DialectName, Syntax
 
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from asmcfg.model import Method
     from asmcfg.sources.lines import Line
     from asmcfg.sources.split import Readable
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +88,21 @@ Buffer = bytearray | mmap.mmap
 """Bytes an indexer searches: a reused buffer a stream is read into, or a whole plain file mapped into memory."""
 Window = tuple[int, Buffer, int, int, int]
 """(offset of the buffer in the input, buffer, where the needles may start: from, to, where its bytes end)."""
-Index = Callable[[Iterator[Window]], Iterator[IndexRecord]]
-"""Windows over the decompressed input → its compilations, in input order."""
+Search = Callable[[Iterator[Window]], Iterator[T]]
+"""Windows → what is found in them, in order; it yields all it finds in a window before it takes the next one."""
+
+
+class Scan(Protocol):
+    """Runs a search over the windows of the whole input: at once, or in two parts on two cores (`dialects.scan`)."""
+
+    def __call__(self, search: Search[T], /) -> Iterator[T]:
+        """What `search` finds in every window of the input, in input order. Where the input is split, `search`
+        runs in two processes, so what it yields must be picklable and depend only on the windows it is given."""
+        ...
+
+
+Index = Callable[[Scan], Iterator[IndexRecord]]
+"""A scan of the decompressed input → its compilations, in input order."""
 
 
 @dataclass(frozen=True, slots=True)

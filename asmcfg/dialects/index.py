@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import mmap
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Protocol
+from itertools import starmap
+from typing import Any, Protocol
 
 from asmcfg import dialects
-from asmcfg.dialects.base import Buffer, IndexRecord, Window
+from asmcfg.dialects.base import Buffer, IndexRecord, Scan, Window
 from asmcfg.dialects.header import header_fields, section_bounds
+from asmcfg.dialects.scan import FORK, Serial, Split
 from asmcfg.errors import InputError
 from asmcfg.model import DialectName
 from asmcfg.model.make import maker
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import mapped, open_binary
 
-if TYPE_CHECKING:
-    from asmcfg.model import Header
-
 __all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream"]
 
 BUFFER = 4 << 20
 """Bytes of a stream (or of a mapped file) scanned at a time."""
+SPLIT_BYTES = 32 << 20
+"""Mapped files larger than this are searched on two cores (a smaller one costs less than the fork)."""
+SHARE = 0.5
+"""The part of a file split in two that this process searches (the forked one searches the rest)."""
 HEAD = 1 << 16
 """Bytes at the start of the input whose lines pick its dialect."""
 
@@ -52,12 +55,16 @@ class Stream(Protocol):
         ...
 
 
-def index_file(path: str, meter: Meter | None = None, forced: DialectName | None = None) -> Iterator[IndexRecord]:
+def index_file(
+    path: str, meter: Meter | None = None, forced: DialectName | None = None, cut: int | None = None
+) -> Iterator[IndexRecord]:
     """Every compilation in `path` (plain, .gz, .xz or `-` for stdin), in input order; `meter` counts bytes read,
-    `forced` names the dialect instead of sniffing. A plain file is searched where it is mapped into memory."""
+    `forced` names the dialect instead of sniffing. A plain file is searched where it is mapped into memory; one
+    over SPLIT_BYTES on two cores, a forked process taking the windows from its middle window boundary on, or from
+    byte `cut` when given (any byte: a test's small file)."""
     with mapped(path) as view:
         if view is not None:
-            yield from _indexed(view[:HEAD], _mapped(view, meter), forced)
+            yield from _indexed(view[:HEAD], _mapped_scan(view, meter, cut), forced)
             return
     with open_binary(path, meter) as stream:
         yield from index_stream(stream, path, forced)  # type: ignore[arg-type]
@@ -69,27 +76,43 @@ def index_stream(stream: Stream, source: str = "", forced: DialectName | None = 
         head = stream.read(HEAD)
     except (OSError, EOFError) as exc:
         raise InputError(f"input ends badly: {exc} (is the file complete?)", source) from None
-    yield from _indexed(head, _buffered(head, stream, source), forced)
+    yield from _indexed(head, Serial(_buffered(head, stream, source)), forced)
 
 
-def _indexed(head: bytes, windows: Iterator[Window], forced: DialectName | None) -> Iterator[IndexRecord]:
-    """The compilations in `windows`, found by the indexer of the dialect the input's `head` is written in."""
+def _indexed(head: bytes, scan: Scan, forced: DialectName | None) -> Iterator[IndexRecord]:
+    """The compilations `scan` finds with the indexer of the dialect the input's `head` is written in."""
     sample = [text.rstrip("\r") for text in head.decode("utf-8", "replace").split("\n")[: dialects.SAMPLE_LINES]]
-    yield from dialects.indexer(sample, forced)(windows)
+    yield from dialects.indexer(sample, forced)(scan)
+
+
+def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None) -> Scan:
+    """The scan of a mapped file: on two cores when `cut` is given or the file is over SPLIT_BYTES."""
+    size = len(view)
+    if cut is None:
+        if size <= SPLIT_BYTES or not FORK:
+            return Serial(_mapped(view, meter))
+        step = _step()
+        cut = round(size * SHARE / step) * step
+    return Split(lambda begin, end, counted: _mapped(view, counted, begin, end), size, cut, meter)
 
 
 _RECORD = maker(IndexRecord)
 """`IndexRecord(…)` with every field given: one per header of a log of thousands."""
 
 
-def headers(windows: Iterator[Window]) -> Iterator[IndexRecord]:
+def headers(scan: Scan) -> Iterator[IndexRecord]:
     """PrintAssembly text's compilations: each `Compiled method` header and its section table."""
+    return starmap(_RECORD, scan(_header_fields))
+
+
+def _header_fields(windows: Iterator[Window]) -> Iterator[tuple[Any, ...]]:
+    """The fields of an IndexRecord for each header in `windows`, as a tuple (cheap to send between processes)."""
     for offset, _, context in hits(windows, (HEADER,)):
         fields = header_fields(first_line(context))
         if fields is not None:
             compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
             begin, size = main_code(context, context.find(b"\n") + 1)
-            yield _RECORD(compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin, offset, True)
+            yield compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin, offset, True
 
 
 def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int, ...] = (0,)) -> Iterator[Hit]:
@@ -106,18 +129,25 @@ def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int,
             yield base + line, which, bytes(buf[line:end])
 
 
-def _mapped(view: mmap.mmap, meter: Meter | None) -> Iterator[Window]:
-    """Windows of BUFFER bytes over a mapped file, each reaching CONTEXT bytes into the next; nothing is copied.
-    Each window's pages are let go once searched, so the process holds one window of the file, not all of it."""
+def _mapped(view: mmap.mmap, meter: Meter | None, begin: int = 0, end: int | None = None) -> Iterator[Window]:
+    """Windows of BUFFER bytes over bytes [begin, end) of a mapped file (all of it by default), each reaching
+    CONTEXT bytes into the next; nothing is copied. Each window's pages are let go once searched, so the process
+    holds one window of the file, not all of it."""
     size = len(view)
-    step = max(BUFFER // mmap.PAGESIZE, 1) * mmap.PAGESIZE
-    for start in range(0, size, step):
-        stop = min(start + step, size)
+    end = size if end is None else end
+    for start in range(begin, end, _step()):
+        stop = min(start + _step(), end)
         if meter is not None:
             meter(stop - start)
         yield 0, view, start, stop, min(stop + CONTEXT, size)
         if _RELEASE is not None:
-            view.madvise(_RELEASE, start, stop - start)
+            page = start - start % mmap.PAGESIZE
+            view.madvise(_RELEASE, page, stop - page)
+
+
+def _step() -> int:
+    """BUFFER rounded down to whole pages: where the windows of a mapped file start."""
+    return max(BUFFER // mmap.PAGESIZE, 1) * mmap.PAGESIZE
 
 
 def _buffered(head: bytes, stream: Stream, source: str) -> Iterator[Window]:
@@ -180,12 +210,3 @@ def main_code(context: bytes, start: int) -> tuple[int | None, int | None]:
         return None, None
     bounds = section_bounds(first_line(context, context.rfind(b"\n", 0, found) + 1))
     return (bounds[0], bounds[1] - bounds[0]) if bounds else (None, None)
-
-
-def index_record(header: Header, offset: int, begin: int | None, size: int | None, printed: bool) -> IndexRecord:
-    """The record of a compilation `header` names, found at byte `offset`."""
-    return IndexRecord(
-        compile_id=header.compile_id, compiler=header.compiler, level=header.level, osr_bci=header.osr_bci,
-        flags=header.flags, method=header.name, bytecode_size=header.bytecode_size, code_size=size,
-        code_begin=begin, offset=offset, printed=printed,
-    )

@@ -6,11 +6,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from asmcfg.dialects.base import IndexRecord, Window
-from asmcfg.dialects.header import parse_header
-from asmcfg.dialects.index import HEADER, Hit, first_line, hits, index_record, main_code
-from asmcfg.dialects.logcompilation.logxml import NMethodRecord, nmethod_record, unescape
-from asmcfg.model import Header
+from asmcfg.dialects.base import IndexRecord, Scan, Window
+from asmcfg.dialects.header import header_fields
+from asmcfg.dialects.index import HEADER, first_line, hits, main_code
+from asmcfg.dialects.logcompilation.logxml import nmethod_record, unescape
+from asmcfg.model import Compiler
+from asmcfg.model.make import maker
 
 STALE = 16 << 20
 """Bytes after an `<nmethod>` record within which its printed header is awaited."""
@@ -19,46 +20,66 @@ _SIMPLE_ATTR = re.compile(r"(\w+)='([^']*)'")
 """HotSpot writes every attribute in single quotes."""
 
 
-def records(windows: Iterator[Window]) -> Iterator[IndexRecord]:
+Fields = tuple[int, Compiler, int | None, int | None, str, str, int | None, int | None, int | None]
+"""An IndexRecord's fields from its compile id to its code begin (all but the offset and `printed`)."""
+Found = tuple[int, int, Fields | None]
+"""(offset, 0 for an `<nmethod>` record or 1 for a printed header, its fields; None when it does not parse)."""
+_RECORD = maker(IndexRecord)
+"""`IndexRecord(…)` with every field given."""
+
+
+def records(scan: Scan) -> Iterator[IndexRecord]:
     """The log's compilations, in `<nmethod>` order, each with its printed header when the log holds one."""
-    yield from _xml(hits(windows, (NMETHOD, HEADER), wide=(1,)))
+    yield from _xml(scan(_parsed))
+
+
+def _parsed(windows: Iterator[Window]) -> Iterator[Found]:
+    """Each `<nmethod>` record and printed header in `windows`, parsed (as tuples, cheap to send between
+    processes)."""
+    for offset, which, context in hits(windows, (NMETHOD, HEADER), wide=(1,)):
+        yield offset, which, _nmethod(context) if which == 0 else _printed(context)
+
+
+def _nmethod(line: bytes) -> Fields | None:
+    """The fields of the record an `<nmethod>` line gives a compilation that is not printed."""
+    attrs = dict(_SIMPLE_ATTR.findall(line.decode("utf-8", "replace")))
+    attrs["method"] = unescape(attrs.get("method", ""))
+    record = nmethod_record(attrs, 0)
+    if record is None:
+        return None
+    flags = {"osr": "%", "c2n": "n"}.get(record.kind, "")
+    return (record.compile_id, record.compiler, record.level, None, flags, record.method, record.bytecode_size,
+            record.code_size, record.code_begin)
+
+
+def _printed(context: bytes) -> Fields | None:
+    """The fields of the record a printed header and its section table give."""
+    fields = header_fields(unescape(first_line(context)))
+    if fields is None:
+        return None
+    compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
+    begin, size = main_code(context, context.find(b"\n") + 1)
+    return compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin
 
 
 @dataclass(slots=True)
 class _Pending:
-    record: NMethodRecord
+    fields: Fields
     offset: int
     result: IndexRecord | None = None
 
 
-def _xml(found: Iterator[Hit]) -> Iterator[IndexRecord]:
+def _xml(found: Iterator[Found]) -> Iterator[IndexRecord]:
     """Records in `<nmethod>` order, completed by the printed header of the same compile id when it comes."""
     pending: dict[int, _Pending] = {}
-    for offset, which, context in found:
-        if which == 0:
-            record = _nmethod(context)
-            if record is not None:
-                pending[record.compile_id] = _Pending(record, offset)
-        else:
-            _printed(pending, context)
+    for offset, which, fields in found:
+        if fields is not None and which == 0:
+            pending[fields[0]] = _Pending(fields, offset)
+        elif fields is not None and (entry := pending.get(fields[0])) is not None:
+            record = entry.fields
+            entry.result = _RECORD(*fields[:7], fields[7] or record[7], fields[8] or record[8], entry.offset, True)
         yield from _ready(pending, offset)
     yield from _ready(pending, None)
-
-
-def _nmethod(line: bytes) -> NMethodRecord | None:
-    attrs = dict(_SIMPLE_ATTR.findall(line.decode("utf-8", "replace")))
-    attrs["method"] = unescape(attrs.get("method", ""))
-    return nmethod_record(attrs, 0)
-
-
-def _printed(pending: dict[int, _Pending], context: bytes) -> None:
-    header = parse_header(unescape(first_line(context)), 0)
-    entry = pending.get(header.compile_id if header and header.compile_id is not None else -1)
-    if header is None or entry is None:
-        return
-    begin, size = main_code(context, context.find(b"\n") + 1)
-    record = entry.record
-    entry.result = index_record(header, entry.offset, begin or record.code_begin, size or record.code_size, True)
 
 
 def _ready(pending: dict[int, _Pending], now: int | None) -> Iterator[IndexRecord]:
@@ -69,10 +90,4 @@ def _ready(pending: dict[int, _Pending], now: int | None) -> Iterator[IndexRecor
         if entry.result is None and now is not None and now - entry.offset < STALE:
             return
         del pending[key]
-        record = entry.record
-        yield entry.result or index_record(_header_of(record), entry.offset, record.code_begin, record.code_size, False)
-
-
-def _header_of(record: NMethodRecord) -> Header:
-    flags = {"osr": "%", "c2n": "n"}.get(record.kind, "")
-    return Header(record.compiler, record.compile_id, record.level, flags, record.method, None, record.bytecode_size)
+        yield entry.result or _RECORD(*entry.fields, entry.offset, False)

@@ -1,0 +1,147 @@
+"""Running an indexer's byte search over the windows of the input, in one process or on two cores.
+
+A large mapped file is cut in two at a window boundary: a forked process searches the windows after the cut while
+this one searches those before it. What the forked process finds comes back through a pipe, a window at a time,
+and is yielded after what this process found, so everything stays in input order. A needle that starts before
+the cut is found by this process only (its windows reach CONTEXT bytes past their end), one that starts at or
+after it by the forked process only. Where processes cannot be forked, this process searches it all; where the
+forked process fails, this process searches what it did not send.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import signal
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from asmcfg.dialects.base import Search, Window
+from asmcfg.sources.lines import Meter
+
+T = TypeVar("T")
+Windows = Callable[[int, int, "Meter | None"], Iterator[Window]]
+"""Windows over bytes [from, to) of the input; the meter, if given, counts each window's bytes."""
+FORK = hasattr(os, "fork")
+"""True where this process can be forked (not on Windows)."""
+
+
+class Serial:
+    """Every window searched here, in one process."""
+
+    __slots__ = ("_windows",)
+
+    def __init__(self, windows: Iterator[Window]) -> None:
+        self._windows = windows
+
+    def __call__(self, search: Search[T], /) -> Iterator[T]:
+        """What `search` finds in the windows."""
+        return search(self._windows)
+
+
+class Split:
+    """The windows over [0, size) searched in two parts: those before `cut` here, those after in a forked process."""
+
+    __slots__ = ("_cut", "_meter", "_size", "_windows")
+
+    def __init__(self, windows: Windows, size: int, cut: int, meter: Meter | None = None) -> None:
+        self._windows = windows
+        self._size = size
+        self._cut = min(max(cut, 0), size)
+        self._meter = meter
+
+    def __call__(self, search: Search[T], /) -> Iterator[T]:
+        """What `search` finds in every window, in input order."""
+        if not FORK:
+            return search(self._windows(0, self._size, self._meter))
+        return self._split(search)
+
+    def _split(self, search: Search[T]) -> Iterator[T]:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the forked process: search after the cut, send, and exit without returning to the caller
+            os.close(read)
+            _search_and_send(search, self._windows(self._cut, self._size, None), write)
+        os.close(write)
+        waited = False
+        try:
+            yield from search(self._windows(0, self._cut, self._meter))
+            reached = self._cut
+            with open(read, "rb", closefd=False) as pipe:
+                for end, found in _received(pipe):
+                    if self._meter is not None:
+                        self._meter(end - reached)
+                    reached = end
+                    yield from found
+            os.waitpid(pid, 0)  # it exits once its pipe ends
+            waited = True
+            if reached < self._size:  # it failed: search here what it did not send
+                yield from search(self._windows(reached, self._size, self._meter))
+        finally:
+            os.close(read)
+            if not waited:  # what it finds is no longer wanted
+                _end(pid)
+
+
+def _search_and_send(search: Search[T], windows: Iterator[Window], fd: int) -> None:
+    """In the forked process: send what `search` finds, window by window, then exit (status 1 if it failed)."""
+    status = 1
+    try:
+        sender = _Sender(fd)
+        found: list[T] = []
+
+        def searched() -> Iterator[Window]:
+            for window in windows:
+                yield window  # `search` takes the next window once it has yielded all it found in this one
+                sender.send(pickle.dumps((window[0] + window[3], found), pickle.HIGHEST_PROTOCOL))
+                found.clear()
+
+        for item in search(searched()):
+            found.append(item)
+        sender.close()
+        status = 0
+    finally:
+        os._exit(status)
+
+
+class _Sender:
+    """Writes to the pipe without waiting while it is full (the reader is busy with its own part): what does not
+    fit is kept and sent later, all of it at the end."""
+
+    __slots__ = ("_fd", "_pending")
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._pending = bytearray()
+        os.set_blocking(fd, False)
+
+    def send(self, data: bytes) -> None:
+        self._pending += data
+        try:
+            written = os.write(self._fd, self._pending)
+        except BlockingIOError:
+            return
+        del self._pending[:written]
+
+    def close(self) -> None:
+        os.set_blocking(self._fd, True)
+        with memoryview(self._pending) as left:
+            while left:
+                left = left[os.write(self._fd, left) :]
+        os.close(self._fd)
+
+
+def _received(pipe: io.BufferedReader) -> Iterator[tuple[int, list[Any]]]:
+    """(end of the window, its finds) for each window the forked process searched, until its pipe ends."""
+    while True:
+        try:
+            yield pickle.load(pipe)
+        except (EOFError, pickle.UnpicklingError):
+            return
+
+
+def _end(pid: int) -> None:
+    """Stop the forked process and wait for it."""
+    os.kill(pid, signal.SIGKILL)  # not waited for yet, so it is still ours even if it has exited
+    os.waitpid(pid, 0)
