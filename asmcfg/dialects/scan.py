@@ -117,6 +117,7 @@ class _Sender:
         os.set_blocking(fd, False)
 
     def send(self, data: bytes) -> None:
+        """Write `data` after what is kept, as far as the pipe has room."""
         self._pending += data
         try:
             written = os.write(self._fd, self._pending)
@@ -125,6 +126,7 @@ class _Sender:
         del self._pending[:written]
 
     def close(self) -> None:
+        """Write all that is kept, waiting for room, and close the pipe."""
         os.set_blocking(self._fd, True)
         with memoryview(self._pending) as left:
             while left:
