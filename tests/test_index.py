@@ -170,6 +170,16 @@ def test_what_a_failed_forked_process_did_not_send_is_searched_here(
     assert sum(counted) == len(data)
 
 
+def test_a_forked_process_that_may_keep_nothing_waits_for_the_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, data = plain_copy("javac-jdk17-excerpt.xml.gz", tmp_path)
+    monkeypatch.setattr(index, "BUFFER", 4 * mmap.PAGESIZE)  # many windows, each sent as soon as it is searched
+    serial = list(index_file(str(path)))
+    monkeypatch.setattr(scan, "HELD", 0)
+    assert list(index_file(str(path), cut=len(data) // 4)) == serial
+
+
 def test_a_listing_stopped_early_ends_the_forked_process(tmp_path: Path) -> None:
     path, data = plain_copy("javac-jdk17-excerpt.xml.gz", tmp_path)
     records = index_file(str(path), cut=len(data) // 2)

@@ -23,6 +23,9 @@ from asmcfg.sources.lines import Meter
 T = TypeVar("T")
 Windows = Callable[[int, int, "Meter | None"], Iterator[Window]]
 """Windows over bytes [from, to) of the input; the meter, if given, counts each window's bytes."""
+HELD = 16 << 20
+"""Bytes of finds the forked process keeps while the reader is busy before it waits for it (about 100,000
+compilations' worth)."""
 FORK = hasattr(os, "fork")
 """True where this process can be forked (not on Windows)."""
 
@@ -107,7 +110,7 @@ def _search_and_send(search: Search[T], windows: Iterator[Window], fd: int) -> N
 
 class _Sender:
     """Writes to the pipe without waiting while it is full (the reader is busy with its own part): what does not
-    fit is kept and sent later, all of it at the end."""
+    fit is kept and sent later, unless more than HELD bytes are kept, and all of it at the end."""
 
     __slots__ = ("_fd", "_pending")
 
@@ -117,21 +120,26 @@ class _Sender:
         os.set_blocking(fd, False)
 
     def send(self, data: bytes) -> None:
-        """Write `data` after what is kept, as far as the pipe has room."""
+        """Write `data` after what is kept, as far as the pipe has room (waiting for room past HELD bytes)."""
         self._pending += data
-        try:
-            written = os.write(self._fd, self._pending)
-        except BlockingIOError:
-            return
-        del self._pending[:written]
+        self._write(len(self._pending) > HELD)
 
     def close(self) -> None:
         """Write all that is kept, waiting for room, and close the pipe."""
-        os.set_blocking(self._fd, True)
-        with memoryview(self._pending) as left:
-            while left:
-                left = left[os.write(self._fd, left) :]
+        self._write(True)
         os.close(self._fd)
+
+    def _write(self, wait: bool) -> None:
+        if wait:
+            os.set_blocking(self._fd, True)
+        try:
+            while self._pending:
+                del self._pending[: os.write(self._fd, self._pending)]
+        except BlockingIOError:
+            pass
+        finally:
+            if wait:
+                os.set_blocking(self._fd, False)
 
 
 def _received(pipe: io.BufferedReader) -> Iterator[tuple[int, list[Any]]]:
