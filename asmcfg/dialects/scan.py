@@ -24,7 +24,7 @@ T = TypeVar("T")
 Windows = Callable[[int, int, "Meter | None"], Iterator[Window]]
 """Windows over bytes [from, to) of the input; the meter, if given, counts each window's bytes."""
 HELD = 16 << 20
-"""Bytes of finds the forked process keeps while the reader is busy before it waits for it (about 100,000
+"""Bytes of finds the forked process keeps while the reader is busy before it waits for it (about 200,000
 compilations' worth)."""
 FORK = hasattr(os, "fork")
 """True where this process can be forked (not on Windows)."""
