@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import gzip
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation.tasks import index_log
 from asmcfg.model import TrapOrigin
+from asmcfg.render.json import jsonl_record
+from asmcfg.run import parallel
 from tests.conftest import DATA
 
 LOGC = DATA / "logc"
@@ -82,3 +85,18 @@ def test_a_compressed_log_is_read_whole(tmp_path: Path) -> None:
     index = index_log(str(LOGC / "jdk17-Tensor4D.xml.gz"))
     assert index.spans == {}
     assert index.outside == read_log(str(LOGC / "jdk17-Tensor4D.xml.gz"))
+
+
+@pytest.mark.parametrize("name", ["jdk17-Eq-inlined-trap.xml.gz", "inlining-jdk17.xml.gz"])
+def test_a_plain_log_run_on_two_processes_gives_the_records_of_the_compressed_one(name: str, tmp_path: Path) -> None:
+    # the compressed log's records are all read ahead; the plain log's tasks are read by the units
+    want = list(parallel.analyse_file(str(LOGC / name), jsonl_record, workers=1))
+    got = list(parallel.analyse_file(str(plain(name, tmp_path)), jsonl_record, workers=2))
+    assert [without_source(r) for r in got] == [without_source(r) for r in want]
+    # the log's evidence reached the compilations: trap records checked against the code, inlining decisions
+    assert any(r["trap_log"]["records"] for r in got) or "trap" not in name
+    assert any(r["inlining"] for r in got)
+
+
+def without_source(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != "source"}
