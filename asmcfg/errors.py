@@ -31,6 +31,10 @@ class StrictError(InputError):
     """A line was not understood and `--strict` asked to stop there."""
 
 
+class WorkerError(AsmcfgError):
+    """A worker process of a run over a whole log stopped before returning its part."""
+
+
 class RenderError(AsmcfgError):
     """Graphviz is missing, failed, or took too long."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -58,9 +59,9 @@ def layout(method: Method, table: Isa) -> Layout:
         or (flow is call and table.noreturn(instructions[i], i == last))
         for i, flow in enumerate(flows)
     )
-    index = {ins.address: i for i, ins in enumerate(method.instructions)}
     starts = tuple(ins.address for ins in instructions)
-    if any(a >= b for a, b in itertools.pairwise(starts)):
+    index = dict(zip(starts, range(len(starts)), strict=True))
+    if not all(map(operator.lt, starts, starts[1:])):
         starts = ()
     stops = tuple(ins.address + (ins.size or 0) for ins in instructions) if starts else ()
     return Layout(flows, ends, index, starts, stops)

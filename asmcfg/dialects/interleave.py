@@ -9,6 +9,7 @@ back to the recent method whose code range holds them.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -87,7 +88,10 @@ def foreign(method: Method) -> list[bool] | None:
     if lo is not None and hi is not None:
         # The section table's code range decides: a scope naming another method is inlined code or a
         # renamed header, never by itself a sign of another thread's lines.
-        flags = [not lo <= ins.address < hi for ins in instructions]
+        addresses = [ins.address for ins in instructions]
+        if not addresses or (lo <= min(addresses) and max(addresses) < hi):
+            return None  # the common case, found without a flag per instruction
+        flags = [not lo <= address < hi for address in addresses]
     elif name != _UNKNOWN:
         flags = _discontinuous(instructions, _MAX_GAP.get(method.isa, _X86_GAP))
         flags = [bad or _other_scope(ins, name) for ins, bad in zip(instructions, flags, strict=True)]
@@ -144,6 +148,9 @@ def _gaps(method: Method, own: Sequence[Instruction]) -> list[Finding]:
     if method.code_begin is None:
         return []
     max_gap = _MAX_GAP.get(method.isa, _X86_GAP)
+    addresses = [ins.address for ins in own]
+    if max(map(operator.sub, addresses[1:], addresses), default=0) <= max_gap:
+        return []  # the common case, found without a pair of instructions at a time
     return [
         Finding(a.line, b.line, "gap", f"no instruction between {a.address:#x} and {b.address:#x}: "
                 "this method's lines are missing (printed inside another method?)")

@@ -19,6 +19,7 @@ from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
 from asmcfg.dialects.logcompilation import link
 from asmcfg.dialects.logcompilation.inline import LogRecords
+from asmcfg.errors import WorkerError
 from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, DialectName, Method
 from asmcfg.run import pool
@@ -164,13 +165,16 @@ def _results(
         stats.dialect = choice.name
         run = functools.partial(_execute, job)
         works = _works(stream, path, job)
-        for result in pool.ordered(run, _batches(works), workers or os.cpu_count() or 1):
-            stats.methods += result.methods
-            progress.found(result.methods)
-            stats.analysed += len(result.records)
-            stats.failed += result.failed
-            stats.outside += result.outside
-            yield result
+        try:
+            for result in pool.ordered(run, _batches(works), workers or os.cpu_count() or 1):
+                stats.methods += result.methods
+                progress.found(result.methods)
+                stats.analysed += len(result.records)
+                stats.failed += result.failed
+                stats.outside += result.outside
+                yield result
+        except WorkerError as error:
+            raise WorkerError(error.message, job.source) from None
     if stats.methods == 0:
         raise no_methods_error(job.source)
 

@@ -8,9 +8,12 @@ import multiprocessing
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from asmcfg.errors import WorkerError
 from asmcfg.run import compiled
 
 Batch = TypeVar("Batch")
@@ -29,7 +32,8 @@ def ordered(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
     One process, or an input of a single batch, runs here. Otherwise `processes - 1` forked workers take
     batches while this process reads the input, writes the results and runs batches itself whenever the
     workers have enough queued: one process fewer keeps memory down. `function` need not be picklable
-    where processes are forked; batches and results are sent between processes.
+    where processes are forked; batches and results are sent between processes. A worker that stops before
+    returning its batch (killed, out of memory) raises `WorkerError`.
     """
     first = next(batches, None)
     second = next(batches, None) if first is not None else None
@@ -55,27 +59,30 @@ def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
     # The pool's threads here move batches and results through pipes a chunk at a time, each chunk waiting for
     # the GIL while this thread computes: a short switch interval keeps the workers from stalling on them.
     sys.setswitchinterval(_SWITCH)
+    pool = ProcessPoolExecutor(helpers, context, _init, (function,))
     try:
-        with context.Pool(helpers, _init, (function,)) as pool:
-            window: deque[Any] = deque()
-            for batch in batches:
-                busy = sum(1 for entry in window if not _ready(entry))
-                window.append(pool.apply_async(_call, (batch,)) if busy < QUEUED * helpers else _Done(function(batch)))
-                while window and (len(window) > 2 * QUEUED * processes or _ready(window[0])):
-                    yield _value(window.popleft())
-            while window:
+        window: deque[Any] = deque()
+        for batch in batches:
+            busy = sum(1 for entry in window if not _ready(entry))
+            window.append(pool.submit(_call, batch) if busy < QUEUED * helpers else _Done(function(batch)))
+            while window and (len(window) > 2 * QUEUED * processes or _ready(window[0])):
                 yield _value(window.popleft())
+        while window:
+            yield _value(window.popleft())
+    except BrokenProcessPool:
+        raise WorkerError("a worker process stopped before it finished its part (killed, or out of memory)") from None
     finally:
+        pool.shutdown(wait=False, cancel_futures=True)
         sys.setswitchinterval(interval)
         gc.unfreeze()
 
 
 def _ready(entry: Any) -> bool:
-    return isinstance(entry, _Done) or bool(entry.ready())
+    return isinstance(entry, _Done) or bool(entry.done())
 
 
 def _value(entry: Any) -> Any:
-    return entry.value if isinstance(entry, _Done) else entry.get()
+    return entry.value if isinstance(entry, _Done) else entry.result()
 
 
 def _init(function: Callable[[Any], Any]) -> None:

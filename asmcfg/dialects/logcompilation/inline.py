@@ -114,13 +114,13 @@ def read_log(path: str) -> LogRecords:
         for block in chunks(stream, CHUNK, path):
             data = rest + block
             cut = data.rfind(b"\n") + 1
-            number = _collect((traps, inlines), data[:cut], number)
+            number = collect((traps, inlines), data[:cut], number)
             rest = data[cut:]
-        _collect((traps, inlines), rest, number)
+        collect((traps, inlines), rest, number)
     return LogRecords(traps.traps, inlines.inlines, inlines.tasks)
 
 
-def _collect(collectors: tuple[TrapCollector, InlineCollector], data: bytes, number: int) -> int:
+def collect(collectors: tuple[TrapCollector, InlineCollector], data: bytes, number: int) -> int:
     """Feed the tags of `data` (whole lines after line `number`) that the collectors follow; the last line's number."""
     done, line = 0, number + 1
     for match in _TAG.finditer(data):

@@ -173,6 +173,10 @@ class TrapCollector:
             scope = sys.intern(method_name(tag.attrs.get("method", "")))
             self._chain.append((scope, to_int(tag.attrs.get("bci"))))
 
+    def in_runtime_trap(self) -> bool:
+        """True between the opening and the closing tag of a trap that fired at run time."""
+        return self._runtime is not None
+
     def _enter_task(self, tag: Tag) -> None:
         self._names.clear()
         self._parse.clear()

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from asmcfg.dialects.logcompilation.inline import LogRecords, read_log
 from asmcfg.dialects.logcompilation.logxml import NMethodRecord, feature_version, tags, unescape
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.logcompilation.reader import Context, read_text
-from asmcfg.model import LogInline, LogTrap, Method
+from asmcfg.dialects.logcompilation.tasks import LogIndex, LogPart, index_log
+from asmcfg.model import Method
 from asmcfg.sources.lines import STDIN
 from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, to_texts
 
@@ -54,10 +54,9 @@ class Unit:
     """`<nmethod>` records of the compile ids in the text."""
     jdk_hint: int | None
     """Feature version from `<release>`."""
-    traps: tuple[LogTrap, ...] | None = None
-    """The log's `<uncommon_trap>` records of the compile ids in the text, when they were read ahead."""
-    inlines: tuple[LogInline, ...] | None = None
-    """The log's inlining decisions of the compile ids in the text, when they were read ahead."""
+    log: LogPart | None = None
+    """The log's `<uncommon_trap>` records and inlining decisions of the compile ids in the text, or where they
+    are in the file; None when the log could not be read ahead (stdin)."""
 
     @property
     def size(self) -> int:
@@ -77,22 +76,9 @@ def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tu
     lines: list[tuple[int, str]] = []
     for segment in unit.segments:
         lines.extend(enumerate(to_texts(segment.data, unescape), segment.first_line))
-    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records},
-                  _by_id(unit.traps), _by_id(unit.inlines))
+    traps, inlines = (None, None) if unit.log is None else unit.log.records()
+    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records}, traps, inlines)
     return read_text(lines, ctx, unit.printing, any(b"[MachCode]" in segment.data for segment in unit.segments))
-
-
-R = TypeVar("R", LogTrap, LogInline)
-
-
-def _by_id(records: tuple[R, ...] | None) -> dict[int, list[R]] | None:
-    """Records grouped per compile id, as the reader keeps them; None stays None (not read ahead)."""
-    if records is None:
-        return None
-    grouped: dict[int, list[R]] = {}
-    for record in records:
-        grouped.setdefault(record.compile_id, []).append(record)
-    return grouped
 
 
 @dataclass(slots=True)
@@ -106,10 +92,10 @@ class _Thread:
 class Splitter(TtyMachine[_Thread, Unit]):
     """Turns the bytes of a LogCompilation log into Units, in the order the serial reader yields methods."""
 
-    def __init__(self, source: str = "", log: LogRecords | None = None) -> None:
+    def __init__(self, source: str = "", log: LogIndex | None = None) -> None:
         self.source = source
         self.log = log
-        """The log's trap records and inlining decisions read ahead (`inline.read_log`), handed to the units
+        """Where the log's trap records and inlining decisions are (`tasks.index_log`), handed to the units
         that need them."""
         self.jdk_hint: int | None = None
         self._line = 1
@@ -198,14 +184,12 @@ class Splitter(TtyMachine[_Thread, Unit]):
             ids.add(thread.printing)
         order = sorted(ids)
         records = tuple(self._records[i] for i in order if i in self._records)
-        log = self.log
-        traps = None if log is None else tuple(t for i in order for t in log.traps.get(i, ()))
-        inlines = None if log is None else tuple(d for i in order for d in log.inlines.get(i, ()))
+        part = None if self.log is None else self.log.part(order)
         thread.pending, thread.size, thread.header = [], 0, False
-        yield Unit(segments, thread.printing, records, self.jdk_hint, traps, inlines)
+        yield Unit(segments, thread.printing, records, self.jdk_hint, part)
 
 
 def cut(stream: Readable, path: str, source: str, target: int) -> Iterator[Unit]:
-    """The log as units of whole compilations, with the trap records and inlining decisions of a file read
-    ahead in one fast pass (they follow the code); stdin is read once, so its units carry none."""
-    return Splitter(source, None if path == STDIN else read_log(path)).units(stream)
+    """The log as units of whole compilations, with the trap records and inlining decisions of a file found
+    in one fast pass (they follow the code) and read with each unit; stdin is read once, so its units carry none."""
+    return Splitter(source, None if path == STDIN else index_log(path)).units(stream)
