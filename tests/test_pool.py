@@ -33,7 +33,8 @@ def test_a_worker_killed_mid_run_stops_the_run_with_an_error() -> None:
     # a subprocess with a time limit: a pool that waits for ever fails the test instead of hanging it
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "error: a worker process stopped before it finished its part (killed, or out of memory)"
+    message = "a worker process stopped before it finished its part (killed, or out of memory)"
+    assert done.stdout.strip() == f"error: {message}"
 
 
 def test_results_come_in_input_order_from_both_processes() -> None:
