@@ -13,7 +13,6 @@ import pytest
 
 from asmcfg.dialects import index, scan
 from asmcfg.dialects.index import IndexRecord, index_file, index_stream
-from asmcfg.dialects.logcompilation import index as logcompilation_index
 from asmcfg.errors import InputError
 from asmcfg.model import Compiler
 from asmcfg.render import listing
@@ -164,7 +163,7 @@ def test_what_a_failed_forked_process_did_not_send_is_searched_here(
             raise MemoryError
         return parse(text)
 
-    monkeypatch.setattr(logcompilation_index, "header_fields", failing)
+    monkeypatch.setattr(index, "header_fields", failing)
     counted: list[int] = []
     assert list(index_file(str(path), counted.append, cut=len(data) // 3)) == serial
     assert sum(counted) == len(data)

@@ -17,7 +17,7 @@ from asmcfg.dialects.base import Buffer, IndexRecord, Scan, Window
 from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.dialects.scan import FORK, Serial, Split
 from asmcfg.errors import InputError
-from asmcfg.model import DialectName
+from asmcfg.model import Compiler, DialectName
 from asmcfg.model.make import maker
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import mapped, open_binary
@@ -96,23 +96,34 @@ def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None) -> Scan:
     return Split(lambda begin, end, counted: _mapped(view, counted, begin, end), size, cut, meter)
 
 
-_RECORD = maker(IndexRecord)
+RECORD = maker(IndexRecord)
 """`IndexRecord(…)` with every field given: one per header of a log of thousands."""
+Fields = tuple[int, Compiler, int | None, int | None, str, str, int | None, int | None, int | None]
+"""An IndexRecord's fields from its compile id to its code begin (all but the offset and `printed`)."""
 
 
 def headers(scan: Scan) -> Iterator[IndexRecord]:
     """PrintAssembly text's compilations: each `Compiled method` header and its section table."""
-    return starmap(_RECORD, scan(_header_fields))
+    return starmap(RECORD, scan(_header_fields))
 
 
 def _header_fields(windows: Iterator[Window]) -> Iterator[tuple[Any, ...]]:
     """The fields of an IndexRecord for each header in `windows`, as a tuple (cheap to send between processes)."""
     for offset, _, context in hits(windows, (HEADER,)):
-        fields = header_fields(first_line(context))
+        fields = printed_fields(first_line(context), context)
         if fields is not None:
-            compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
-            begin, size = main_code(context, context.find(b"\n") + 1)
-            yield compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin, offset, True
+            yield *fields, offset, True
+
+
+def printed_fields(header: str, context: bytes) -> Fields | None:
+    """The fields of the record a printed `header` line and the section table after it in `context` give; None
+    when the line is not a header."""
+    fields = header_fields(header)
+    if fields is None:
+        return None
+    compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
+    begin, size = main_code(context, context.find(b"\n") + 1)
+    return compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin
 
 
 def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int, ...] = (0,)) -> Iterator[Hit]:
@@ -135,8 +146,9 @@ def _mapped(view: mmap.mmap, meter: Meter | None, begin: int = 0, end: int | Non
     holds one window of the file, not all of it."""
     size = len(view)
     end = size if end is None else end
-    for start in range(begin, end, _step()):
-        stop = min(start + _step(), end)
+    step = _step()
+    for start in range(begin, end, step):
+        stop = min(start + step, end)
         if meter is not None:
             meter(stop - start)
         yield 0, view, start, stop, min(stop + CONTEXT, size)

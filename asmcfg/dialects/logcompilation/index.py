@@ -7,11 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from asmcfg.dialects.base import IndexRecord, Scan, Window
-from asmcfg.dialects.header import header_fields
-from asmcfg.dialects.index import HEADER, first_line, hits, main_code
+from asmcfg.dialects.index import HEADER, RECORD, Fields, first_line, hits, printed_fields
 from asmcfg.dialects.logcompilation.logxml import nmethod_record, unescape
-from asmcfg.model import Compiler
-from asmcfg.model.make import maker
 
 STALE = 16 << 20
 """Bytes after an `<nmethod>` record within which its printed header is awaited."""
@@ -20,12 +17,8 @@ _SIMPLE_ATTR = re.compile(r"(\w+)='([^']*)'")
 """HotSpot writes every attribute in single quotes."""
 
 
-Fields = tuple[int, Compiler, int | None, int | None, str, str, int | None, int | None, int | None]
-"""An IndexRecord's fields from its compile id to its code begin (all but the offset and `printed`)."""
 Found = tuple[int, int, Fields | None]
 """(offset, 0 for an `<nmethod>` record or 1 for a printed header, its fields; None when it does not parse)."""
-_RECORD = maker(IndexRecord)
-"""`IndexRecord(…)` with every field given."""
 
 
 def records(scan: Scan) -> Iterator[IndexRecord]:
@@ -37,7 +30,7 @@ def _parsed(windows: Iterator[Window]) -> Iterator[Found]:
     """Each `<nmethod>` record and printed header in `windows`, parsed (as tuples, cheap to send between
     processes)."""
     for offset, which, context in hits(windows, (NMETHOD, HEADER), wide=(1,)):
-        yield offset, which, _nmethod(context) if which == 0 else _printed(context)
+        yield offset, which, _nmethod(context) if which == 0 else printed_fields(unescape(first_line(context)), context)
 
 
 def _nmethod(line: bytes) -> Fields | None:
@@ -50,16 +43,6 @@ def _nmethod(line: bytes) -> Fields | None:
     flags = {"osr": "%", "c2n": "n"}.get(record.kind, "")
     return (record.compile_id, record.compiler, record.level, None, flags, record.method, record.bytecode_size,
             record.code_size, record.code_begin)
-
-
-def _printed(context: bytes) -> Fields | None:
-    """The fields of the record a printed header and its section table give."""
-    fields = header_fields(unescape(first_line(context)))
-    if fields is None:
-        return None
-    compiler, compile_id, level, flags, name, osr_bci, bytecode_size, _ = fields
-    begin, size = main_code(context, context.find(b"\n") + 1)
-    return compile_id, compiler, level, osr_bci, flags, name, bytecode_size, size, begin
 
 
 @dataclass(slots=True)
@@ -77,7 +60,7 @@ def _xml(found: Iterator[Found]) -> Iterator[IndexRecord]:
             pending[fields[0]] = _Pending(fields, offset)
         elif fields is not None and (entry := pending.get(fields[0])) is not None:
             record = entry.fields
-            entry.result = _RECORD(*fields[:7], fields[7] or record[7], fields[8] or record[8], entry.offset, True)
+            entry.result = RECORD(*fields[:7], fields[7] or record[7], fields[8] or record[8], entry.offset, True)
         yield from _ready(pending, offset)
     yield from _ready(pending, None)
 
@@ -90,4 +73,4 @@ def _ready(pending: dict[int, _Pending], now: int | None) -> Iterator[IndexRecor
         if entry.result is None and now is not None and now - entry.offset < STALE:
             return
         del pending[key]
-        yield entry.result or _RECORD(*entry.fields, entry.offset, False)
+        yield entry.result or RECORD(*entry.fields, entry.offset, False)
