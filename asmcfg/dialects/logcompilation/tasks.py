@@ -108,12 +108,10 @@ def _start(span: Span) -> int:
 def index_log(path: str, chunk: int = CHUNK) -> LogIndex:
     """The log at `path` indexed in one pass, `chunk` bytes at a time; a compressed log is read whole instead (it
     cannot be read in place)."""
-    with open_binary(path) as stream:
-        plain = isinstance(stream, io.BufferedReader)
-    if not plain:
-        return LogIndex(path, read_log(path))
     indexer = _Indexer()
     with open_binary(path) as stream:
+        if not isinstance(stream, io.BufferedReader):
+            return LogIndex(path, read_log(path))
         for block in chunks(stream, chunk, path):
             indexer.feed(block)
         indexer.finish()
@@ -189,7 +187,7 @@ def _compile_id(line: bytes) -> int | None:
 
 def _task_line(data: bytes, pos: int, size: int) -> int:
     """Where the first line from `pos` (a line start) that opens with a `<task>` tag starts; `size` if none does."""
-    if data.startswith(_TASK[1:], pos) and data[pos + 5 : pos + 6] in (b" ", b"\t", b"/", b">"):
+    if data.startswith(_TASK[1:], pos) and data[pos + 5] in _TASK_NEXT:
         return pos
     found = data.find(_TASK, pos, size)
     while found >= 0:
