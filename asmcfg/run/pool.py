@@ -72,7 +72,9 @@ def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
     except BrokenProcessPool:
         raise WorkerError("a worker process stopped before it finished its part (killed, or out of memory)") from None
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Waiting for the pool's own thread to end (its workers are done, or dead) keeps it from closing its wake-up
+        # pipe while the interpreter's exit writes to it, which prints a traceback after a finished run.
+        pool.shutdown(wait=True, cancel_futures=True)
         sys.setswitchinterval(interval)
         gc.unfreeze()
 
