@@ -17,10 +17,13 @@ from asmcfg.dialects import index, interleave
 from asmcfg.dialects.hsdis import reader as hsdis
 from asmcfg.dialects.index import IndexRecord, index_file, index_stream
 from asmcfg.model import Method
+from asmcfg.render.json import jsonl_record
 from asmcfg.run import parallel
 from asmcfg.run.pipeline import analyse_method, open_input
+from asmcfg.sources import split
 from asmcfg.sources.lines import Line
 from tests.conftest import DATA
+from tests.corpus import json_methods
 
 LOGC = DATA / "logc"
 TEXT_SAMPLES = ["hsdis-jdk17-Tensor4D.txt.gz", "hsdis-jdk25-Switches.txt.gz", "hsdis-aarch64-RecOsr.txt.gz"]
@@ -243,3 +246,16 @@ def test_interleaving_without_a_section_table_is_found_from_addresses() -> None:
     foreign = {i.address for i, bad in zip(invaded.instructions, flags, strict=True) if bad}
     assert foreign == {i.address for i in read_lines_of(first)[0].instructions} & foreign
     assert foreign
+
+
+def test_pieces_keep_the_jdk_a_vm_version_line_before_them_named(small_batches: None) -> None:
+    # JMH console output with PrintAssembly: `# VM version: JDK 24` heads the file, and the methods follow it
+    path = DATA / "public" / (
+        "mmpataki__tensor.benchmark__observations__p2-java-assembly-and-task-pinning__compiler-output.txt")
+    pieces = list(split.method_pieces(io.BytesIO(path.read_bytes()), str(path), path.name, parallel.BATCH_BYTES))
+    assert len(pieces) >= 4 and pieces[0].jdk_hint is None and {p.jdk_hint for p in pieces[1:]} == {24}
+    whole = json_methods(str(path), "--all")
+    records = list(parallel.analyse_file(str(path), jsonl_record, workers=2))
+    assert len(records) == len(whole) == 9
+    assert {(r["jdk"], r["jdk_assumption"]) for r in records} == {(24, "named in the input")}
+    assert [{"schema": 1, **m} for m in whole] == records

@@ -6,9 +6,10 @@ import io
 import lzma
 import mmap
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Protocol
 
 from asmcfg.errors import InputError
@@ -20,6 +21,9 @@ CHUNK = 2 << 20
 HEADER = b"Compiled method ("
 BANNER = b"-compiled nmethod"
 END = b"[/Disassembly]"
+_VM_VERSION_TEXT = b"# VM version: JDK "
+_VM_VERSION = re.compile(rb"# VM version: JDK (\d+)")
+"""The line the hsdis and machcode readers take the JDK from, as they match it."""
 _BANNER_REACH = 400
 """How far before a header the `==== C2-compiled nmethod ====` banner may start."""
 
@@ -133,6 +137,9 @@ class Piece:
     """The lines, each ending in a newline (the last may lack it at the end of input)."""
     offset: int = 0
     """Byte offset of the first line in the decompressed input."""
+    jdk_hint: int | None = None
+    """The JDK that the last `# VM version: JDK N` line before the piece named (JMH prints one before each run):
+    what a reader of the whole text would know when it reaches the piece."""
 
     @property
     def size(self) -> int:
@@ -175,8 +182,21 @@ def method_start(buf: bytes, header: int, floor: int) -> int:
 
 
 def method_pieces(stream: Readable, path: str, source: str, target: int) -> Iterator[Piece]:
-    """The cutter of dialects whose readers start afresh at each method header: `text_pieces`."""
-    return text_pieces(stream, target, source)
+    """The cutter of dialects whose readers start afresh at each method header: `text_pieces`, each piece with
+    the JDK a `# VM version` line before it named."""
+    hint = None
+    for piece in text_pieces(stream, target, source):
+        yield piece if hint is None else replace(piece, jdk_hint=hint)
+        named = named_jdk(piece.data)
+        hint = hint if named is None else named
+
+
+def named_jdk(data: bytes) -> int | None:
+    """The JDK the last `# VM version: JDK N` line in `data` names, or None."""
+    if _VM_VERSION_TEXT not in data:
+        return None
+    named = [int(found.group(1)) for found in _VM_VERSION.finditer(data)]
+    return named[-1] if named else None
 
 
 def text_pieces(stream: Readable, target: int = 1 << 20, source: str = "") -> Iterator[Piece]:

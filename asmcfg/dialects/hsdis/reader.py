@@ -213,5 +213,6 @@ def _builder(header: Header, source: str) -> MethodBuilder:
 def read_piece(piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
     """The methods of one piece the cutter cut (a `ReadPiece`); its lines outside methods go to `counts`."""
     reader = Reader(source, options)
+    reader.jdk_hint = piece.jdk_hint
     yield from reader.numbered(piece.numbered())
     counts.outside += reader.outside
