@@ -44,14 +44,30 @@ def trap_dict(result: Analysis, trap: Trap, block: int) -> dict[str, Any]:
 def block_dict(result: Analysis, block: Block) -> dict[str, Any]:
     """One block as JSON."""
     instructions = result.cfg.method.instructions[block.start : block.end]
-    last = instructions[-1]
-    trap = result.traps.get(block.id)
+    start, end = block_bounds(result, block)
     profile = result.cfg.method.profile
-    item: dict[str, Any] = {
+    return {
         "id": block.id,
-        "start": _hex(instructions[0].address),
-        "end": _hex(last.address + last.size) if last.size else _hex(last.address),
+        "start": start,
+        "end": end,
         "instructions": [instruction_dict(i, profile) for i in instructions],
+        **block_tail(result, block),
+    }
+
+
+def block_bounds(result: Analysis, block: Block) -> tuple[str, str]:
+    """A block's `start` and `end` addresses as JSON writes them (`end`: past its last instruction when its
+    size is known, else that instruction's address)."""
+    own = result.cfg.method.instructions[block.start : block.end]
+    first, last = own[0], own[-1]
+    end = last.address + last.size if last.size else last.address
+    return f"0x{first.address:x}", f"0x{end:x}"
+
+
+def block_tail(result: Analysis, block: Block) -> dict[str, Any]:
+    """The fields of a block's JSON object after its instructions."""
+    trap = result.traps.get(block.id)
+    item: dict[str, Any] = {
         "tags": describe.ordered_tags(result.block_tags(block.id)),
         "trap": trap_dict(result, trap, block.id) if trap else None,
         "source": report.block_source(result, block),
@@ -83,25 +99,38 @@ def identity(result: Analysis) -> dict[str, Any]:
 
 def method_dict(result: Analysis) -> dict[str, Any]:
     """One analysed method as the JSON object README documents."""
-    method = result.cfg.method
     doc: dict[str, Any] = {
+        **method_head(result),
+        "blocks": [block_dict(result, b) for b in result.cfg.blocks],
+        **method_tail(result),
+    }
+    if result.cfg.method.profile is not None:
+        doc.update(report.profile_fields(result))
+    return doc
+
+
+def method_head(result: Analysis) -> dict[str, Any]:
+    """The fields of a method's JSON object before its blocks."""
+    return {
         **identity(result),
-        "syntax": method.syntax,
+        "syntax": result.cfg.method.syntax,
         "entry": marker_address(result, sections.ENTRY),
         "verified_entry": marker_address(result, sections.VERIFIED_ENTRY),
-        "blocks": [block_dict(result, b) for b in result.cfg.blocks],
+    }
+
+
+def method_tail(result: Analysis) -> dict[str, Any]:
+    """The fields of a method's JSON object after its blocks, measured heat aside."""
+    return {
         "edges": [e.as_dict(result.checks.get(e)) for e in result.cfg.edges],
         "loops": [report.loop_dict(result, loop) for loop in result.loops],
         "hot_path": list(result.hot_path),
         "hot_path_kind": "static",
         "counts": counts(result),
-        "skipped_lines": [{"line": n, "text": t} for n, t in method.skipped],
+        "skipped_lines": [{"line": n, "text": t} for n, t in result.cfg.method.skipped],
         "trap_log": report.trap_log_counts(result),
         **meaning.method_fields(result),
     }
-    if method.profile is not None:
-        doc.update(report.profile_fields(result))
-    return doc
 
 
 def write_json(results: Iterable[Analysis], out: TextIO, not_printed: Sequence[Unprinted] | None = None) -> None:

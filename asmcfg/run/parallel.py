@@ -30,6 +30,8 @@ from asmcfg.sources.split import Readable, line_pieces, open_binary, peek
 
 Serializer = Callable[[Analysis], dict[str, Any]]
 """Turns one analysis into a JSON-ready dict (e.g. `asmcfg.render.json.method_dict`)."""
+LineSerializer = Callable[[Analysis], str]
+"""Turns one analysis into its record's compact JSON text (e.g. `asmcfg.render.jsonl.record_line`)."""
 Select = Callable[[Method], bool]
 """Keeps a method when True (e.g. `pipeline.Selector(...).matches`)."""
 
@@ -70,8 +72,8 @@ class Job:
     """Input name for messages and records."""
     dialect: DialectName | None
     """Dialect reading the pieces; None until the input is sniffed."""
-    serializer: Serializer
-    """Per-method serializer."""
+    serializer: Serializer | LineSerializer
+    """Per-method serializer: a record, or its JSON text."""
     encode: bool = False
     """Return JSON text instead of dicts (less to send between processes)."""
     jdk: int | None = None
@@ -130,7 +132,7 @@ def analyse_file(
 
 
 def analyse_to_jsonl(
-    path: str, out: TextIO, serializer: Serializer = summary, *, workers: int | None = None,
+    path: str, out: TextIO, serializer: Serializer | LineSerializer = summary, *, workers: int | None = None,
     dialect: DialectName | None = None, jdk: int | None = None, select: Select | None = None,
     options: ReadOptions | None = None, progress: Progress | None = None, log: LogRecords | None = None,
 ) -> RunStats:
@@ -247,4 +249,4 @@ def _analyse(job: Job, method: Method, result: _Result) -> None:
         header = method.header
         record = {"name": header.name, "compile_id": header.compile_id, "line": header.line,
                   "source": method.source, "error": f"{type(exc).__name__}: {exc}"}
-    result.records.append(_COMPACT.encode(record) if job.encode else record)
+    result.records.append(_COMPACT.encode(record) if job.encode and not isinstance(record, str) else record)

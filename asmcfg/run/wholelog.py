@@ -74,7 +74,7 @@ def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
 def _jsonl(options: Options, progress: Progress) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
     from asmcfg import dialects
-    from asmcfg.render import json
+    from asmcfg.render import jsonl
     from asmcfg.render.facts import facts_record
     from asmcfg.render.files import write_to
     from asmcfg.render.summary import stderr_console
@@ -85,7 +85,7 @@ def _jsonl(options: Options, progress: Progress) -> int:
     read = dialects.ReadOptions(options.syntax)
     assert options.jsonl is not None
 
-    serializer = facts_record if options.facts else json.jsonl_record
+    serializer = facts_record if options.facts else jsonl.record_line
     log = _log(options.log)
 
     def write(out: TextIO) -> None:
