@@ -52,8 +52,8 @@ BATCH_BYTES = 1 << 20
 """Input bytes sent to a worker at a time."""
 LARGE_RECORD_BATCH_BYTES = 1 << 17
 """Input bytes sent at a time when the records are larger than their input (full `--jsonl` records, about 1.5
-times it): the results in flight stay a few MB. Smaller batches cost wall time: the worker waits longer for its
-next batch in all (1 s of 16 for `--facts` of the 336 MB log)."""
+times it), so that the results in flight stay a few MB. Smaller batches cost wall time (the worker waits longer
+for its next batch in all: 1 s of 16 for `--facts` of the 336 MB log)."""
 
 
 def summary(result: Analysis) -> dict[str, Any]:
@@ -88,8 +88,8 @@ class Job:
     log: LogRecords | None = None
     """A LogCompilation log of the same run (`--log`) whose records go onto the methods it has tasks of; read
     before the workers fork, which share it."""
-    batch_bytes: int | None = None
-    """Input bytes per batch; None: `BATCH_BYTES`."""
+    large_records: bool = False
+    """The records are larger than their input (full `--jsonl` records): smaller batches."""
 
     def reads(self) -> dialects.Dialect:
         """The dialect reading the pieces."""
@@ -140,14 +140,14 @@ def analyse_to_jsonl(
     path: str, out: TextIO, serializer: Serializer | LineSerializer = summary, *, workers: int | None = None,
     dialect: DialectName | None = None, jdk: int | None = None, select: Select | None = None,
     options: ReadOptions | None = None, progress: Progress | None = None, log: LogRecords | None = None,
-    batch_bytes: int | None = None,
+    large_records: bool = False,
 ) -> RunStats:
     """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts.
 
-    `progress` is told the bytes read and the methods found; `log` is as in `analyse_file`; `batch_bytes` is the
-    input sent to a worker at a time (default `BATCH_BYTES`)."""
+    `progress` is told the bytes read and the methods found; `log` is as in `analyse_file`; `large_records` says
+    the records are larger than their input (full records), which keeps fewer of them in flight."""
     stats = RunStats()
-    job = Job(display_name(path), None, serializer, True, jdk, select, options, log, batch_bytes)
+    job = Job(display_name(path), None, serializer, True, jdk, select, options, log, large_records)
     for result in _results(path, job, workers, dialect, stats, progress or Progress()):
         for line in result.records:
             out.write(line)
@@ -174,7 +174,7 @@ def _results(
         job = replace(job, dialect=choice.name)
         stats.dialect = choice.name
         run = functools.partial(_execute, job)
-        batch = job.batch_bytes or BATCH_BYTES
+        batch = LARGE_RECORD_BATCH_BYTES if job.large_records else BATCH_BYTES
         works = _works(stream, path, job, batch)
         try:
             for result in pool.ordered(run, _batches(works, batch), workers or os.cpu_count() or 1):

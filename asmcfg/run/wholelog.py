@@ -92,7 +92,7 @@ def _jsonl(options: Options, progress: Progress) -> int:
         stats = parallel.analyse_to_jsonl(
             options.input, out, serializer, dialect=options.input_format, jdk=options.jdk, select=select,
             options=read, progress=progress, log=log,
-            batch_bytes=None if options.facts else parallel.LARGE_RECORD_BATCH_BYTES,
+            large_records=not options.facts,
         )
         progress.close()
         if stats.analysed == 0:
