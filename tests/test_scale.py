@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import json
@@ -259,3 +260,16 @@ def test_pieces_keep_the_jdk_a_vm_version_line_before_them_named(small_batches: 
     assert len(records) == len(whole) == 9
     assert {(r["jdk"], r["jdk_assumption"]) for r in records} == {(24, "named in the input")}
     assert [{"schema": 1, **m} for m in whole] == records
+
+
+def test_a_run_collects_young_objects_less_often_and_restores_the_collector() -> None:
+    before = gc.get_threshold()
+    seen = []
+
+    def threshold(result: Any) -> dict[str, Any]:
+        seen.append(gc.get_threshold()[0])
+        return {"name": result.cfg.method.header.name}
+
+    records = list(parallel.analyse_file(str(LOGC / TEXT_SAMPLES[0]), threshold, workers=1))
+    assert records and set(seen) == {max(before[0], parallel.YOUNG_COLLECTION)}
+    assert gc.get_threshold() == before
