@@ -31,6 +31,9 @@ class Reader(Protocol):
     """What every dialect's Reader offers."""
 
     outside: int
+    jdk_hint: int | None
+    """The JDK the input named so far (`# VM version`), or None; set on a fresh reader of a piece to what was
+    named before the piece."""
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield methods one at a time."""
@@ -155,6 +158,7 @@ class Dialect:
             yield from read(piece, source, options, counts)
             return
         reader = self.reader(source, options)
+        reader.jdk_hint = piece.jdk_hint  # the JDK named before the piece, which a fresh reader has not seen
         yield from reader.methods(piece.lines())
         counts.outside += reader.outside
 

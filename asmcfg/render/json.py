@@ -44,7 +44,7 @@ def trap_dict(result: Analysis, trap: Trap, block: int) -> dict[str, Any]:
 def block_dict(result: Analysis, block: Block) -> dict[str, Any]:
     """One block as JSON."""
     instructions = result.cfg.method.instructions[block.start : block.end]
-    start, end = block_bounds(result, block)
+    start, end = block_bounds(instructions)
     profile = result.cfg.method.profile
     return {
         "id": block.id,
@@ -55,11 +55,10 @@ def block_dict(result: Analysis, block: Block) -> dict[str, Any]:
     }
 
 
-def block_bounds(result: Analysis, block: Block) -> tuple[str, str]:
-    """A block's `start` and `end` addresses as JSON writes them (`end`: past its last instruction when its
-    size is known, else that instruction's address)."""
-    own = result.cfg.method.instructions[block.start : block.end]
-    first, last = own[0], own[-1]
+def block_bounds(instructions: Sequence[Instruction]) -> tuple[str, str]:
+    """A block's `start` and `end` addresses, from its instructions, as JSON writes them (`end`: past its last
+    instruction when its size is known, else that instruction's address)."""
+    first, last = instructions[0], instructions[-1]
     end = last.address + last.size if last.size else last.address
     return f"0x{first.address:x}", f"0x{end:x}"
 

@@ -28,8 +28,9 @@ def record_line(result: Analysis) -> str:
 
 def block_line(result: Analysis, block: Block) -> str:
     """One block's JSON object, as `json.block_dict` encodes without a profile."""
-    start, end = block_bounds(result, block)
-    own = ",".join(map(instruction_line, result.cfg.method.instructions[block.start : block.end]))
+    instructions = result.cfg.method.instructions[block.start : block.end]
+    start, end = block_bounds(instructions)
+    own = ",".join(map(instruction_line, instructions))
     tail = ",".join(f"{_string(key)}:{_value(value)}" for key, value in block_tail(result, block).items())
     return f'{{"id":{block.id:d},"start":"{start}","end":"{end}","instructions":[{own}],{tail}}}'
 

@@ -21,7 +21,6 @@ CHUNK = 2 << 20
 HEADER = b"Compiled method ("
 BANNER = b"-compiled nmethod"
 END = b"[/Disassembly]"
-_VM_VERSION_TEXT = b"# VM version: JDK "
 _VM_VERSION = re.compile(rb"# VM version: JDK (\d+)")
 """The line the hsdis and machcode readers take the JDK from, as they match it."""
 _BANNER_REACH = 400
@@ -193,8 +192,6 @@ def method_pieces(stream: Readable, path: str, source: str, target: int) -> Iter
 
 def named_jdk(data: bytes) -> int | None:
     """The JDK the last `# VM version: JDK N` line in `data` names, or None."""
-    if _VM_VERSION_TEXT not in data:
-        return None
     named = [int(found.group(1)) for found in _VM_VERSION.finditer(data)]
     return named[-1] if named else None
 

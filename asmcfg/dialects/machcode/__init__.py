@@ -3,9 +3,4 @@
 from asmcfg.dialects.base import Dialect
 from asmcfg.model import DialectName
 
-DIALECT: Dialect = Dialect(
-    DialectName.MACHCODE,
-    signs=("[MachCode]",),
-    cutter="asmcfg.sources.split:method_pieces",
-    piece_reader="asmcfg.dialects.machcode.reader:read_piece",
-)
+DIALECT: Dialect = Dialect(DialectName.MACHCODE, signs=("[MachCode]",), cutter="asmcfg.sources.split:method_pieces")

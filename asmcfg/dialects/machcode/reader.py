@@ -6,7 +6,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from asmcfg import isa
 from asmcfg.dialects.builder import code_range, layout_features
@@ -20,7 +20,6 @@ from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
-    from asmcfg.dialects.base import Counts
 
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
 _MORE_NOTE = re.compile(r"^\s+;")
@@ -263,12 +262,3 @@ def assemble(dump: Dump, source: str, syntax: Syntax, jdk_hint: int | None, prio
         dialect=DialectName.MACHCODE,
         features=frozenset({Feature.DECODED, *layout_features(instructions, dump.sections)}),
     )
-
-
-def read_piece(piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
-    """The methods of one piece the cutter cut (a `ReadPiece`), read knowing the JDK named before it; its lines
-    outside methods go to `counts`."""
-    reader = Reader(source, options)
-    reader.jdk_hint = piece.jdk_hint
-    yield from reader.methods(piece.lines())
-    counts.outside += reader.outside
