@@ -1,4 +1,5 @@
-"""The optional compiled build: `ASMCFG_MYPYC=1 pip install .` compiles the modules of `COMPILED` with mypyc.
+"""The optional compiled build: `ASMCFG_MYPYC=1 pip install .` compiles the modules of `COMPILED` with mypyc, and
+the hsdis reader's C line scanner.
 
 Without the variable this only calls `setup()`: the package is pure Python, as `pyproject.toml` describes it.
 The same variable gives a developer the compiled modules in place: `ASMCFG_MYPYC=1 python setup.py build_ext
@@ -10,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 ROOT = Path(__file__).resolve().parent
 COMPILED = (
@@ -45,6 +46,9 @@ first use through a module `__getattr__`, which crashes the interpreter once com
 `__slots__` and `__dict__` through the class, which mypyc refuses (for compiled records it hands back the class
 itself and `dataclasses.replace`); `model/make.py` generates its constructors with `exec`, which gains nothing
 compiled."""
+SCANNER = Extension("asmcfg.dialects.hsdis._scan", ["asmcfg/dialects/hsdis/_scan.c"], extra_compile_args=["-O3"])
+"""The hsdis reader's C line scanner (`asmcfg/dialects/hsdis/_scan.c`), part of the compiled build: it reads the
+instruction and comment lines of a method's code, which the reader otherwise reads one Python call at a time."""
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
 
@@ -61,7 +65,7 @@ def compiled_modules() -> list[str]:
 
 
 def ext_modules() -> list[object]:
-    """mypyc's extensions for the compiled build when a command builds them, else none."""
+    """mypyc's extensions and the line scanner for the compiled build when a command builds them, else none."""
     if not compiled_build() or not BUILDING.intersection(sys.argv[1:]):
         return []
     try:
@@ -69,7 +73,7 @@ def ext_modules() -> list[object]:
     except ImportError:
         sys.exit("ASMCFG_MYPYC=1 needs mypy (it holds mypyc) in the build environment: pip install mypy")
     os.chdir(ROOT)
-    return list(mypycify(compiled_modules(), opt_level="3"))
+    return [*mypycify(compiled_modules(), opt_level="3"), SCANNER]
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from asmcfg.dialects import interleave
@@ -40,6 +41,25 @@ _KNOWN_NOISE = re.compile(
 """Lines of no use: rules, comments, and old headers such as JDK 7 Windows hsdis's
 `Argument 0 is unknown.RIP: 0x25b4cc0 Code size: 0x00000078`."""
 _SECTION_LABELS = sections.KEPT | {sections.CONSTANTS}
+
+Scan = Callable[[list[tuple[int, str]], int, list[Any], dict[int, list[str]]], int]
+"""`_scan.scan(lines, start, instructions, comments)`: reads the instruction and continuation comment lines from
+`start` on into a method's lists as `_feed` would, and returns the index of the first line it leaves to `_feed`."""
+
+
+def _compiled_scan() -> Scan | None:
+    """The C line scanner of the optional compiled build (`_scan.c`), or None in the pure-Python build."""
+    try:
+        from asmcfg.dialects.hsdis._scan import scan
+    except ImportError:
+        return None
+    return scan
+
+
+SCAN = _compiled_scan()
+"""The scanner `Reader` uses, or None: then `_feed` reads every line."""
+CHUNK = 4096
+"""Lines handed to the scanner at a time when they come from an iterator."""
 
 
 def sniff(sample: list[str]) -> float:
@@ -80,14 +100,34 @@ class Reader:
 
     def _methods(self, lines: Numbered) -> Iterator[Method]:
         """Yield each method as soon as its last line has been read."""
-        feed = self._feed
-        for number, text in lines:
-            done = feed(number, text)
-            if done is not None:
-                yield done
+        scan = SCAN
+        if scan is not None:
+            for chunk in _chunks(lines):
+                yield from self._scanned(chunk, scan)
+        else:
+            feed = self._feed
+            for number, text in lines:
+                done = feed(number, text)
+                if done is not None:
+                    yield done
         if self._current is not None and self._current.instructions:
             yield self._current.build(self.jdk_hint)
         self._current = None
+
+    def _scanned(self, lines: list[tuple[int, str]], scan: Scan) -> Iterator[Method]:
+        """`_methods` of a list of lines, whose runs of instruction lines inside a method's code `scan` reads."""
+        feed, at, end = self._feed, 0, len(lines)
+        while at < end:
+            current = self._current
+            if current is not None and self._broken is None and not self._in_constants and not self._in_machcode:
+                at = scan(lines, at, current.instructions, current.comments)
+                if at == end:
+                    break
+            number, text = lines[at]
+            done = feed(number, text)
+            if done is not None:
+                yield done
+            at += 1
 
     def _feed(self, number: int, text: str) -> Method | None:
         if "Compiled method (" in text or "Decoding compiled method" in text:
@@ -201,6 +241,16 @@ class Reader:
         if _KNOWN_NOISE.match(text) or banner_compiler(text):
             return
         current.skipped.append((number, text))
+
+
+def _chunks(lines: Numbered) -> Iterator[list[tuple[int, str]]]:
+    """The lines as lists: a list as it is, an iterator `CHUNK` lines at a time."""
+    if isinstance(lines, list):
+        yield lines
+        return
+    rest = iter(lines)
+    while chunk := list(islice(rest, CHUNK)):
+        yield chunk
 
 
 def _builder(header: Header, source: str) -> MethodBuilder:

@@ -1,0 +1,170 @@
+"""The hsdis reader's C line scanner (`asmcfg/dialects/hsdis/_scan.c`, part of the optional compiled build) reads
+every copied input exactly as the Python reader does: the same methods, instruction for instruction and comment
+for comment. Where the scanner is not built, it is compiled here with the system's C compiler."""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import importlib.machinery
+import importlib.util
+import re
+import shutil
+import subprocess
+import sysconfig
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import DATA
+
+from asmcfg.dialects.builder import HEX_ADDRESS as ADDRESS, MethodBuilder
+from asmcfg.dialects.header import unnamed_header
+from asmcfg.dialects.hsdis import reader
+from asmcfg.errors import InputError
+from asmcfg.model import Method
+from asmcfg.run.pipeline import open_input
+
+SOURCE = Path(reader.__file__).with_name("_scan.c")
+INPUTS = sorted(
+    path for folder in ("hsdis", "nohsdis", "logc", "perfasm", "public", "diff")
+    for path in (DATA / folder).rglob("*") if path.is_file() and path.suffix not in {".md", ".java", ".json"}
+)
+JDK17 = DATA / "hsdis" / "jdk17-ExcSyncAlloc-print-hsdis-att.txt.gz"
+SINGLETON = DATA / "public" / "pythonee__hsdis-lab__singleton.txt"
+"""binutils-style hsdis text of JDK 6-8: `lock cmpxchg %edi,(%edx)`, `;;  block B1 [0, 0]`."""
+
+
+@pytest.fixture(scope="module")
+def scan(tmp_path_factory: pytest.TempPathFactory) -> reader.Scan:
+    """The installed scanner, or one built from `_scan.c` for these tests."""
+    if reader.SCAN is not None:
+        return reader.SCAN
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler to build the optional line scanner")
+    out = tmp_path_factory.mktemp("scan") / f"_scan{sysconfig.get_config_var('EXT_SUFFIX')}"
+    include = sysconfig.get_paths()["include"]
+    built = subprocess.run(
+        [compiler, "-shared", "-fPIC", "-O2", f"-I{include}", str(SOURCE), "-o", str(out)],
+        capture_output=True, text=True,
+    )
+    if built.returncode != 0:
+        pytest.skip(f"the optional line scanner does not build here: {built.stderr.strip()[:200]}")
+    name = "asmcfg.dialects.hsdis._scan"
+    loader = importlib.machinery.ExtensionFileLoader(name, str(out))
+    spec = importlib.util.spec_from_file_location(name, out, loader=loader)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found: reader.Scan = module.scan
+    return found
+
+
+class Tally:
+    """A scanner that counts the lines it read."""
+
+    def __init__(self, scan: reader.Scan) -> None:
+        self.scan, self.read = scan, 0
+
+    def __call__(self, lines: list[tuple[int, str]], start: int, rows: list[Any], notes: dict[int, list[str]]) -> int:
+        end = self.scan(lines, start, rows, notes)
+        self.read += end - start
+        return end
+
+
+def methods(path: Path, scan: reader.Scan | None, monkeypatch: pytest.MonkeyPatch) -> list[Method] | None:
+    """Every method of `path` as `asmcfg` reads it with `scan` (None: the Python reader alone), or None when the
+    input holds none."""
+    monkeypatch.setattr(reader, "SCAN", scan)
+    try:
+        stream = open_input(str(path))
+        found = list(stream.methods)
+    except InputError:
+        return None
+    return [stream.complete(method) for method in found]
+
+
+@functools.cache
+def python_read(path: Path) -> list[Method] | None:
+    with pytest.MonkeyPatch.context() as patch:
+        return methods(path, None, patch)
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(DATA)))
+def test_scanned_methods_equal_the_python_readers(
+    path: Path, scan: reader.Scan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tally = Tally(scan)
+    assert methods(path, tally, monkeypatch) == python_read(path)
+
+
+def test_the_scanner_reads_most_lines_of_hsdis_and_logcompilation_code(
+    scan: reader.Scan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for path in (JDK17, DATA / "logc" / "javac-jdk17-excerpt.xml.gz"):
+        tally = Tally(scan)
+        found = methods(path, tally, monkeypatch)
+        assert found
+        instructions = sum(len(m.instructions) for m in found)
+        assert tally.read > instructions * 0.9
+
+
+def test_chunk_boundaries_change_nothing(scan: reader.Scan, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader, "CHUNK", 7)
+    assert methods(JDK17, scan, monkeypatch) == python_read(JDK17)
+
+
+def real_lines(path: Path) -> Iterator[tuple[int, str]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as text:
+        yield from enumerate((line.rstrip("\n") for line in text), 1)
+
+
+def test_an_instruction_line_and_its_comment_lines_become_the_builders_rows(scan: reader.Scan) -> None:
+    lines = list(real_lines(JDK17))
+    start = next(i for i, (_, text) in enumerate(lines) if "ImmutableOopMap" in text and "0x" in text)
+    rows: list[Any] = []
+    notes: dict[int, list[str]] = {}
+    end = scan(lines, start, rows, notes)
+    assert end > start + 1
+    expected = MethodBuilder(unnamed_header(1), "x")
+    for number, text in lines[start:end]:
+        address = ADDRESS.match(text)
+        if address is not None:
+            expected.add_instruction(int(address.group(1), 16), address.group(2), number)
+        else:
+            assert expected.add_comment(text.strip())
+    assert rows == expected.instructions and notes == expected.comments
+    assert rows[0][:2] == (0x7F8E79403B48, "movq") and rows[0][2] == "0x348(%r15), %r10"
+    assert notes[0] == [" ImmutableOopMap {rsi=Oop }", "*goto {reexecute=1 rethrow=0 return_oop=0}",
+                        " - (reexecute) ExcSyncAlloc::syncAdd@47 (line 19)"]
+    # it stopped at a line that is neither an instruction nor a continuation comment
+    stopped = lines[end][1]
+    assert not re.match(r"\s*0x[0-9a-f]+:\s+[a-z.]\S*(\t|$)", stopped) and not re.match(r"\s*;(?!;)", stopped)
+
+
+def first_line(path: Path, pattern: str) -> str:
+    return next(text for _, text in real_lines(path) if re.search(pattern, text))
+
+
+def lines_left_to_python() -> list[str]:
+    """Real lines the scanner must leave to the Python reader, and one made from a real instruction line with a
+    no-break space before its comment (Python's `strip()` removes it, the scanner's blanks are space and tab)."""
+    instruction = first_line(JDK17, r"^\s+0x[0-9a-f]+:\s+movl\t")
+    return [
+        first_line(SINGLETON, r"0x[0-9a-f]+: lock cmpxchg"),
+        first_line(SINGLETON, r"^\s*;;"),
+        first_line(JDK17, r"^\[Verified Entry Point\]"),
+        first_line(JDK17, r"^Compiled method \(c2\)"),
+        instruction + "\u00a0;*getfield",
+    ]
+
+
+@pytest.mark.parametrize("text", lines_left_to_python())
+def test_lines_it_cannot_read_as_python_does_are_left_to_python(scan: reader.Scan, text: str) -> None:
+    rows: list[Any] = [(1, "movl", "%eax, %ebx", 1)]
+    notes: dict[int, list[str]] = {}
+    assert scan([(7, text)], 0, rows, notes) == 0
+    assert rows == [(1, "movl", "%eax, %ebx", 1)] and notes == {}
