@@ -3,18 +3,39 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from asmcfg import isa
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.model import DialectName, Feature, Header, Instruction, IsaName, Method
 from asmcfg.model.factory import new_instruction, replace
+from asmcfg.model.make import field_descriptors
 
 _PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
 
 Printed = tuple[int, str, str, int]
 """An instruction as read: address, mnemonic, operands and line number (its comment is kept apart)."""
+Build = Callable[[list[Printed], dict[int, list[str]], type, tuple[Any, ...], Callable[[str], Any]], tuple[Any, ...]]
+"""`_build.instructions(rows, comments, Instruction, fields, read_notes)`: the Instructions `MethodBuilder.build`
+makes of its rows and comment lines, made in C."""
+
+
+def _compiled_build() -> Build | None:
+    """The C maker of Instructions of the optional compiled build (`_build.c`), or None in the pure-Python build."""
+    try:
+        from asmcfg.dialects._build import instructions
+    except ImportError:
+        return None
+    return instructions
+
+
+BUILD = _compiled_build()
+"""The maker `MethodBuilder.build` uses, or None: then it makes each Instruction in Python."""
+_FIELDS = field_descriptors(Instruction)
+"""The descriptors of Instruction's fields, in order, which `BUILD` sets."""
 
 
 @dataclass(slots=True)
@@ -55,11 +76,7 @@ class MethodBuilder:
 
     def build(self, jdk_hint: int | None = None) -> Method:
         """The finished Method."""
-        comments, make = self.comments, new_instruction
-        instructions = tuple(
-            _noted(printed, comments[i]) if i in comments else make(*printed, "", (), "", (), None, None, None)
-            for i, printed in enumerate(self.instructions)
-        )
+        instructions = self._instructions()
         sample = instructions[:200]
         isa_name, syntax = isa.guess([i.mnemonic for i in sample], [i.operands for i in sample])
         header = self.header
@@ -80,6 +97,19 @@ class MethodBuilder:
             skipped=tuple(self.skipped),
             dialect=self.dialect,
             features=frozenset(self.features | layout_features(instructions, self.sections)),
+        )
+
+
+    def _instructions(self) -> tuple[Instruction, ...]:
+        """An Instruction per row, with its comment lines read."""
+        build, comments = BUILD, self.comments
+        if build is not None and _FIELDS:
+            made: tuple[Instruction, ...] = build(self.instructions, comments, Instruction, _FIELDS, read_notes)
+            return made
+        make = new_instruction
+        return tuple(
+            _noted(printed, comments[i]) if i in comments else make(*printed, "", (), "", (), None, None, None)
+            for i, printed in enumerate(self.instructions)
         )
 
 

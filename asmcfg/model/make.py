@@ -19,17 +19,24 @@ Setters = tuple[tuple[str, Callable[[Any, Any], None]], ...]
 """(field name, the setter of the field's slot) per field of a record, in order."""
 
 
-def field_setters(cls: type) -> Setters:
-    """The setters that fill every field of the frozen slots record `cls` past its frozen `__setattr__`; empty for a
-    class whose instances need more than their fields set (not a dataclass, a `__post_init__`, an `init=False`
-    field, or a field not held in a slot)."""
+def field_descriptors(cls: type) -> tuple[Any, ...]:
+    """The descriptors that hold the fields of the frozen slots record `cls`, in order; empty for a class whose
+    instances need more than their fields set (not a dataclass, a `__post_init__`, an `init=False` field, or a
+    field not held in a slot)."""
     if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
         return ()
     found = fields(cls)
-    slots = [cls.__dict__.get(f.name) for f in found]
+    slots = tuple(cls.__dict__.get(f.name) for f in found)
     if not all(f.init for f in found) or not all(isinstance(slot, FIELD_DESCRIPTORS) for slot in slots):
         return ()
-    return tuple((f.name, slot.__set__) for f, slot in zip(found, slots, strict=True))  # type: ignore[union-attr]
+    return slots
+
+
+def field_setters(cls: type) -> Setters:
+    """The setters that fill every field of the frozen slots record `cls` past its frozen `__setattr__`; empty
+    where `field_descriptors` is."""
+    slots = field_descriptors(cls)
+    return tuple((f.name, slot.__set__) for f, slot in zip(fields(cls), slots, strict=True)) if slots else ()
 
 
 def maker(cls: type[R]) -> Callable[..., R]:

@@ -1,6 +1,7 @@
-"""The hsdis reader's C line scanner (`asmcfg/dialects/hsdis/_scan.c`, part of the optional compiled build) reads
-every copied input exactly as the Python reader does: the same methods, instruction for instruction and comment
-for comment. Where the scanner is not built, it is compiled here with the system's C compiler."""
+"""The optional compiled build's C readers, the hsdis line scanner (`asmcfg/dialects/hsdis/_scan.c`) and the
+maker of Instructions (`asmcfg/dialects/_build.c`), read every copied input exactly as the Python reader does: the
+same methods, instruction for instruction and comment for comment. Where they are not built, they are compiled
+here with the system's C compiler."""
 
 from __future__ import annotations
 
@@ -13,20 +14,22 @@ import shutil
 import subprocess
 import sysconfig
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from corpus import DATA
 
+from asmcfg.dialects import builder
+from asmcfg.dialects.annotations import read_notes
 from asmcfg.dialects.builder import HEX_ADDRESS as ADDRESS, MethodBuilder
 from asmcfg.dialects.header import unnamed_header
 from asmcfg.dialects.hsdis import reader
 from asmcfg.errors import InputError
-from asmcfg.model import Method
+from asmcfg.model import Instruction, Method
 from asmcfg.run.pipeline import open_input
 
-SOURCE = Path(reader.__file__).with_name("_scan.c")
 INPUTS = sorted(
     path for folder in ("hsdis", "nohsdis", "logc", "perfasm", "public", "diff")
     for path in (DATA / folder).rglob("*") if path.is_file() and path.suffix not in {".md", ".java", ".json"}
@@ -36,30 +39,49 @@ SINGLETON = DATA / "public" / "pythonee__hsdis-lab__singleton.txt"
 """binutils-style hsdis text of JDK 6-8: `lock cmpxchg %edi,(%edx)`, `;;  block B1 [0, 0]`."""
 
 
-@pytest.fixture(scope="module")
-def scan(tmp_path_factory: pytest.TempPathFactory) -> reader.Scan:
-    """The installed scanner, or one built from `_scan.c` for these tests."""
-    if reader.SCAN is not None:
-        return reader.SCAN
+@dataclass(frozen=True)
+class Native:
+    """The compiled build's C readers."""
+
+    scan: reader.Scan
+    build: builder.Build
+
+
+def compiled(name: str, source: Path, out: Path) -> Any:
+    """The extension module `name` built from `source` into the folder `out`, or a skip when it cannot be."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
-        pytest.skip("no C compiler to build the optional line scanner")
-    out = tmp_path_factory.mktemp("scan") / f"_scan{sysconfig.get_config_var('EXT_SUFFIX')}"
+        pytest.skip("no C compiler to build the compiled build's C readers")
+    built = out / f"{name.rpartition('.')[2]}{sysconfig.get_config_var('EXT_SUFFIX')}"
     include = sysconfig.get_paths()["include"]
-    built = subprocess.run(
-        [compiler, "-shared", "-fPIC", "-O2", f"-I{include}", str(SOURCE), "-o", str(out)],
+    run = subprocess.run(
+        [compiler, "-shared", "-fPIC", "-O2", f"-I{include}", str(source), "-o", str(built)],
         capture_output=True, text=True,
     )
-    if built.returncode != 0:
-        pytest.skip(f"the optional line scanner does not build here: {built.stderr.strip()[:200]}")
-    name = "asmcfg.dialects.hsdis._scan"
-    loader = importlib.machinery.ExtensionFileLoader(name, str(out))
-    spec = importlib.util.spec_from_file_location(name, out, loader=loader)
+    if run.returncode != 0:
+        pytest.skip(f"the compiled build's C readers do not build here: {run.stderr.strip()[:200]}")
+    loader = importlib.machinery.ExtensionFileLoader(name, str(built))
+    spec = importlib.util.spec_from_file_location(name, built, loader=loader)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    found: reader.Scan = module.scan
-    return found
+    return module
+
+
+@pytest.fixture(scope="module")
+def native(tmp_path_factory: pytest.TempPathFactory) -> Native:
+    """The installed C readers, or ones built from their sources for these tests."""
+    if reader.SCAN is not None and builder.BUILD is not None:
+        return Native(reader.SCAN, builder.BUILD)
+    out = tmp_path_factory.mktemp("native")
+    scan = compiled("asmcfg.dialects.hsdis._scan", Path(reader.__file__).with_name("_scan.c"), out).scan
+    build = compiled("asmcfg.dialects._build", Path(builder.__file__).with_name("_build.c"), out).instructions
+    return Native(scan, build)
+
+
+@pytest.fixture
+def scan(native: Native) -> reader.Scan:
+    return native.scan
 
 
 class Tally:
@@ -74,10 +96,13 @@ class Tally:
         return end
 
 
-def methods(path: Path, scan: reader.Scan | None, monkeypatch: pytest.MonkeyPatch) -> list[Method] | None:
-    """Every method of `path` as `asmcfg` reads it with `scan` (None: the Python reader alone), or None when the
-    input holds none."""
+def methods(
+    path: Path, scan: reader.Scan | None, monkeypatch: pytest.MonkeyPatch, build: builder.Build | None = None
+) -> list[Method] | None:
+    """Every method of `path` as `asmcfg` reads it with `scan` and `build` (None: the Python reader's own), or
+    None when the input holds none."""
     monkeypatch.setattr(reader, "SCAN", scan)
+    monkeypatch.setattr(builder, "BUILD", build)
     try:
         stream = open_input(str(path))
         found = list(stream.methods)
@@ -93,16 +118,18 @@ def python_read(path: Path) -> list[Method] | None:
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(DATA)))
-def test_scanned_methods_equal_the_python_readers(
-    path: Path, scan: reader.Scan, monkeypatch: pytest.MonkeyPatch
+def test_methods_read_in_c_equal_the_python_readers(
+    path: Path, native: Native, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tally = Tally(scan)
-    assert methods(path, tally, monkeypatch) == python_read(path)
+    expected = python_read(path)
+    assert methods(path, native.scan, monkeypatch) == expected
+    assert methods(path, None, monkeypatch, native.build) == expected
+    assert methods(path, native.scan, monkeypatch, native.build) == expected
 
 
 def test_the_scanner_reads_most_lines_of_hsdis_and_logcompilation_code(
     scan: reader.Scan, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> None:  # the rest are headers, section tables, markers, `#` comments
     for path in (JDK17, DATA / "logc" / "javac-jdk17-excerpt.xml.gz"):
         tally = Tally(scan)
         found = methods(path, tally, monkeypatch)
@@ -168,3 +195,22 @@ def test_lines_it_cannot_read_as_python_does_are_left_to_python(scan: reader.Sca
     notes: dict[int, list[str]] = {}
     assert scan([(7, text)], 0, rows, notes) == 0
     assert rows == [(1, "movl", "%eax, %ebx", 1)] and notes == {}
+
+
+def test_instructions_made_in_c_carry_their_comment_read_into_scope_and_relocations(native: Native) -> None:
+    lines = list(real_lines(JDK17))
+    start = next(i for i, (_, text) in enumerate(lines) if "ImmutableOopMap" in text and "0x" in text)
+    rows: list[Any] = []
+    notes: dict[int, list[str]] = {}
+    native.scan(lines, start, rows, notes)
+    made = native.build(rows, notes, Instruction, builder._FIELDS, read_notes)
+    python = MethodBuilder(unnamed_header(1), "x", instructions=rows, comments=notes)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(builder, "BUILD", None)
+        assert made == python._instructions()
+    goto, poll = made[0], made[1]
+    assert goto.bytecode == "goto" and [(f.method, f.bci, f.line) for f in goto.frames] == [
+        ("ExcSyncAlloc::syncAdd", 47, 19)
+    ]
+    assert goto.comment.startswith("ImmutableOopMap {rsi=Oop }\n*goto")
+    assert poll.mnemonic == "testl" and poll.relocs == ("poll",) and poll.poll

@@ -1,0 +1,8 @@
+from collections.abc import Callable
+from typing import Any
+
+def instructions(
+    rows: list[tuple[int, str, str, int]], comments: dict[int, list[str]], record: type, fields: tuple[Any, ...],
+    notes: Callable[[str], Any],
+) -> tuple[Any, ...]:
+    """The Instructions of a method's rows and comment lines, as `MethodBuilder.build` makes them."""
