@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 from corpus import DATA
 
-from asmcfg.dialects import builder
+from asmcfg.dialects import annotations, builder
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.dialects.builder import HEX_ADDRESS as ADDRESS, MethodBuilder
 from asmcfg.dialects.header import unnamed_header
 from asmcfg.dialects.hsdis import reader
 from asmcfg.errors import InputError
-from asmcfg.model import Instruction, Method
+from asmcfg.model import Frame, Instruction, Method
 from asmcfg.run.pipeline import open_input
 
 INPUTS = sorted(
@@ -45,6 +45,7 @@ class Native:
 
     scan: reader.Scan
     build: builder.Build
+    notes: annotations.ReadNotes
 
 
 def compiled(name: str, source: Path, out: Path) -> Any:
@@ -71,12 +72,12 @@ def compiled(name: str, source: Path, out: Path) -> Any:
 @pytest.fixture(scope="module")
 def native(tmp_path_factory: pytest.TempPathFactory) -> Native:
     """The installed C readers, or ones built from their sources for these tests."""
-    if reader.SCAN is not None and builder.BUILD is not None:
-        return Native(reader.SCAN, builder.BUILD)
+    if reader.SCAN is not None and builder.BUILD is not None and annotations.NOTES is not None:
+        return Native(reader.SCAN, builder.BUILD, annotations.NOTES)
     out = tmp_path_factory.mktemp("native")
     scan = compiled("asmcfg.dialects.hsdis._scan", Path(reader.__file__).with_name("_scan.c"), out).scan
-    build = compiled("asmcfg.dialects._build", Path(builder.__file__).with_name("_build.c"), out).instructions
-    return Native(scan, build)
+    build = compiled("asmcfg.dialects._build", Path(builder.__file__).with_name("_build.c"), out)
+    return Native(scan, build.instructions, build.notes)
 
 
 @pytest.fixture
@@ -97,12 +98,14 @@ class Tally:
 
 
 def methods(
-    path: Path, scan: reader.Scan | None, monkeypatch: pytest.MonkeyPatch, build: builder.Build | None = None
+    path: Path, scan: reader.Scan | None, monkeypatch: pytest.MonkeyPatch, native: Native | None = None
 ) -> list[Method] | None:
-    """Every method of `path` as `asmcfg` reads it with `scan` and `build` (None: the Python reader's own), or
-    None when the input holds none."""
+    """Every method of `path` as `asmcfg` reads it with `scan`, and the C maker and comment reader of `native`
+    (None: the Python reader's own), or None when the input holds none."""
     monkeypatch.setattr(reader, "SCAN", scan)
-    monkeypatch.setattr(builder, "BUILD", build)
+    monkeypatch.setattr(builder, "BUILD", native.build if native else None)
+    monkeypatch.setattr(annotations, "NOTES", native.notes if native else None)
+    annotations.read_notes.cache_clear()
     try:
         stream = open_input(str(path))
         found = list(stream.methods)
@@ -123,8 +126,8 @@ def test_methods_read_in_c_equal_the_python_readers(
 ) -> None:
     expected = python_read(path)
     assert methods(path, native.scan, monkeypatch) == expected
-    assert methods(path, None, monkeypatch, native.build) == expected
-    assert methods(path, native.scan, monkeypatch, native.build) == expected
+    assert methods(path, None, monkeypatch, native) == expected
+    assert methods(path, native.scan, monkeypatch, native) == expected
 
 
 def test_the_scanner_reads_most_lines_of_hsdis_and_logcompilation_code(
@@ -203,7 +206,7 @@ def test_instructions_made_in_c_carry_their_comment_read_into_scope_and_relocati
     rows: list[Any] = []
     notes: dict[int, list[str]] = {}
     native.scan(lines, start, rows, notes)
-    made = native.build(rows, notes, Instruction, builder._FIELDS, read_notes)
+    made = native.build(rows, notes, Instruction, builder._FIELDS, read_notes)  # read_notes in Python here
     python = MethodBuilder(unnamed_header(1), "x", instructions=rows, comments=notes)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(builder, "BUILD", None)
@@ -214,3 +217,21 @@ def test_instructions_made_in_c_carry_their_comment_read_into_scope_and_relocati
     ]
     assert goto.comment.startswith("ImmutableOopMap {rsi=Oop }\n*goto")
     assert poll.mnemonic == "testl" and poll.relocs == ("poll",) and poll.poll
+
+
+def comments(path: Path) -> set[str]:
+    """Every instruction comment of `path`, joined as the builder joins its lines."""
+    found = python_read(path) or []
+    return {i.comment for method in found for i in method.instructions if i.comment}
+
+
+def test_comments_read_in_c_equal_the_python_readers(native: Native) -> None:
+    read = 0
+    for path in INPUTS:
+        for comment in comments(path):
+            found = native.notes(comment, Frame, annotations._FRAME_FIELDS)
+            if found is not None:
+                read += 1
+                assert annotations.Notes(*found) == annotations._read_notes(comment), comment
+    # the C reader reads nearly all: scopes with and without a line, relocations, implicit exceptions
+    assert read > 10_000

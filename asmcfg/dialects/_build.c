@@ -10,6 +10,8 @@ dataclass's `__setattr__`. The Python loop is the definition; this is a copy of 
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <ctype.h>
+#include <string.h>
 
 #define FIELDS 11
 
@@ -170,9 +172,271 @@ static PyObject *instructions(PyObject *module, PyObject *const *args, Py_ssize_
     return made;
 }
 
+/* `annotations.read_notes` in C, for comments of printable ASCII, tabs and newlines (None for any other, which
+Python reads): notes(comment, frame, frame_fields) -> (relocs, bytecode, frames, implicit_target). */
+
+static int plain(const Py_UCS1 *b, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if ((b[i] < 0x20 || b[i] > 0x7e) && b[i] != '\t' && b[i] != '\n') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int blank(Py_UCS1 c) { return c == ' ' || c == '\t'; }
+
+static int digits(const Py_UCS1 *b, Py_ssize_t at, Py_ssize_t end)
+{
+    Py_ssize_t i = at;
+    while (i < end && b[i] >= '0' && b[i] <= '9') {
+        i++;
+    }
+    return (int)(i - at);
+}
+
+static int starts(const Py_UCS1 *b, Py_ssize_t at, Py_ssize_t end, const char *text)
+{
+    Py_ssize_t n = (Py_ssize_t)strlen(text);
+    return end - at >= n && memcmp(b + at, text, (size_t)n) == 0;
+}
+
+typedef struct {
+    PyObject *text;
+    const Py_UCS1 *b;
+    PyObject *relocs, *frames, *bytecode, *implicit;
+    PyTypeObject *frame;
+    PyObject **frame_fields;
+    PyObject *no_args;
+    int fallback;
+} Notes;
+
+static PyObject *number(const Py_UCS1 *b, Py_ssize_t at, Py_ssize_t end, int base, Notes *n)
+{
+    if (end - at > 60) {
+        n->fallback = 1;
+        return NULL;
+    }
+    char buffer[64];
+    memcpy(buffer, b + at, (size_t)(end - at));
+    buffer[end - at] = 0;
+    return PyLong_FromString(buffer, NULL, base);
+}
+
+/* `^-\s+(?:\(reexecute\)\s+)?(\S+?)@(-?\d+)(?:\s+\(line (\d+)\))?` from `name`: 1 matched, 0 not, -1 error. */
+static int frame_at(Notes *n, Py_ssize_t name, Py_ssize_t end)
+{
+    const Py_UCS1 *b = n->b;
+    for (Py_ssize_t at = name + 1; at < end && !blank(b[at - 1]); at++) {
+        if (b[at] != '@') {
+            continue;
+        }
+        Py_ssize_t bci = at + 1 + (at + 1 < end && b[at + 1] == '-' && digits(b, at + 2, end) > 0);
+        int count = digits(b, bci, end);
+        if (count == 0) {
+            continue;
+        }
+        Py_ssize_t after = bci + count, k = after;
+        while (k < end && blank(b[k])) {
+            k++;
+        }
+        PyObject *line = Py_None;
+        Py_INCREF(line);
+        int line_digits = k > after && starts(b, k, end, "(line ") ? digits(b, k + 6, end) : 0;
+        if (line_digits > 0 && k + 6 + line_digits < end && b[k + 6 + line_digits] == ')') {
+            Py_DECREF(line);
+            line = number(b, k + 6, k + 6 + line_digits, 10, n);
+        }
+        PyObject *values[3] = {PyUnicode_Substring(n->text, name, at), number(b, at + 1, after, 10, n), line};
+        int failed = values[0] == NULL || values[1] == NULL || values[2] == NULL;
+        PyObject *made = failed ? NULL : n->frame->tp_new(n->frame, n->no_args, NULL);
+        for (int i = 0; made != NULL && i < 3; i++) {
+            if (Py_TYPE(n->frame_fields[i])->tp_descr_set(n->frame_fields[i], made, values[i]) < 0) {
+                Py_CLEAR(made);
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            Py_XDECREF(values[i]);
+        }
+        if (made == NULL) {
+            return -1;
+        }
+        failed = PyList_Append(n->frames, made);
+        Py_DECREF(made);
+        return failed ? -1 : 1;
+    }
+    return 0;
+}
+
+static int frame(Notes *n, Py_ssize_t start, Py_ssize_t end)
+{
+    Py_ssize_t at = start + 1;
+    while (at < end && blank(n->b[at])) {
+        at++;
+    }
+    if (at == start + 1) {
+        return 0;
+    }
+    if (starts(n->b, at, end, "(reexecute)") && at + 11 < end && blank(n->b[at + 11])) {
+        Py_ssize_t name = at + 11;
+        while (name < end && blank(n->b[name])) {
+            name++;
+        }
+        int found = frame_at(n, name, end);
+        if (found != 0) {
+            return found;
+        }
+    }
+    return frame_at(n, at, end);
+}
+
+static int segment(Notes *n, Py_ssize_t start, Py_ssize_t end)
+{
+    const Py_UCS1 *b = n->b;
+    if (b[start] == '{') {
+        if (end - start < 2 || b[end - 1] != '}') {
+            return 0;
+        }
+        Py_ssize_t s = start + 1, e = end - 1;
+        while (s < e && blank(b[s])) {
+            s++;
+        }
+        while (e > s && blank(b[e - 1])) {
+            e--;
+        }
+        PyObject *reloc = PyUnicode_Substring(n->text, s, e);
+        int failed = reloc == NULL || PyList_Append(n->relocs, reloc) < 0;
+        Py_XDECREF(reloc);
+        return failed ? -1 : 0;
+    }
+    if (b[start] == '*') {
+        if (PyUnicode_GET_LENGTH(n->bytecode) > 0) {
+            return 0;
+        }
+        Py_ssize_t e = start + 1;
+        while (e < end && !starts(b, e, end, "{reexecute")) {
+            e++;
+        }
+        Py_ssize_t s = start + 1;
+        while (s < e && blank(b[s])) {
+            s++;
+        }
+        while (e > s && blank(b[e - 1])) {
+            e--;
+        }
+        PyObject *bytecode = PyUnicode_Substring(n->text, s, e);
+        if (bytecode == NULL) {
+            return -1;
+        }
+        Py_SETREF(n->bytecode, bytecode);
+        return 0;
+    }
+    if (b[start] == '-') {
+        return frame(n, start, end) < 0 ? -1 : 0;
+    }
+    if (n->implicit != Py_None) {
+        return 0;
+    }
+    const char *lead = "implicit exception: dispatches to 0x";
+    Py_ssize_t size = (Py_ssize_t)strlen(lead);
+    for (Py_ssize_t at = start; at + size <= end; at++) {
+        if (memcmp(b + at, lead, (size_t)size) != 0) {
+            continue;
+        }
+        Py_ssize_t e = at + size;
+        while (e < end && isxdigit(b[e])) {
+            e++;
+        }
+        if (e == at + size) {
+            continue;
+        }
+        PyObject *address = number(b, at + size, e, 16, n);
+        if (address == NULL) {
+            return -1;
+        }
+        Py_SETREF(n->implicit, address);
+        return 0;
+    }
+    return 0;
+}
+
+/* The segments of one comment line: split at each `;` at its start or after a blank, stripped, the empty
+dropped. */
+static int line_segments(Notes *n, Py_ssize_t start, Py_ssize_t end)
+{
+    const Py_UCS1 *b = n->b;
+    Py_ssize_t from = start;
+    for (Py_ssize_t at = start; at <= end; at++) {
+        if (at < end && !(b[at] == ';' && (at == start || blank(b[at - 1])))) {
+            continue;
+        }
+        Py_ssize_t s = from, e = at;
+        while (s < e && blank(b[s])) {
+            s++;
+        }
+        while (e > s && blank(b[e - 1])) {
+            e--;
+        }
+        if (e > s && segment(n, s, e) < 0) {
+            return -1;
+        }
+        from = at + 1;
+    }
+    return 0;
+}
+
+static PyObject *notes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyType_Check(args[1]) || !PyTuple_Check(args[2])
+        || PyTuple_GET_SIZE(args[2]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "notes(comment: str, frame: type, frame_fields: 3 descriptors)");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    if (!PyUnicode_IS_ASCII(text) || !plain(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text))) {
+        Py_RETURN_NONE;
+    }
+    Notes n = {
+        text, PyUnicode_1BYTE_DATA(text), PyList_New(0), PyList_New(0), PyUnicode_New(0, 0), Py_None,
+        (PyTypeObject *)args[1], &PyTuple_GET_ITEM(args[2], 0), PyTuple_New(0), 0,
+    };
+    Py_INCREF(Py_None);
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text), from = 0;
+    int failed = n.relocs == NULL || n.frames == NULL || n.bytecode == NULL || n.no_args == NULL;
+    for (Py_ssize_t at = 0; !failed && at <= size; at++) {
+        if (at == size || n.b[at] == '\n') {
+            failed = line_segments(&n, from, at) < 0;
+            from = at + 1;
+        }
+    }
+    PyObject *result = NULL;
+    if (!failed) {
+        PyObject *relocs = PyList_AsTuple(n.relocs), *frames = PyList_AsTuple(n.frames);
+        if (relocs != NULL && frames != NULL) {
+            result = PyTuple_Pack(4, relocs, n.bytecode, frames, n.implicit);
+        }
+        Py_XDECREF(relocs);
+        Py_XDECREF(frames);
+    } else if (n.fallback) {
+        PyErr_Clear();
+        result = Py_None;
+        Py_INCREF(result);
+    }
+    Py_XDECREF(n.relocs);
+    Py_XDECREF(n.frames);
+    Py_XDECREF(n.bytecode);
+    Py_XDECREF(n.implicit);
+    Py_XDECREF(n.no_args);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"instructions", (PyCFunction)(void (*)(void))instructions, METH_FASTCALL,
      "The Instructions of a method's rows and comment lines, as `MethodBuilder.build` makes them."},
+    {"notes", (PyCFunction)(void (*)(void))notes, METH_FASTCALL,
+     "A comment's relocations, bytecode, frames and implicit-exception target, or None when Python reads it."},
     {NULL, NULL, 0, NULL},
 };
 

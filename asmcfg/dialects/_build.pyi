@@ -6,3 +6,8 @@ def instructions(
     notes: Callable[[str], Any],
 ) -> tuple[Any, ...]:
     """The Instructions of a method's rows and comment lines, as `MethodBuilder.build` makes them."""
+
+def notes(
+    comment: str, frame: type, frame_fields: tuple[Any, ...]
+) -> tuple[tuple[str, ...], str, tuple[Any, ...], int | None] | None:
+    """A comment's relocations, bytecode, frames and implicit-exception target, or None when Python reads it."""

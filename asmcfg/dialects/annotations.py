@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from asmcfg.model import Frame
+from asmcfg.model.make import field_descriptors
 
 _IMPLICIT = re.compile(r"implicit exception: dispatches to (0x[0-9a-fA-F]+)")
 _FRAME = re.compile(r"^-\s+(?:\(reexecute\)\s+)?(\S+?)@(-?\d+)(?:\s+\(line (\d+)\))?")
@@ -28,6 +31,26 @@ class Notes:
     """Implicit exception handler address."""
 
 
+ReadNotes = Callable[[str, type, tuple[Any, ...]], "tuple[tuple[str, ...], str, tuple[Frame, ...], int | None] | None"]
+"""`_build.notes(comment, Frame, frame_fields)`: `read_notes`'s fields in C, or None for a comment it leaves to
+Python (one with a character outside printable ASCII, tab and newline, or a number of over 60 digits)."""
+
+
+def _compiled_notes() -> ReadNotes | None:
+    """The C comment reader of the optional compiled build (`_build.c`), or None in the pure-Python build."""
+    try:
+        from asmcfg.dialects._build import notes
+    except ImportError:
+        return None
+    return notes
+
+
+NOTES = _compiled_notes()
+"""The comment reader `read_notes` uses first, or None: then it reads every comment in Python."""
+_FRAME_FIELDS = field_descriptors(Frame)
+"""The descriptors of Frame's fields, in order, which `NOTES` sets."""
+
+
 def _bytecode(segment: str) -> str:
     text = segment[1:].split("{reexecute", 1)[0].strip()
     return text
@@ -38,6 +61,13 @@ def read_notes(comment: str) -> Notes:
     """Split a comment (lines joined by newlines) into relocations, scope and handler.
 
     Cached: the instructions of one bytecode print the same comment, and Notes are immutable."""
+    read = NOTES
+    found = None if read is None else read(comment, Frame, _FRAME_FIELDS)
+    return _read_notes(comment) if found is None else Notes(*found)
+
+
+def _read_notes(comment: str) -> Notes:
+    """`read_notes` in Python."""
     relocs: list[str] = []
     frames: list[Frame] = []
     bytecode = ""
