@@ -10,7 +10,7 @@ import pytest
 
 from asmcfg.dialects import choose
 from asmcfg.dialects.hsdis import reader as hsdis
-from asmcfg.dialects.logcompilation import reader as logcompilation
+from asmcfg.dialects.logcompilation import logxml, reader as logcompilation
 from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation.logxml import feature_version, method_name, nmethod_record, tags, unescape
 from asmcfg.dialects.machcode import reader as machcode
@@ -175,6 +175,20 @@ def test_a_header_missing_its_compile_id_is_completed_from_the_records() -> None
     assert got.header.compiler == want.compiler == "c2"
     assert got.header.name == want.method
     assert ("%" in got.header.flags) == (want.kind == "osr")
+
+
+def test_named_entities_are_replaced_as_the_entity_expression_replaces_them() -> None:
+    # every line of the copied logs that holds an entity: `&lt;init&gt;`, `&apos;`, `&quot;`, `&amp;`
+    lines: set[str] = set()
+    for path in sorted(LOGC.glob("*.xml.gz")):
+        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as log:
+            lines.update(line for line in log.read().split("\n") if "&" in line)
+    assert len(lines) > 1000 and all(any(e in line for line in lines) for e in ("&lt;", "&apos;", "&quot;"))
+    # the logs hold no `&amp;`: the same lines escaped once more (`&amp;lt;` is `&lt;` unescaped) check it
+    twice = {line.replace("&", "&amp;") for line in lines}
+    for line in lines | twice:
+        assert unescape(line) == logxml._ENTITY.sub(logxml._entity, line)
+    assert {unescape(line) for line in twice} == lines
 
 
 def test_markup_helpers() -> None:
