@@ -16,33 +16,28 @@ its commonest branch. */
 
 static int blank(Py_UCS1 c) { return c == ' ' || c == '\t'; }
 
-/* Printable ASCII and tab only: then `str.strip()` and the regular expressions' `\s` mean space and tab. */
-static int plain(const Py_UCS1 *b, Py_ssize_t n)
+static int at(const Py_UCS1 *b, Py_ssize_t i, Py_ssize_t n, const char *text)
+{
+    Py_ssize_t m = (Py_ssize_t)strlen(text);
+    return n - i >= m && memcmp(b + i, text, (size_t)m) == 0;
+}
+
+/* 1 for a line of printable ASCII and tabs (then `str.strip()` and the regular expressions' `\s` mean space and
+tab) without the texts `Reader._feed` tests for before it looks at an instruction: a method's start or banner,
+raw hex. One pass over the line. */
+static int ordinary(const Py_UCS1 *b, Py_ssize_t n)
 {
     for (Py_ssize_t i = 0; i < n; i++) {
-        if ((b[i] < 0x20 || b[i] > 0x7e) && b[i] != '\t') {
+        Py_UCS1 c = b[i];
+        if ((c < 0x20 || c > 0x7e) && c != '\t') {
+            return 0;
+        }
+        if ((c == 'C' && at(b, i, n, "Compiled method (")) || (c == 'D' && at(b, i, n, "Decoding compiled method"))
+            || (c == '-' && at(b, i, n, "-compiled nmethod")) || (c == '[' && at(b, i, n, "[MachCode]"))) {
             return 0;
         }
     }
     return 1;
-}
-
-static int contains(const Py_UCS1 *b, Py_ssize_t n, const char *needle)
-{
-    Py_ssize_t m = (Py_ssize_t)strlen(needle);
-    for (Py_ssize_t i = 0; i + m <= n; i++) {
-        if (b[i] == (Py_UCS1)needle[0] && memcmp(b + i, needle, (size_t)m) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Texts `Reader._feed` tests for before it looks at an instruction: a method's start or banner, raw hex. */
-static int special(const Py_UCS1 *b, Py_ssize_t n)
-{
-    return contains(b, n, "Compiled method (") || contains(b, n, "Decoding compiled method")
-        || contains(b, n, "-compiled nmethod") || contains(b, n, "[MachCode]");
 }
 
 typedef struct {
@@ -220,7 +215,7 @@ static int scan_line(PyObject *pair, PyObject *instructions, PyObject *comments)
     }
     const Py_UCS1 *b = PyUnicode_1BYTE_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    if (!plain(b, n) || special(b, n)) {
+    if (!ordinary(b, n)) {
         return 0;
     }
     Parsed parsed;
