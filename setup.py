@@ -1,5 +1,5 @@
 """The optional compiled build: `ASMCFG_MYPYC=1 pip install .` compiles the modules of `COMPILED` with mypyc, and
-builds the C readers of `C_READERS`.
+builds the C modules of `C_MODULES`.
 
 Without the variable this only calls `setup()`: the package is pure Python, as `pyproject.toml` describes it.
 The same variable gives a developer the compiled modules in place: `ASMCFG_MYPYC=1 python setup.py build_ext
@@ -46,13 +46,15 @@ first use through a module `__getattr__`, which crashes the interpreter once com
 `__slots__` and `__dict__` through the class, which mypyc refuses (for compiled records it hands back the class
 itself and `dataclasses.replace`); `model/make.py` generates its constructors with `exec`, which gains nothing
 compiled."""
-C_READERS = (
+C_MODULES = (
     Extension("asmcfg.dialects.hsdis._scan", ["asmcfg/dialects/hsdis/_scan.c"], extra_compile_args=["-O3"]),
     Extension("asmcfg.dialects._build", ["asmcfg/dialects/_build.c"], extra_compile_args=["-O3"]),
+    Extension("asmcfg.model._make", ["asmcfg/model/_make.c"], extra_compile_args=["-O3"]),
 )
-"""The compiled build's C readers: the hsdis reader's line scanner (`_scan.c`), which reads the instruction and
-comment lines of a method's code that the reader otherwise reads one Python call at a time, and the maker of a
-method's Instructions (`_build.c`)."""
+"""The compiled build's C modules: the hsdis reader's line scanner (`_scan.c`), which reads the instruction and
+comment lines of a method's code that the reader otherwise reads one Python call at a time; the maker of a
+method's Instructions and reader of their comments (`_build.c`); the record makers (`model/_make.c`), which
+make and copy records without the interpreter. mypyc compiles a frozen dataclass's `__init__` as Python."""
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
 
@@ -69,7 +71,7 @@ def compiled_modules() -> list[str]:
 
 
 def ext_modules() -> list[object]:
-    """mypyc's extensions and the C readers for the compiled build when a command builds them, else none."""
+    """mypyc's extensions and the C modules for the compiled build when a command builds them, else none."""
     if not compiled_build() or not BUILDING.intersection(sys.argv[1:]):
         return []
     try:
@@ -77,7 +79,7 @@ def ext_modules() -> list[object]:
     except ImportError:
         sys.exit("ASMCFG_MYPYC=1 needs mypy (it holds mypyc) in the build environment: pip install mypy")
     os.chdir(ROOT)
-    return [*mypycify(compiled_modules(), opt_level="3"), *C_READERS]
+    return [*mypycify(compiled_modules(), opt_level="3"), *C_MODULES]
 
 
 if __name__ == "__main__":

@@ -7,12 +7,7 @@ from __future__ import annotations
 
 import functools
 import gzip
-import importlib.machinery
-import importlib.util
 import re
-import shutil
-import subprocess
-import sysconfig
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +15,7 @@ from typing import Any
 
 import pytest
 from corpus import DATA
+from native import built
 
 from asmcfg.dialects import annotations, builder
 from asmcfg.dialects.annotations import read_notes
@@ -48,35 +44,14 @@ class Native:
     notes: annotations.ReadNotes
 
 
-def compiled(name: str, source: Path, out: Path) -> Any:
-    """The extension module `name` built from `source` into the folder `out`, or a skip when it cannot be."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        pytest.skip("no C compiler to build the compiled build's C readers")
-    built = out / f"{name.rpartition('.')[2]}{sysconfig.get_config_var('EXT_SUFFIX')}"
-    include = sysconfig.get_paths()["include"]
-    run = subprocess.run(
-        [compiler, "-shared", "-fPIC", "-O2", f"-I{include}", str(source), "-o", str(built)],
-        capture_output=True, text=True,
-    )
-    if run.returncode != 0:
-        pytest.skip(f"the compiled build's C readers do not build here: {run.stderr.strip()[:200]}")
-    loader = importlib.machinery.ExtensionFileLoader(name, str(built))
-    spec = importlib.util.spec_from_file_location(name, built, loader=loader)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def native(tmp_path_factory: pytest.TempPathFactory) -> Native:
     """The installed C readers, or ones built from their sources for these tests."""
     if reader.SCAN is not None and builder.BUILD is not None and annotations.NOTES is not None:
         return Native(reader.SCAN, builder.BUILD, annotations.NOTES)
     out = tmp_path_factory.mktemp("native")
-    scan = compiled("asmcfg.dialects.hsdis._scan", Path(reader.__file__).with_name("_scan.c"), out).scan
-    build = compiled("asmcfg.dialects._build", Path(builder.__file__).with_name("_build.c"), out)
+    scan = built("asmcfg.dialects.hsdis._scan", Path(reader.__file__).with_name("_scan.c"), out).scan
+    build = built("asmcfg.dialects._build", Path(builder.__file__).with_name("_build.c"), out)
     return Native(scan, build.instructions, build.notes)
 
 

@@ -6,16 +6,21 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-from asmcfg.model.code import Instruction
-from asmcfg.model.make import Setters, field_setters, maker
+from asmcfg.model.code import Block, Edge, Instruction
+from asmcfg.model.make import COMPILED, Setters, field_descriptors, field_setters, maker
 
 R = TypeVar("R")
 
 new_instruction = maker(Instruction)
 """Builds an Instruction from all eleven fields in order (the readers make one per instruction printed)."""
+new_block = maker(Block)
+"""Builds a Block from its id, start and end (the graph makes one per basic block)."""
+new_edge = maker(Edge)
+"""Builds an Edge from its source, destination, kind and site (the graph makes one or two per block)."""
 
 
 _PLANS: dict[type, Setters] = {}
+_COPIES: dict[type, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
 
 
 def replace(record: R, /, **changes: Any) -> R:
@@ -25,11 +30,15 @@ def replace(record: R, /, **changes: Any) -> R:
     plan = _PLANS.get(cls)
     if plan is None:
         plan = _PLANS[cls] = field_setters(cls)
+        _COPIES[cls] = (field_descriptors(cls), tuple(name for name, _ in plan))
     if not plan:
         return dataclasses.replace(record, **changes)  # type: ignore[type-var]
-    copy = cls.__new__(cls)
-    for name, setter in plan:
-        setter(copy, changes.pop(name) if name in changes else getattr(record, name))
+    if COMPILED is not None:
+        copy: R = COMPILED.copy(record, *_COPIES[cls], changes)
+    else:
+        copy = cls.__new__(cls)
+        for name, setter in plan:
+            setter(copy, changes.pop(name) if name in changes else getattr(record, name))
     if changes:
         raise TypeError(f"{cls.__name__} has no field {', '.join(changes)}")
     return copy

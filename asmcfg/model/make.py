@@ -39,13 +39,31 @@ def field_setters(cls: type) -> Setters:
     return tuple((f.name, slot.__set__) for f, slot in zip(fields(cls), slots, strict=True)) if slots else ()
 
 
+def _compiled() -> Any:
+    """The C makers of the optional compiled build (`_make.c`), or None in the pure-Python build."""
+    try:
+        import asmcfg.model._make as _make
+    except ImportError:
+        return None
+    return _make
+
+
+COMPILED = _compiled()
+"""`_make` (`maker(cls, descriptors)`, `copy(record, descriptors, names, changes)`), or None: then records are
+made by generated Python functions and copied field by field."""
+
+
 def maker(cls: type[R]) -> Callable[..., R]:
     """A constructor of the frozen slots record `cls` that takes every field positionally, in order, and sets
     each slot directly instead of through the frozen dataclass's `object.__setattr__`: the result equals
-    `cls(*fields)`. It is generated as the dataclass generates its `__init__`, with one statement per field."""
+    `cls(*fields)`. It is generated as the dataclass generates its `__init__`, with one statement per field (in
+    the compiled build, it is `_make.maker`, which does the same in C)."""
     setters = field_setters(cls)
     if not setters:
         return cls
+    if COMPILED is not None:
+        made: Callable[..., R] = COMPILED.maker(cls, field_descriptors(cls))
+        return made
     names = [name for name, _ in setters]
     cells = ", ".join(f"_set_{name}" for name in names)
     body = "".join(f"        _set_{name}(_record, {name})\n" for name in names)
