@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asmcfg.model import Frame
-from asmcfg.model.make import field_descriptors
+from asmcfg.model.make import field_descriptors, maker
 
 _IMPLICIT = re.compile(r"implicit exception: dispatches to (0x[0-9a-fA-F]+)")
 _FRAME = re.compile(r"^-\s+(?:\(reexecute\)\s+)?(\S+?)@(-?\d+)(?:\s+\(line (\d+)\))?")
@@ -49,6 +49,8 @@ NOTES = _compiled_notes()
 """The comment reader `read_notes` uses first, or None: then it reads every comment in Python."""
 _FRAME_FIELDS = field_descriptors(Frame)
 """The descriptors of Frame's fields, in order, which `NOTES` sets."""
+_new_notes = maker(Notes)
+"""`Notes(relocs, bytecode, frames, implicit_target)`, made without the frozen dataclass's `__init__`."""
 
 
 def _bytecode(segment: str) -> str:
@@ -63,7 +65,7 @@ def read_notes(comment: str) -> Notes:
     Cached: the instructions of one bytecode print the same comment, and Notes are immutable."""
     read = NOTES
     found = None if read is None else read(comment, Frame, _FRAME_FIELDS)
-    return _read_notes(comment) if found is None else Notes(*found)
+    return _read_notes(comment) if found is None else _new_notes(*found)
 
 
 def _read_notes(comment: str) -> Notes:
