@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asmcfg.model import Frame
-from asmcfg.model.make import field_descriptors, maker
+from asmcfg.model.make import compiled, field_descriptors, maker
 
 _IMPLICIT = re.compile(r"implicit exception: dispatches to (0x[0-9a-fA-F]+)")
 _FRAME = re.compile(r"^-\s+(?:\(reexecute\)\s+)?(\S+?)@(-?\d+)(?:\s+\(line (\d+)\))?")
@@ -34,18 +34,7 @@ class Notes:
 ReadNotes = Callable[[str, type, tuple[Any, ...]], "tuple[tuple[str, ...], str, tuple[Frame, ...], int | None] | None"]
 """`_build.notes(comment, Frame, frame_fields)`: `read_notes`'s fields in C, or None for a comment it leaves to
 Python (one with a character outside printable ASCII, tab and newline, or a number of over 60 digits)."""
-
-
-def _compiled_notes() -> ReadNotes | None:
-    """The C comment reader of the optional compiled build (`_build.c`), or None in the pure-Python build."""
-    try:
-        from asmcfg.dialects._build import notes
-    except ImportError:
-        return None
-    return notes
-
-
-NOTES = _compiled_notes()
+NOTES: ReadNotes | None = compiled("asmcfg.dialects._build", "notes")
 """The comment reader `read_notes` uses first, or None: then it reads every comment in Python."""
 _FRAME_FIELDS = field_descriptors(Frame)
 """The descriptors of Frame's fields, in order, which `NOTES` sets."""

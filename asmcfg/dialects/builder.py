@@ -11,7 +11,7 @@ from asmcfg import isa
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.model import DialectName, Feature, Header, Instruction, IsaName, Method
 from asmcfg.model.factory import new_instruction, replace
-from asmcfg.model.make import field_descriptors
+from asmcfg.model.make import compiled, field_descriptors
 
 _PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
@@ -21,18 +21,7 @@ Printed = tuple[int, str, str, int]
 Build = Callable[[list[Printed], dict[int, list[str]], type, tuple[Any, ...], Callable[[str], Any]], tuple[Any, ...]]
 """`_build.instructions(rows, comments, Instruction, fields, read_notes)`: the Instructions `MethodBuilder.build`
 makes of its rows and comment lines, made in C."""
-
-
-def _compiled_build() -> Build | None:
-    """The C maker of Instructions of the optional compiled build (`_build.c`), or None in the pure-Python build."""
-    try:
-        from asmcfg.dialects._build import instructions
-    except ImportError:
-        return None
-    return instructions
-
-
-BUILD = _compiled_build()
+BUILD: Build | None = compiled("asmcfg.dialects._build", "instructions")
 """The maker `MethodBuilder.build` uses, or None: then it makes each Instruction in Python."""
 _FIELDS = field_descriptors(Instruction)
 """The descriptors of Instruction's fields, in order, which `BUILD` sets."""

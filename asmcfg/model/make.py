@@ -4,6 +4,7 @@ record module, so the fast `--list` can use it without loading them."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable
 from dataclasses import fields
 from types import GetSetDescriptorType, MemberDescriptorType
@@ -39,16 +40,16 @@ def field_setters(cls: type) -> Setters:
     return tuple((f.name, slot.__set__) for f, slot in zip(fields(cls), slots, strict=True)) if slots else ()
 
 
-def _compiled() -> Any:
-    """The C makers of the optional compiled build (`_make.c`), or None in the pure-Python build."""
+def compiled(module: str, attribute: str | None = None) -> Any:
+    """The C module `module` of the optional compiled build, or its `attribute`; None in the pure-Python build."""
     try:
-        import asmcfg.model._make as _make
+        found = importlib.import_module(module)
     except ImportError:
         return None
-    return _make
+    return found if attribute is None else getattr(found, attribute)
 
 
-COMPILED = _compiled()
+COMPILED = compiled("asmcfg.model._make")
 """`_make` (`maker(cls, descriptors)`, `copy(record, descriptors, names, changes)`), or None: then records are
 made by generated Python functions and copied field by field."""
 

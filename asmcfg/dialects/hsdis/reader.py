@@ -18,6 +18,7 @@ from asmcfg.dialects.header import (
 )
 from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, DialectName, Feature, Header, Method
+from asmcfg.model.make import compiled
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -45,18 +46,7 @@ _SECTION_LABELS = sections.KEPT | {sections.CONSTANTS}
 Scan = Callable[[list[tuple[int, str]], int, list[Any], dict[int, list[str]]], int]
 """`_scan.scan(lines, start, instructions, comments)`: reads the instruction and continuation comment lines from
 `start` on into a method's lists as `_feed` would, and returns the index of the first line it leaves to `_feed`."""
-
-
-def _compiled_scan() -> Scan | None:
-    """The C line scanner of the optional compiled build (`_scan.c`), or None in the pure-Python build."""
-    try:
-        from asmcfg.dialects.hsdis._scan import scan
-    except ImportError:
-        return None
-    return scan
-
-
-SCAN = _compiled_scan()
+SCAN: Scan | None = compiled("asmcfg.dialects.hsdis._scan", "scan")
 """The scanner `Reader` uses, or None: then `_feed` reads every line."""
 CHUNK = 4096
 """Lines handed to the scanner at a time when they come from an iterator."""
