@@ -175,8 +175,9 @@ def test_all_page_lists_every_compilation_and_opens_one(browser: Any, tmp_path: 
     folded = page.evaluate(f"JSON.parse(document.getElementById('model').textContent).methods[{listed.index(sum4)}]"
                            ".page.folds.reduce((n, f) => n + f.blocks.length, 0)")
     assert page.locator("#canvas g[data-block]").count() == len(sum4["blocks"]) - folded
-    page.click("#to-index")
-    assert page.locator("#index-view").is_visible()
+    page.click("#to-index")  # a link to `#index-view`: the page shows the list when the address changes
+    page.wait_for_selector("#index-view", state="visible", timeout=5000)
+    assert page.locator("#index-view").is_visible() and not page.locator("#view").is_visible()
     page.close()
 
 
