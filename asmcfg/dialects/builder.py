@@ -88,7 +88,6 @@ class MethodBuilder:
             features=frozenset(self.features | layout_features(instructions, self.sections)),
         )
 
-
     def _instructions(self) -> tuple[Instruction, ...]:
         """An Instruction per row, with its comment lines read."""
         build, comments = BUILD, self.comments

@@ -36,7 +36,8 @@ static PyObject *make(PyObject *self, PyObject *const *args, size_t nargsf, PyOb
     Py_ssize_t count = PyVectorcall_NARGS(nargsf);
     Py_ssize_t fields = PyTuple_GET_SIZE(m->fields);
     if ((kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) || count != fields) {
-        PyErr_Format(PyExc_TypeError, "%s takes its %zd fields, in order, and no keywords", m->record->tp_name, fields);
+        PyErr_Format(PyExc_TypeError, "%s takes its %zd fields, in order, and no keywords", m->record->tp_name,
+                     fields);
         return NULL;
     }
     PyObject *made = m->record->tp_new(m->record, no_args, NULL);

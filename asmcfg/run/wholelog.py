@@ -77,7 +77,6 @@ def _jsonl(options: Options, progress: Progress) -> int:
     from asmcfg.render import jsonl
     from asmcfg.render.facts import facts_record
     from asmcfg.render.files import write_to
-    from asmcfg.render.summary import stderr_console
     from asmcfg.run import parallel
     from asmcfg.run.pipeline import no_methods_error
 
@@ -102,6 +101,8 @@ def _jsonl(options: Options, progress: Progress) -> int:
                 else SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
             )
         if not options.quiet:
+            from asmcfg.render.summary import stderr_console  # not before the workers fork: rich takes memory
+
             stderr_console().print(
                 f"{stats.analysed} of {stats.methods} compilations written as JSON Lines"
                 + (f"; {stats.failed} failed (see their error records)" if stats.failed else ""),
