@@ -13,17 +13,17 @@ from typing import Any
 from asmcfg.model import Analysis, Block, Frame, Instruction
 from asmcfg.render.json import SCHEMA, block_bounds, block_tail, jsonl_record, method_head, method_tail
 
-_COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 """`json.dumps(record, separators=(",", ":"))`, without the cycle check a tree of fresh dicts does not need."""
 
 
 def record_line(result: Analysis) -> str:
     """`jsonl_record(result)` as one line of compact JSON (no newline)."""
     if result.cfg.method.profile is not None:  # measured heat: floats in every instruction, as the encoder writes them
-        return _COMPACT.encode(jsonl_record(result))
-    head = _COMPACT.encode({"schema": SCHEMA, **method_head(result)})
+        return COMPACT.encode(jsonl_record(result))
+    head = COMPACT.encode({"schema": SCHEMA, **method_head(result)})
     blocks = ",".join(block_line(result, block) for block in result.cfg.blocks)
-    return f'{head[:-1]},"blocks":[{blocks}],{_COMPACT.encode(method_tail(result))[1:]}'
+    return f'{head[:-1]},"blocks":[{blocks}],{COMPACT.encode(method_tail(result))[1:]}'
 
 
 def block_line(result: Analysis, block: Block) -> str:
@@ -41,7 +41,7 @@ def _value(value: Any) -> str:
         return "null"
     if type(value) is list and all(type(item) is str for item in value):
         return f"[{','.join(map(_string, value))}]"
-    return _COMPACT.encode(value)
+    return COMPACT.encode(value)
 
 
 def instruction_line(ins: Instruction) -> str:

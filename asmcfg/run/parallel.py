@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from asmcfg.dialects.logcompilation.inline import LogRecords
 from asmcfg.errors import WorkerError
 from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, DialectName, Method
+from asmcfg.render.jsonl import COMPACT
 from asmcfg.run import pool
 from asmcfg.run.pipeline import analyse_method, no_methods_error
 from asmcfg.run.progress import Progress
@@ -48,8 +48,6 @@ class Tally:
 
 Work = Any
 """A piece the dialect's cutter cut (it has a `size`), a batch of methods read here, or a Tally."""
-_COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
-"""`json.dumps(record, separators=(",", ":"))`, without the cycle check a tree of fresh dicts does not need."""
 BATCH_BYTES = 1 << 20
 """Input bytes sent to a worker at a time."""
 YOUNG_COLLECTION = 10_000
@@ -165,7 +163,7 @@ def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> int:
     """Write each dict as one compact JSON line; return how many were written."""
     written = 0
     for record in records:
-        out.write(_COMPACT.encode(record))
+        out.write(COMPACT.encode(record))
         out.write("\n")
         written += 1
     return written
@@ -275,4 +273,4 @@ def _analyse(job: Job, method: Method, result: _Result) -> None:
         header = method.header
         record = {"name": header.name, "compile_id": header.compile_id, "line": header.line,
                   "source": method.source, "error": f"{type(exc).__name__}: {exc}"}
-    result.records.append(_COMPACT.encode(record) if job.encode and not isinstance(record, str) else record)
+    result.records.append(COMPACT.encode(record) if job.encode and not isinstance(record, str) else record)
