@@ -22,6 +22,9 @@ HEAD_LINES = 400
 """How many first lines of an input `read_lines` keeps for error messages (stdin or a pipe cannot be reread)."""
 KEPT_CHARS = 4096
 """Characters kept of each of those lines."""
+VM_VERSION = r"# VM version: JDK (\d+)"
+"""The line JMH prints before a run's output, naming its JDK: the hsdis and machcode readers take the JDK from it,
+and the cutter gives it to the pieces after it (`split.named_jdk`)."""
 
 
 @dataclass(frozen=True, slots=True)

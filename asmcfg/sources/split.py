@@ -21,8 +21,8 @@ CHUNK = 2 << 20
 HEADER = b"Compiled method ("
 BANNER = b"-compiled nmethod"
 END = b"[/Disassembly]"
-_VM_VERSION = re.compile(rb"# VM version: JDK (\d+)")
-"""The line the hsdis and machcode readers take the JDK from, as they match it."""
+_VM_VERSION = re.compile(sources.VM_VERSION.encode())
+"""`lines.VM_VERSION` in bytes."""
 _BANNER_REACH = 400
 """How far before a header the `==== C2-compiled nmethod ====` banner may start."""
 

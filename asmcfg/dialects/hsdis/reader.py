@@ -19,7 +19,7 @@ from asmcfg.dialects.header import (
 from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, DialectName, Feature, Header, Method
 from asmcfg.model.make import compiled
-from asmcfg.sources.lines import Line
+from asmcfg.sources.lines import VM_VERSION, Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
@@ -35,7 +35,7 @@ _MNEMONIC_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz.")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]\s*$")
 _RESUMED = re.compile(r"^[a-z][a-z0-9.]*(?:\t| {2,}|$)")
-_VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
+_VM_VERSION = re.compile(VM_VERSION)
 _KNOWN_NOISE = re.compile(
     r"^\s*(?:$|-{20,}|={20,}|#|=|Address\s+hex4|;;|\[Disassembling for|Code:|Argument \d+ is unknown\.|RIP: 0x)"
 )

@@ -16,7 +16,7 @@ from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
 from asmcfg.dialects.machcode.labels import unlabelled_handlers, unverified_entry
 from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, DialectName, Feature, Header, IsaName, Method, Syntax
-from asmcfg.sources.lines import Line
+from asmcfg.sources.lines import VM_VERSION, Line
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
@@ -25,7 +25,7 @@ _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
 _MORE_NOTE = re.compile(r"^\s+;")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
 _FRAME = re.compile(r"^;\s*-\s+(?:\(reexecute\)\s+)?(\S+?)@-?\d+(?:\s+\(line \d+\))?\s*$")
-_VM_VERSION = re.compile(r"# VM version: JDK (\d+)")
+_VM_VERSION = re.compile(VM_VERSION)
 _NOISE = re.compile(r"^\s*(?:#|=|Address\s+hex4)")
 _SECTIONS = {*sections.ROOTS, sections.STUB_CODE}
 _SAMPLE_BYTES = 1024
