@@ -187,6 +187,24 @@ static int plain(const Py_UCS1 *b, Py_ssize_t n)
 
 static int blank(Py_UCS1 c) { return c == ' ' || c == '\t'; }
 
+/* The first position from `at` on that holds no blank, or `end`. */
+static Py_ssize_t past_blanks(const Py_UCS1 *b, Py_ssize_t at, Py_ssize_t end)
+{
+    while (at < end && blank(b[at])) {
+        at++;
+    }
+    return at;
+}
+
+/* Where `b[start:end]` ends without its trailing blanks. */
+static Py_ssize_t before_blanks(const Py_UCS1 *b, Py_ssize_t start, Py_ssize_t end)
+{
+    while (end > start && blank(b[end - 1])) {
+        end--;
+    }
+    return end;
+}
+
 static int digits(const Py_UCS1 *b, Py_ssize_t at, Py_ssize_t end)
 {
     Py_ssize_t i = at;
@@ -237,10 +255,7 @@ static int frame_at(Notes *n, Py_ssize_t name, Py_ssize_t end)
         if (count == 0) {
             continue;
         }
-        Py_ssize_t after = bci + count, k = after;
-        while (k < end && blank(b[k])) {
-            k++;
-        }
+        Py_ssize_t after = bci + count, k = past_blanks(b, after, end);
         PyObject *line = Py_None;
         Py_INCREF(line);
         int line_digits = k > after && starts(b, k, end, "(line ") ? digits(b, k + 6, end) : 0;
@@ -271,24 +286,24 @@ static int frame_at(Notes *n, Py_ssize_t name, Py_ssize_t end)
 
 static int frame(Notes *n, Py_ssize_t start, Py_ssize_t end)
 {
-    Py_ssize_t at = start + 1;
-    while (at < end && blank(n->b[at])) {
-        at++;
-    }
+    Py_ssize_t at = past_blanks(n->b, start + 1, end);
     if (at == start + 1) {
         return 0;
     }
     if (starts(n->b, at, end, "(reexecute)") && at + 11 < end && blank(n->b[at + 11])) {
-        Py_ssize_t name = at + 11;
-        while (name < end && blank(n->b[name])) {
-            name++;
-        }
-        int found = frame_at(n, name, end);
+        int found = frame_at(n, past_blanks(n->b, at + 11, end), end);
         if (found != 0) {
             return found;
         }
     }
     return frame_at(n, at, end);
+}
+
+/* The text of `b[start:end]` without its blanks at either end. */
+static PyObject *stripped(const Notes *n, Py_ssize_t start, Py_ssize_t end)
+{
+    start = past_blanks(n->b, start, end);
+    return PyUnicode_Substring(n->text, start, before_blanks(n->b, start, end));
 }
 
 static int segment(Notes *n, Py_ssize_t start, Py_ssize_t end)
@@ -298,14 +313,7 @@ static int segment(Notes *n, Py_ssize_t start, Py_ssize_t end)
         if (end - start < 2 || b[end - 1] != '}') {
             return 0;
         }
-        Py_ssize_t s = start + 1, e = end - 1;
-        while (s < e && blank(b[s])) {
-            s++;
-        }
-        while (e > s && blank(b[e - 1])) {
-            e--;
-        }
-        PyObject *reloc = PyUnicode_Substring(n->text, s, e);
+        PyObject *reloc = stripped(n, start + 1, end - 1);
         int failed = reloc == NULL || PyList_Append(n->relocs, reloc) < 0;
         Py_XDECREF(reloc);
         return failed ? -1 : 0;
@@ -318,14 +326,7 @@ static int segment(Notes *n, Py_ssize_t start, Py_ssize_t end)
         while (e < end && !starts(b, e, end, "{reexecute")) {
             e++;
         }
-        Py_ssize_t s = start + 1;
-        while (s < e && blank(b[s])) {
-            s++;
-        }
-        while (e > s && blank(b[e - 1])) {
-            e--;
-        }
-        PyObject *bytecode = PyUnicode_Substring(n->text, s, e);
+        PyObject *bytecode = stripped(n, start + 1, e);
         if (bytecode == NULL) {
             return -1;
         }
@@ -371,13 +372,7 @@ static int line_segments(Notes *n, Py_ssize_t start, Py_ssize_t end)
         if (at < end && !(b[at] == ';' && (at == start || blank(b[at - 1])))) {
             continue;
         }
-        Py_ssize_t s = from, e = at;
-        while (s < e && blank(b[s])) {
-            s++;
-        }
-        while (e > s && blank(b[e - 1])) {
-            e--;
-        }
+        Py_ssize_t s = past_blanks(b, from, at), e = before_blanks(b, s, at);
         if (e > s && segment(n, s, e) < 0) {
             return -1;
         }
