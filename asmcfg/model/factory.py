@@ -19,8 +19,8 @@ new_edge = maker(Edge)
 """Builds an Edge from its source, destination, kind and site (the graph makes one or two per block)."""
 
 
-_PLANS: dict[type, Setters] = {}
-_COPIES: dict[type, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+_PLANS: dict[type, tuple[Setters, tuple[Any, ...], tuple[str, ...]]] = {}
+"""Per record class: its fields' setters, descriptors and names (empty for a class `dataclasses.replace` copies)."""
 
 
 def replace(record: R, /, **changes: Any) -> R:
@@ -29,15 +29,16 @@ def replace(record: R, /, **changes: Any) -> R:
     cls = type(record)
     plan = _PLANS.get(cls)
     if plan is None:
-        plan = _PLANS[cls] = field_setters(cls)
-        _COPIES[cls] = (field_descriptors(cls), tuple(name for name, _ in plan))
-    if not plan:
+        setters = field_setters(cls)
+        plan = _PLANS[cls] = (setters, field_descriptors(cls), tuple(name for name, _ in setters))
+    setters, descriptors, names = plan
+    if not setters:
         return dataclasses.replace(record, **changes)  # type: ignore[type-var]
     if COMPILED is not None:
-        copy: R = COMPILED.copy(record, *_COPIES[cls], changes)
+        copy: R = COMPILED.copy(record, descriptors, names, changes)
     else:
         copy = cls.__new__(cls)
-        for name, setter in plan:
+        for name, setter in setters:
             setter(copy, changes.pop(name) if name in changes else getattr(record, name))
     if changes:
         raise TypeError(f"{cls.__name__} has no field {', '.join(changes)}")
