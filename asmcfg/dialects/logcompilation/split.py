@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""
 _END = b"[/Disassembly]"
+_FOLLOWED = re.compile(rb"</?(?:writer|print_nmethod|nmethod|tty|release)")
+"""The start of every tag `TtyMachine` follows (and of some others: any name these begin)."""
 _HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+\d+\s+(?:\S+:)?\s*(\d+) ")
 
 
@@ -166,6 +168,8 @@ class Splitter(TtyMachine[_Thread, Unit]):
     def _markup(self, data: bytes) -> Iterator[Unit]:
         number = self._line
         self._line += 1 + data.count(b"\n")
+        if not _FOLLOWED.search(data):  # the machine passes the other tags on to `_other`, which ignores them here
+            return
         for tag in tags(data.decode("utf-8", "replace")):
             yield from self._tag(tag, number)
 
