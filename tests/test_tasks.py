@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from asmcfg.dialects.logcompilation.inline import read_log
+from asmcfg.dialects.logcompilation import tasks
 from asmcfg.dialects.logcompilation.tasks import index_log
 from asmcfg.model import TrapOrigin
 from asmcfg.render.json import jsonl_record
@@ -79,6 +80,37 @@ def test_a_log_that_ends_inside_a_task_keeps_the_records_before_the_end(tmp_path
     last_task = data.rindex(b"\n<task ")
     keep = data.index(b"<inline_success", last_task) + 200  # mid-line, after a decision of the last task
     assert_same_records(plain("inlining-jdk17.xml.gz", tmp_path, keep), 997)
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_a_log_indexed_on_two_cores_gives_the_index_of_one(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = plain(name, tmp_path)
+    size = path.stat().st_size
+    whole = index_log(str(path))  # a small log: indexed in one process
+    joined = []
+    join = tasks._Indexer._join
+    monkeypatch.setattr(tasks._Indexer, "_join", lambda self, rest: joined.append(1) or join(self, rest))
+    cuts = range(0, size, max(size // 29, 1))  # the forked process starts between tasks, inside them, inside traps
+    for cut in cuts:
+        split = index_log(str(path), 997, cut)
+        assert split.outside == whole.outside
+        assert split.spans == whole.spans
+    # the forked process's part was taken where the first part ends outside any task or trap, and only there
+    assert 0 < len(joined) < len(cuts)
+
+
+def test_a_failed_forked_index_is_made_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = plain("jdk17-Eq-inlined-trap.xml.gz", tmp_path)
+    whole = index_log(str(path))
+
+    def fail(*args: object) -> None:
+        raise OSError("the disk went away")
+
+    monkeypatch.setattr(tasks, "_indexed_from", fail)
+    split = index_log(str(path), cut=path.stat().st_size // 3)
+    assert (split.outside, split.spans) == (whole.outside, whole.spans)
 
 
 def test_a_compressed_log_is_read_whole(tmp_path: Path) -> None:

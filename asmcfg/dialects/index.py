@@ -20,7 +20,7 @@ from asmcfg.errors import InputError
 from asmcfg.model import Compiler, DialectName
 from asmcfg.model.make import maker
 from asmcfg.sources.lines import Meter
-from asmcfg.sources.split import mapped, open_binary
+from asmcfg.sources.split import fill, mapped, open_binary
 
 __all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream"]
 
@@ -168,7 +168,7 @@ def _buffered(head: bytes, stream: Stream, source: str) -> Iterator[Window]:
     buf[: len(head)] = head
     filled, base, start, eof = len(head), 0, 0, not head
     while True:
-        filled, eof = _fill(stream, buf, filled, source) if not eof else (filled, eof)
+        filled, eof = fill(stream, buf, filled, source) if not eof else (filled, eof)
         stop = filled if eof else filled - CONTEXT
         yield base, buf, start, stop, filled
         if eof:
@@ -193,21 +193,6 @@ def _found(buf: Buffer, needles: tuple[bytes, ...], start: int, stop: int, end: 
     if len(needles) > 1:
         found.sort()
     return found
-
-
-def _fill(stream: Stream, buf: bytearray, filled: int, source: str) -> tuple[int, bool]:
-    view = memoryview(buf)
-    try:
-        while filled < len(buf):
-            count = stream.readinto(view[filled:])
-            if not count:
-                return filled, True
-            filled += count
-    except (OSError, EOFError) as exc:
-        raise InputError(f"input ends badly: {exc} (is the file complete?)", source) from None
-    finally:
-        view.release()
-    return filled, False
 
 
 def first_line(context: bytes, start: int = 0) -> str:

@@ -5,17 +5,19 @@ this one searches those before it. What the forked process finds comes back thro
 and is yielded after what this process found, so everything stays in input order. A needle that starts before
 the cut is found by this process only (its windows reach CONTEXT bytes past their end), one that starts at or
 after it by the forked process only. Where processes cannot be forked, this process searches it all; where the
-forked process fails, this process searches what it did not send.
+forked process fails, this process searches what it did not send. `Forked` runs any one function in a forked
+process and hands back its result.
 """
 
 from __future__ import annotations
 
+import copyreg
 import io
 import os
 import pickle
 import signal
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from asmcfg.dialects.base import Search, Window
 from asmcfg.sources.lines import Meter
@@ -28,6 +30,8 @@ HELD = 16 << 20
 compilations' worth)."""
 FORK = hasattr(os, "fork")
 """True where this process can be forked (not on Windows)."""
+Reducer = Callable[[Any], tuple[Any, ...]]
+"""How pickle sends an object of some class: (a callable, its arguments) that rebuild it."""
 
 
 class Serial:
@@ -85,6 +89,48 @@ class Split:
             os.close(read)
             if not waited:  # what it finds is no longer wanted
                 _end(pid)
+
+
+class Forked(Generic[T]):
+    """`function()` run in a forked process from the start, its result sent back pickled (with `reducers` for
+    classes pickle cannot rebuild as they are, e.g. frozen records of the compiled build)."""
+
+    __slots__ = ("_pid", "_read")
+
+    def __init__(self, function: Callable[[], T], reducers: dict[type, Reducer]) -> None:
+        self._read, write = os.pipe()
+        self._pid = os.fork()
+        if self._pid == 0:  # the forked process: compute, send, and exit without returning to the caller
+            os.close(self._read)
+            _compute_and_send(function, reducers, write)
+        os.close(write)
+
+    def result(self) -> T | None:
+        """Wait for the result; None when the forked process failed. Once only."""
+        with open(self._read, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = 0
+        return pickle.loads(data) if status == 0 and data else None
+
+    def cancel(self) -> None:
+        """Stop the forked process unless its result was taken."""
+        if self._pid:
+            os.close(self._read)
+            _end(self._pid)
+            self._pid = 0
+
+
+def _compute_and_send(function: Callable[[], T], reducers: dict[type, Reducer], fd: int) -> None:
+    status = 1
+    try:
+        with open(fd, "wb") as pipe:
+            pickler = pickle.Pickler(pipe, pickle.HIGHEST_PROTOCOL)
+            pickler.dispatch_table = {**copyreg.dispatch_table, **reducers}
+            pickler.dump(function())
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def _search_and_send(search: Search[T], windows: Iterator[Window], fd: int) -> None:

@@ -43,3 +43,9 @@ def replace(record: R, /, **changes: Any) -> R:
     if changes:
         raise TypeError(f"{cls.__name__} has no field {', '.join(changes)}")
     return copy
+
+
+def rebuilt(record: Any) -> tuple[type, tuple[Any, ...]]:
+    """How pickle sends a frozen record: its class and its fields, which the class is called with to rebuild it (mypyc
+    gives a compiled class a `__setstate__` that sets the fields one by one, which a frozen class refuses)."""
+    return type(record), tuple(getattr(record, f.name) for f in dataclasses.fields(record))

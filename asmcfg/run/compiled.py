@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from dataclasses import fields, is_dataclass
 from multiprocessing.reduction import ForkingPickler
-from typing import Any
+
+from asmcfg.model.factory import rebuilt
 
 _PROBE = "asmcfg.dialects.builder"
 """A module every compiled build compiles, so its file tells which build is running."""
@@ -35,7 +36,7 @@ def picklable() -> None:
         if name == "asmcfg" or name.startswith("asmcfg."):
             for value in list(vars(module).values()):
                 if _compiled_frozen(value) and value not in _REGISTERED:
-                    ForkingPickler.register(value, _reduce)
+                    ForkingPickler.register(value, rebuilt)
                     _REGISTERED.add(value)
 
 
@@ -47,7 +48,3 @@ def _compiled_frozen(value: object) -> bool:
     params = getattr(value, "__dataclass_params__", None)
     return bool(getattr(params, "frozen", False)) and all(f.init for f in fields(value))
 
-
-def _reduce(record: Any) -> tuple[type, tuple[Any, ...]]:
-    """`record` as its class called with its fields."""
-    return type(record), tuple(getattr(record, f.name) for f in fields(record))

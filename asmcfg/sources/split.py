@@ -69,6 +69,53 @@ def _map(stream: IO[bytes]) -> mmap.mmap | None:
         return None
 
 
+class Fillable(Protocol):
+    """A binary stream that can fill a buffer."""
+
+    def readinto(self, buffer: memoryview, /) -> int:
+        """Fill `buffer` as far as possible; the count of bytes read, 0 at the end."""
+        ...
+
+
+def fill(stream: Fillable, buf: bytearray, filled: int, source: str = "") -> tuple[int, bool]:
+    """Read into `buf` after its first `filled` bytes until it is full or the stream ends: the bytes it holds, and
+    whether the stream ended; an input that ends badly raises InputError."""
+    view = memoryview(buf)
+    try:
+        while filled < len(buf):
+            count = stream.readinto(view[filled:])
+            if not count:
+                return filled, True
+            filled += count
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise InputError(f"input ends badly: {exc} (is the file complete?)", source) from None
+    finally:
+        view.release()
+    return filled, False
+
+
+def line_blocks(stream: Fillable, size: int = CHUNK, source: str = "") -> Iterator[tuple[bytearray, int]]:
+    """The stream's lines, read into one reused buffer: (buffer, end), the buffer's first `end` bytes being whole
+    lines. A last line without its newline ends the last block, and the buffer holds a newline after it. The
+    next block overwrites the buffer (and a line longer than it grows it), so each is used before the next."""
+    buf = bytearray(size)
+    filled = 0
+    while True:
+        filled, ended = fill(stream, buf, filled, source)
+        if ended:
+            if filled:
+                buf[filled : filled + 1] = b"\n"
+                yield buf, filled
+            return
+        cut = buf.rfind(b"\n", 0, filled) + 1
+        if not cut:
+            buf.extend(bytes(len(buf)))
+            continue
+        yield buf, cut
+        buf[: filled - cut] = buf[cut:filled]
+        filled -= cut
+
+
 def chunks(stream: Readable, size: int = CHUNK, source: str = "") -> Iterator[bytes]:
     """Successive blocks of `stream`; an input that ends badly raises InputError."""
     while True:

@@ -66,6 +66,10 @@ class InlineCollector:
         elif name in ("inline_success", "inline_fail") and self._call is not None:
             self._decide(name == "inline_success", tag.attrs.get("reason", ""), line)
 
+    def idle(self) -> bool:
+        """Outside any task: what comes next is read as from a fresh start."""
+        return self._task is None
+
     def _enter_task(self, tag: Tag) -> None:
         self._names.clear()
         self._stack.clear()
@@ -120,13 +124,18 @@ def read_log(path: str) -> LogRecords:
     return LogRecords(traps.traps, inlines.inlines, inlines.tasks)
 
 
-def collect(collectors: tuple[TrapCollector, InlineCollector], data: bytes, number: int) -> int:
-    """Feed the tags of `data` (whole lines after line `number`) that the collectors follow; the last line's number."""
-    done, line = 0, number + 1
-    for match in _TAG.finditer(data):
+def collect(
+    collectors: tuple[TrapCollector, InlineCollector], data: bytes | bytearray, number: int, start: int = 0,
+    stop: int | None = None,
+) -> int:
+    """Feed the tags of `data[start:stop]` (whole lines after line `number`) that the collectors follow; the last
+    line's number."""
+    stop = len(data) if stop is None else stop
+    done, line = start, number + 1
+    for match in _TAG.finditer(data, start, stop):
         line += data.count(b"\n", done, match.start())
         done = match.start()
         for tag in _tags(match.group().decode("utf-8", "replace")):
             for collector in collectors:
                 collector.feed(tag, line)
-    return number + data.count(b"\n")
+    return number + data.count(b"\n", start, stop)

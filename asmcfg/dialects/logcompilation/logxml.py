@@ -180,6 +180,10 @@ class TrapCollector:
             scope = sys.intern(method_name(tag.attrs.get("method", "")))
             self._chain.append((scope, to_int(tag.attrs.get("bci"))))
 
+    def idle(self) -> bool:
+        """Outside any task and any trap that fired: what comes next is read as from a fresh start."""
+        return self._task is None and self._runtime is None
+
     def in_runtime_trap(self) -> bool:
         """True between the opening and the closing tag of a trap that fired at run time."""
         return self._runtime is not None

@@ -10,15 +10,26 @@ the tasks of its own compile ids, in whichever process analyses it (`LogPart.rec
 
 from __future__ import annotations
 
+import functools
 import io
+import os
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect, read_log
 from asmcfg.dialects.logcompilation.logxml import TrapCollector, tags, to_int
+from asmcfg.dialects.scan import FORK, Forked, Reducer
 from asmcfg.model import LogInline, LogTrap
-from asmcfg.sources.split import CHUNK, chunks, open_binary
+from asmcfg.model.factory import rebuilt, replace
+from asmcfg.sources.split import Fillable, line_blocks, open_binary
 
+BLOCK = 4 << 20
+"""Bytes the index reads at a time, into one buffer. Freeing it at the end also has glibc's malloc, whose threshold
+for mapping a block afresh rises to the largest mapped block freed, serve the cutter's 2 MB blocks that follow from
+its heap: with a 2 MB buffer each of them was mapped anew, and cutting the 336 MB log took 40,000 page faults
+more (0.1 s)."""
+SPLIT_BYTES = 64 << 20
+"""Logs larger than this are indexed on two cores (the fork costs more than it saves on a smaller one)."""
 _TASK = b"\n<task"
 _TASK_NEXT = frozenset(b" \t/>")
 _TASK_END = b"</task>"
@@ -105,18 +116,66 @@ def _start(span: Span) -> int:
     return span.start
 
 
-def index_log(path: str, chunk: int = CHUNK) -> LogIndex:
+def index_log(path: str, chunk: int = BLOCK, cut: int | None = None) -> LogIndex:
     """The log at `path` indexed in one pass, `chunk` bytes at a time; a compressed log is read whole instead (it
-    cannot be read in place)."""
+    cannot be read in place). A file over SPLIT_BYTES is indexed on two cores: a forked process indexes it from
+    the first line after its middle (after byte `cut` when given, for a test's small file) while this one indexes
+    up to there."""
     indexer = _Indexer()
     with open_binary(path) as stream:
         if not isinstance(stream, io.BufferedReader):
             return LogIndex(path, read_log(path))
-        for block in chunks(stream, chunk, path):
-            indexer.feed(block)
+        half = _half(stream, cut)
+        if half is None:
+            indexer.read(stream, chunk, path)
+        else:
+            later = Forked(functools.partial(_indexed_from, path, half, chunk), _SENT)
+            indexer.read_halves(stream, half, later, chunk, path)
         indexer.finish()
     return LogIndex(path, LogRecords(indexer.traps.traps, indexer.inlines.inlines, indexer.inlines.tasks),
                     indexer.spans)
+
+
+def _half(stream: io.BufferedReader, cut: int | None) -> int | None:
+    """Where a forked process starts to index: the first line start after the middle of the file (or after
+    `cut`); None to index it all here."""
+    size = os.fstat(stream.fileno()).st_size
+    if not FORK or (cut is None and size <= SPLIT_BYTES):
+        return None
+    stream.seek(size // 2 if cut is None else cut)
+    stream.readline()
+    half = stream.tell()
+    stream.seek(0)
+    return half if 0 < half < size else None
+
+
+def _indexed_from(path: str, start: int, chunk: int) -> _Indexer:
+    """The index of the lines from offset `start` (a line start) on, their numbers counted from there."""
+    indexer = _Indexer(_offset=start)
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        indexer.read(stream, chunk, path)
+    indexer.finish()
+    return indexer
+
+
+_SENT: dict[type, Reducer] = {Span: rebuilt, LogTrap: rebuilt, LogInline: rebuilt}
+"""The records the forked process sends back, rebuilt by calling their classes."""
+
+
+class _Upto:
+    """A stream's bytes up to an offset."""
+
+    __slots__ = ("_left", "_stream")
+
+    def __init__(self, stream: io.BufferedReader, end: int) -> None:
+        self._stream = stream
+        self._left = end - stream.tell()
+
+    def readinto(self, buffer: memoryview, /) -> int:
+        count = self._stream.readinto(buffer[: self._left]) if self._left > 0 else 0
+        self._left -= count
+        return count
 
 
 @dataclass(slots=True)
@@ -124,32 +183,62 @@ class _Indexer:
     traps: TrapCollector = field(default_factory=TrapCollector)
     inlines: InlineCollector = field(default_factory=InlineCollector)
     spans: dict[int, list[Span]] = field(default_factory=dict)
-    _rest: bytes = b""
     _offset: int = 0
-    """File offset of `_rest`."""
+    """File offset of the lines still to come."""
     _line: int = 0
-    """Lines before `_rest`."""
+    """Lines before them."""
     _open: tuple[int, Span] | None = None
     """The task being passed over: its compile id and where it starts."""
 
-    def feed(self, block: bytes) -> None:
-        data = self._rest + block
-        cut = data.rfind(b"\n") + 1
-        self._lines(data[:cut])
-        self._offset += cut
-        self._rest = data[cut:]
+    def read(self, stream: Fillable, chunk: int, source: str) -> None:
+        """The lines of `stream` to its end."""
+        for data, end in line_blocks(stream, chunk, source):
+            self.feed(data, end)
+
+    def read_halves(self, stream: io.BufferedReader, half: int, later: Forked[_Indexer], chunk: int,
+                    source: str) -> None:
+        """The lines of `stream` up to offset `half` here, and those after it from `later`, which indexes them in
+        a forked process; here too when that process fails, or when a task or a trap is open at `half` (a fresh
+        start there would not read the same)."""
+        try:
+            self.read(_Upto(stream, half), chunk, source)
+            rest = later.result() if self._idle() else None
+        finally:
+            later.cancel()
+        if rest is None:
+            self.read(stream, chunk, source)
+        else:
+            self._join(rest)
+
+    def feed(self, data: bytearray, end: int) -> None:
+        """The next lines, `data[:end]` (`line_blocks`)."""
+        self._lines(data, end)
+        self._offset += end
 
     def finish(self) -> None:
-        if self._rest:
-            self._lines(self._rest + b"\n", len(self._rest))
         if self._open is not None:  # a task the log ends inside: its span runs to the end
             compile_id, span = self._open
-            self.spans.setdefault(compile_id, []).append(Span(span.start, self._offset + len(self._rest), span.line))
+            self.spans.setdefault(compile_id, []).append(Span(span.start, self._offset, span.line))
             self._open = None
 
-    def _lines(self, data: bytes, size: int | None = None) -> None:
-        """Whole lines of `data` (`size` of them real bytes): tasks noted, the rest read."""
-        size = len(data) if size is None else size
+    def _idle(self) -> bool:
+        """No task or trap is open: what comes next reads the same from a fresh start."""
+        return self._open is None and self.traps.idle() and self.inlines.idle()
+
+    def _join(self, rest: _Indexer) -> None:
+        """Take the index of the lines after these, whose numbers `rest` counted from there."""
+        shift = self._line
+        for compile_id, traps in rest.traps.traps.items():
+            self.traps.traps.setdefault(compile_id, []).extend(replace(t, line=t.line + shift) for t in traps)
+        for compile_id, inlines in rest.inlines.inlines.items():
+            self.inlines.inlines.setdefault(compile_id, []).extend(replace(d, line=d.line + shift) for d in inlines)
+        self.inlines.tasks.update(rest.inlines.tasks)
+        for compile_id, spans in rest.spans.items():
+            self.spans.setdefault(compile_id, []).extend(Span(s.start, s.end, s.line + shift) for s in spans)
+        self._offset, self._line = rest._offset, rest._line + shift
+
+    def _lines(self, data: bytearray, size: int) -> None:
+        """The whole lines `data[:size]`: tasks noted, the rest read."""
         pos, line = 0, self._line
         while pos < size:
             if self._open is not None:
@@ -163,21 +252,21 @@ class _Indexer:
                 self._open, pos = None, end
                 continue
             stop = _task_line(data, pos, size)
-            line = collect((self.traps, self.inlines), data[pos:stop], line)
+            line = collect((self.traps, self.inlines), data, line, pos, stop)
             if stop == size:
                 break
             pos = stop
             compile_id = _compile_id(data[pos : data.find(b"\n", pos)])
             if compile_id is None or self.traps.in_runtime_trap():
                 end = data.find(b"\n", pos) + 1
-                line = collect((self.traps, self.inlines), data[pos:end], line)
+                line = collect((self.traps, self.inlines), data, line, pos, end)
                 pos = end
                 continue
             self._open = (compile_id, Span(self._offset + pos, -1, line + 1))
         self._line = line + (data.count(b"\n", pos, size) if self._open is not None and pos < size else 0)
 
 
-def _compile_id(line: bytes) -> int | None:
+def _compile_id(line: bytearray) -> int | None:
     """The compile id of a line that holds one opening `<task>` tag and nothing else; None for any other line."""
     found = tags(line.decode("utf-8", "replace"))
     if len(found) != 1 or found[0].closing or found[0].empty:
@@ -185,7 +274,7 @@ def _compile_id(line: bytes) -> int | None:
     return to_int(found[0].attrs.get("compile_id"))
 
 
-def _task_line(data: bytes, pos: int, size: int) -> int:
+def _task_line(data: bytearray, pos: int, size: int) -> int:
     """Where the first line from `pos` (a line start) that opens with a `<task>` tag starts; `size` if none does."""
     if data.startswith(_TASK[1:], pos) and data[pos + 5] in _TASK_NEXT:
         return pos
