@@ -50,11 +50,15 @@ C_MODULES = (
     Extension("asmcfg.dialects.hsdis._scan", ["asmcfg/dialects/hsdis/_scan.c"], extra_compile_args=["-O3"]),
     Extension("asmcfg.dialects._build", ["asmcfg/dialects/_build.c"], extra_compile_args=["-O3"]),
     Extension("asmcfg.model._make", ["asmcfg/model/_make.c"], extra_compile_args=["-O3"]),
+    Extension("asmcfg.dialects.logcompilation._tags", ["asmcfg/dialects/logcompilation/_tags.c"],
+              extra_compile_args=["-O3"]),
 )
 """The compiled build's C modules: the hsdis reader's line scanner (`_scan.c`), which reads the instruction and
 comment lines of a method's code that the reader otherwise reads one Python call at a time; the maker of a
 method's Instructions and reader of their comments (`_build.c`); the record makers (`model/_make.c`), which
-make and copy records without the interpreter. mypyc compiles a frozen dataclass's `__init__` as Python."""
+make and copy records without the interpreter (mypyc compiles a frozen dataclass's `__init__` as Python); the
+LogCompilation markup reader (`logcompilation/_tags.c`), which reads a line's tags and attributes without two
+patterns and a dict comprehension per tag."""
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
 

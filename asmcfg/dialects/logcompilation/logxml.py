@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from asmcfg.model import Compiler, LogTrap, TrapOrigin
+from asmcfg.model.make import compiled
 
 _ENTITY = re.compile(r"&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
@@ -56,8 +58,21 @@ class Tag:
     """Attribute values, entities replaced."""
 
 
+ReadTags = Callable[[str, type, Callable[[str], str]], "list[Tag] | None"]
+"""`_tags.tags(text, Tag, unescape)`: `tags` in C, or None for a line it leaves to Python (one holding a character
+outside ASCII)."""
+TAGS: ReadTags | None = compiled("asmcfg.dialects.logcompilation._tags", "tags")
+"""The tag reader `tags` uses first, or None: then it reads every line in Python."""
+
+
 def tags(text: str) -> list[Tag]:
     """The tags on one line of markup, in order."""
+    read = TAGS
+    found = None if read is None else read(text, Tag, unescape)
+    return _tags(text) if found is None else found
+
+
+def _tags(text: str) -> list[Tag]:
     found = []
     for closing, name, inner in _TAG.findall(text):
         empty = inner.endswith("/")
