@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation import tasks
+from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation.tasks import index_log
 from asmcfg.model import TrapOrigin
 from asmcfg.render.json import jsonl_record
