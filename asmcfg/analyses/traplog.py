@@ -21,7 +21,10 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     records = ctx.cfg.method.log_traps
     if not records:
         return result
-    parsed = [r for r in records if r.origin is TrapOrigin.PARSE]
+    parsed: dict[tuple[str, int | None], list[LogTrap]] = {}
+    for record in records:
+        if record.origin is TrapOrigin.PARSE:
+            parsed.setdefault(_site(record), []).append(record)
     fired = [r for r in records if r.origin is TrapOrigin.RUNTIME]
     evidence: dict[int, TrapEvidence] = {}
     matched: set[int] = set()
@@ -29,16 +32,17 @@ def run(ctx: Context, result: Analysis) -> Analysis:
         if trap.request is None:
             continue
         chain = _chain_of(ctx.cfg.method.instructions[trap.site].frames)
-        hits = [i for i, r in enumerate(fired) if _fired_here(r, trap, chain)]
+        site = _site_of(trap)
+        hits = [i for i, r in enumerate(fired) if _fired_here(r, trap, site, chain)]
         matched.update(hits)
         if parsed:
-            evidence[block] = _evidence(trap, parsed, len(hits))
+            evidence[block] = _evidence(trap, tuple(parsed.get(site, ())), len(hits))
     elsewhere = tuple(r for i, r in enumerate(fired) if i not in matched)
     return replace(result, trap_log=evidence, fired_elsewhere=elsewhere)
 
 
-def _evidence(trap: Trap, parsed: list[LogTrap], fired: int) -> TrapEvidence:
-    here = tuple(r for r in parsed if _site(r) == _site_of(trap))
+def _evidence(trap: Trap, here: tuple[LogTrap, ...], fired: int) -> TrapEvidence:
+    """The verdict of the parse records at the trap's scope and bci (`here`, in log order)."""
     if any(plain_reason(r.reason) == trap.reason and r.action == trap.action for r in here):
         verdict = Verdict.AGREES
     else:
@@ -46,10 +50,12 @@ def _evidence(trap: Trap, parsed: list[LogTrap], fired: int) -> TrapEvidence:
     return TrapEvidence(verdict, here, fired)
 
 
-def _fired_here(record: LogTrap, trap: Trap, chain: tuple[tuple[str, int | None], ...]) -> bool:
-    """Same reason and innermost scope, and, where both are known, the same whole inlining chain: a trap in
-    code inlined at several call sites fired at the one whose callers the run-time record names."""
-    if _site(record) != _site_of(trap) or plain_reason(record.reason) != trap.reason:
+def _fired_here(
+    record: LogTrap, trap: Trap, site: tuple[str, int | None], chain: tuple[tuple[str, int | None], ...]
+) -> bool:
+    """Same reason and innermost scope (the trap's `site`), and, where both are known, the same whole inlining
+    chain: a trap in code inlined at several call sites fired at the one whose callers the run-time record names."""
+    if _site(record) != site or plain_reason(record.reason) != trap.reason:
         return False
     theirs = tuple((method.replace("/", "."), bci) for method, bci in record.chain)
     return not theirs or not chain or theirs == chain
