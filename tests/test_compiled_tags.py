@@ -1,20 +1,23 @@
 """The optional compiled build's LogCompilation markup reader (`asmcfg/dialects/logcompilation/_tags.c`) reads every
 markup line of the copied logs as the Python reader does: the same tags, names, closing and empty flags, and
-attributes with their entities replaced, in the same order. Where it is not built, it is compiled here with the
-system's C compiler."""
+attributes with their entities replaced, in the same order; its loop over a compiler log's tags gives the trap
+records and inlining decisions the Python loop gives. Where it is not built, it is compiled here with the system's
+C compiler."""
 
 from __future__ import annotations
 
 import gzip
+import itertools
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from corpus import DATA
 from native import built
 
-from asmcfg.dialects.logcompilation import logxml
+from asmcfg.dialects.logcompilation import inline, logxml
 from asmcfg.dialects.logcompilation.logxml import Tag, unescape
 
 LOGS = sorted((DATA / "logc").glob("*.xml.gz"))
@@ -22,13 +25,17 @@ ReadTags = Callable[[str, type, Callable[[str], str]], "list[Tag] | None"]
 
 
 @pytest.fixture(scope="module")
-def native(tmp_path_factory: pytest.TempPathFactory) -> ReadTags:
-    """The installed C reader, or one built from its source for these tests."""
-    if logxml.TAGS is not None:
-        return logxml.TAGS
+def module(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The installed C module, or one built from its source for these tests."""
+    if logxml.TAGS is not None and inline.COLLECT is not None:
+        return SimpleNamespace(tags=logxml.TAGS, collect=inline.COLLECT)
     out = tmp_path_factory.mktemp("native")
-    source = Path(logxml.__file__).with_name("_tags.c")
-    reader: ReadTags = built("asmcfg.dialects.logcompilation._tags", source, out).tags
+    return built("asmcfg.dialects.logcompilation._tags", Path(logxml.__file__).with_name("_tags.c"), out)
+
+
+@pytest.fixture
+def native(module: Any) -> ReadTags:
+    reader: ReadTags = module.tags
     return reader
 
 
@@ -86,3 +93,34 @@ def test_the_reader_uses_the_c_reader_first(native: ReadTags, monkeypatch: pytes
     wide = "<method id='1' name='caf\u00e9'/>"  # not ASCII: read by Python
     assert native(wide, Tag, unescape) is None
     assert fields(logxml.tags(wide)) == [("method", False, True, [("id", "1"), ("name", "caf\u00e9")])]
+
+
+def collected(data: bytes, pieces: int) -> tuple[Any, ...]:
+    """The trap records and inlining decisions of `data` read in `pieces` runs of whole lines, and the line numbers
+    `collect` gives back."""
+    traps, inlines = logxml.TrapCollector(), inline.InlineCollector()
+    bounds = [0]
+    for k in range(1, pieces):
+        bounds.append(data.index(b"\n", max(len(data) * k // pieces, bounds[-1])) + 1)
+    bounds.append(len(data))
+    number, numbers = 0, []
+    for start, stop in itertools.pairwise(bounds):
+        number = inline.collect((traps, inlines), data, number, start, stop)
+        numbers.append(number)
+    return traps.traps, inlines.inlines, inlines.tasks, numbers
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+@pytest.mark.parametrize("pieces", [1, 7])
+def test_a_logs_records_collect_the_same_in_c(
+    path: Path, pieces: int, module: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = gzip.decompress(path.read_bytes())
+    monkeypatch.setattr(inline, "COLLECT", None)
+    want = collected(data, pieces)
+    monkeypatch.setattr(inline, "COLLECT", module.collect)
+    got = collected(data, pieces)
+    assert got == want
+    assert want[3][-1] == data.count(b"\n")
+    if b"<task " in data:
+        assert any(want[0].values()) or any(want[1].values())

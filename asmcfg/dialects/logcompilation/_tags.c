@@ -1,4 +1,5 @@
-/* `logxml.tags` in C for the optional compiled build: the tags on one line of LogCompilation markup.
+/* `logxml.tags` and `inline.collect` in C for the optional compiled build: the tags on one line of LogCompilation
+markup, and the tags of a compiler task that the trap and inlining collectors follow.
 
 tags(text, tag, unescape) -> [tag(name, closing, empty, attrs), ...], or None for a line holding a character
 outside ASCII, which Python reads. It finds what the two patterns of `logxml` find, `<(/?)([A-Za-z_][\w.:-]*)([^<>]*)>`
@@ -148,9 +149,131 @@ static PyObject *tags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return found;
 }
 
+/* `inline.collect` in C: collect(data, number, start, stop, tags, feeds) -> the number of the last line.
+
+Each line part that `inline._TAG` finds in `data[start:stop]` (a tag either collector follows, from its `<` to
+the end of its line) is decoded and read by `tags`, and each of its tags goes to the callables `feeds` holds for
+its name, with the number of its line (line `number` ends just before `start`). */
+
+static const char *const FOLLOWED[] = {
+    "task", "/task", "klass", "method", "parse", "/parse", "uncommon_trap", "/uncommon_trap", "jvms", "bc", "call",
+    "inline_success", "inline_fail",
+};
+
+/* True when a followed name and one of ` \t/>` start at `at` (just past a `<`), before `end`. */
+static int followed(const char *b, Py_ssize_t at, Py_ssize_t end)
+{
+    for (size_t i = 0; i < sizeof FOLLOWED / sizeof FOLLOWED[0]; i++) {
+        Py_ssize_t n = (Py_ssize_t)strlen(FOLLOWED[i]);
+        if (at + n < end && memcmp(b + at, FOLLOWED[i], (size_t)n) == 0 &&
+            (b[at + n] == ' ' || b[at + n] == '\t' || b[at + n] == '/' || b[at + n] == '>')) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static Py_ssize_t newlines(const char *b, Py_ssize_t start, Py_ssize_t end)
+{
+    Py_ssize_t count = 0;
+    for (const char *at = b + start, *stop = b + end; (at = memchr(at, '\n', (size_t)(stop - at))) != NULL; at++) {
+        count++;
+    }
+    return count;
+}
+
+/* Hand each tag of `found` to the feeds of its name; -1 on error. */
+static int feed_all(PyObject *found, PyObject *feeds, PyObject *line, PyObject *name_attr)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(found); i++) {
+        PyObject *tag = PyList_GET_ITEM(found, i);
+        PyObject *name = PyObject_GetAttr(tag, name_attr);
+        PyObject *targets = name == NULL ? NULL : PyDict_GetItemWithError(feeds, name);
+        Py_XDECREF(name);
+        if (targets == NULL) {
+            if (PyErr_Occurred()) {
+                return -1;
+            }
+            continue;
+        }
+        PyObject *args[2] = {tag, line};
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) {
+            PyObject *done = PyObject_Vectorcall(PyTuple_GET_ITEM(targets, j), args, 2, NULL);
+            if (done == NULL) {
+                return -1;
+            }
+            Py_DECREF(done);
+        }
+    }
+    return 0;
+}
+
+/* Read and feed the tags of the match `b[start:end]`, on line `line`; -1 on error. */
+static int collect_match(const char *b, Py_ssize_t start, Py_ssize_t end, Py_ssize_t line, PyObject *tags_of,
+                         PyObject *feeds, PyObject *name_attr)
+{
+    PyObject *text = PyUnicode_DecodeUTF8(b + start, end - start, "replace");
+    PyObject *found = text == NULL ? NULL : PyObject_CallOneArg(tags_of, text);
+    PyObject *number = found == NULL ? NULL : PyLong_FromSsize_t(line);
+    int failed = number == NULL || !PyList_Check(found) || feed_all(found, feeds, number, name_attr) < 0;
+    if (found != NULL && !PyList_Check(found) && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_TypeError, "tags must give a list");
+    }
+    Py_XDECREF(text);
+    Py_XDECREF(found);
+    Py_XDECREF(number);
+    return failed ? -1 : 0;
+}
+
+static PyObject *collect(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyDict_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "collect(data, number, start, stop, tags, feeds)");
+        return NULL;
+    }
+    Py_ssize_t number = PyLong_AsSsize_t(args[1]);
+    Py_ssize_t start = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t stop = PyLong_AsSsize_t(args[3]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    PyObject *name_attr = PyUnicode_InternFromString("name");
+    const char *b = view.buf;
+    stop = stop > view.len ? view.len : stop;
+    Py_ssize_t at = start < 0 ? 0 : start, done = at, line = number + 1;
+    int failed = name_attr == NULL;
+    while (!failed && at < stop) {
+        const char *lt = memchr(b + at, '<', (size_t)(stop - at));
+        if (lt == NULL) {
+            break;
+        }
+        Py_ssize_t match = lt - b;
+        if (!followed(b, match + 1, stop)) {
+            at = match + 1;
+            continue;
+        }
+        const char *newline = memchr(lt, '\n', (size_t)(stop - match));
+        Py_ssize_t end = newline == NULL ? stop : newline - b;
+        line += newlines(b, done, match);
+        done = match;
+        failed = collect_match(b, match, end, line, args[4], args[5], name_attr) < 0;
+        at = end;
+    }
+    Py_ssize_t last = number + (start < stop ? newlines(b, start < 0 ? 0 : start, stop) : 0);
+    PyBuffer_Release(&view);
+    Py_XDECREF(name_attr);
+    return failed ? NULL : PyLong_FromSsize_t(last);
+}
+
 static PyMethodDef methods[] = {
     {"tags", (PyCFunction)(void (*)(void))tags, METH_FASTCALL,
      "The tags on one line of markup, as `logxml.tags` reads them, or None for a line it leaves to Python."},
+    {"collect", (PyCFunction)(void (*)(void))collect, METH_FASTCALL,
+     "Feed the followed tags of data[start:stop] to their feeds, as `inline.collect` does; the last line's number."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,16 +12,24 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from asmcfg.dialects.logcompilation.logxml import Tag, TrapCollector, method_name, tags, to_int
+from asmcfg.dialects.logcompilation.logxml import TRAP_TAGS, Tag, TrapCollector, method_name, tags, to_int
 from asmcfg.model import LogInline, LogTrap
+from asmcfg.model.make import compiled
 from asmcfg.sources.split import CHUNK, chunks, open_binary
 
 _TAG = re.compile(
     rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms|bc|call|inline_success|inline_fail)[ \t/>][^\n]*"
 )
 """A tag either collector follows, and the rest of its line."""
+Feed = Callable[[Tag, int], None]
+"""A collector's `feed`: one tag and its line number."""
+Collect = Callable[[bytes | bytearray, int, int, int, Callable[[str], list[Tag]], dict[str, tuple[Feed, ...]]], int]
+"""`_tags.collect(data, number, start, stop, tags, feeds)`: `collect`'s loop in C."""
+COLLECT: Collect | None = compiled("asmcfg.dialects.logcompilation._tags", "collect")
+"""The loop `collect` uses, or None: then it runs in Python."""
 _tags = functools.lru_cache(maxsize=4096)(tags)
 """`tags` of a line of markup, cached: a compiler log repeats many lines to the letter (`<bc code='182' bci='5'/>`,
 `</parse>`, `<inline_success reason='inline (hot)'/>`), and the collectors only read the tags."""
@@ -31,6 +39,10 @@ _tags = functools.lru_cache(maxsize=4096)(tags)
 class _Scope:
     method: str
     bci: int | None = None
+
+
+INLINE_TAGS = frozenset({"task", "klass", "method", "parse", "bc", "call", "inline_success", "inline_fail"})
+"""The names of the tags `InlineCollector.feed` reads; it passes over any other."""
 
 
 @dataclass(slots=True)
@@ -131,11 +143,25 @@ def collect(
     """Feed the tags of `data[start:stop]` (whole lines after line `number`) that the collectors follow; the last
     line's number."""
     stop = len(data) if stop is None else stop
+    feeds = _feeds(collectors)
+    fast = COLLECT
+    if fast is not None:
+        return fast(data, number, start, stop, _tags, feeds)
     done, line = start, number + 1
     for match in _TAG.finditer(data, start, stop):
         line += data.count(b"\n", done, match.start())
         done = match.start()
         for tag in _tags(match.group().decode("utf-8", "replace")):
-            for collector in collectors:
-                collector.feed(tag, line)
+            for feed in feeds.get(tag.name, ()):
+                feed(tag, line)
     return number + data.count(b"\n", start, stop)
+
+
+def _feeds(collectors: tuple[TrapCollector, InlineCollector]) -> dict[str, tuple[Feed, ...]]:
+    """The collectors' `feed` for each tag name it reads."""
+    traps, inlines = collectors
+    feeds: dict[str, tuple[Feed, ...]] = {}
+    for names, feed in ((TRAP_TAGS, traps.feed), (INLINE_TAGS, inlines.feed)):
+        for name in names:
+            feeds[name] = (*feeds.get(name, ()), feed)
+    return feeds

@@ -165,6 +165,10 @@ def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
     )
 
 
+TRAP_TAGS = frozenset({"task", "klass", "method", "parse", "uncommon_trap", "jvms"})
+"""The names of the tags `TrapCollector.feed` reads; it passes over any other."""
+
+
 @dataclass(slots=True)
 class TrapCollector:
     """Follows `<task>`, `<parse>` and `<uncommon_trap>` tags and keeps the trap records per compile id."""
