@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 
 from asmcfg.analyses.context import Context
@@ -52,11 +53,14 @@ def _target_loop(ctx: Context, result: Analysis) -> Loop | None:
     warm = [loop for loop in result.loops if not is_cold(result, loop.header)]
     if not warm:
         return None
+    # a partial, not a closure: the compiled build keeps a closure's variables in an object that the closure
+    # refers to and that refers to it, which only the garbage collector frees (with the whole context)
+    return max(warm, key=functools.partial(_rank, ctx))
 
-    def size(loop: Loop) -> int:
-        return sum(ctx.block(b).end - ctx.block(b).start for b in loop.blocks)
 
-    return max(warm, key=lambda loop: (loop.depth, size(loop), -loop.header))
+def _rank(ctx: Context, loop: Loop) -> tuple[int, int, int]:
+    """Deepest first, then the one with the most instructions, then the first."""
+    return loop.depth, sum(ctx.block(b).end - ctx.block(b).start for b in loop.blocks), -loop.header
 
 
 def _successors(ctx: Context, result: Analysis, block: int, within: set[int] | None) -> list[int]:
