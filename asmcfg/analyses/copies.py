@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
+from dataclasses import dataclass, field
 
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.hotness import is_cold
@@ -32,8 +33,7 @@ _MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
     """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
-    inner = [other for other in result.loops if other.depth == loop.depth + 1 and set(other.blocks) < set(loop.blocks)]
-    return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
+    return _strip_mined(result.loops, {other.header: frozenset(other.blocks) for other in result.loops}, loop)
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -68,49 +68,87 @@ def unroll(ctx: Context, result: Analysis, loop: Loop) -> int:
     return max([1, *map(len, accesses.values()), *scopes.values()])
 
 
+@dataclass(frozen=True, slots=True)
+class _Nest:
+    """How a method's loops nest, worked out once: each question below is asked of every pair of loops."""
+
+    blocks: dict[int, frozenset[int]]
+    """Each loop's blocks, by header."""
+    strip_mined: frozenset[int]
+    """Headers of the strip-mined outer loops (`strip_mined_outer`)."""
+    parent: dict[int, int | None]
+    """Header of the smallest loop strictly holding each loop and not its strip-mined outer loop, or None."""
+    headers: frozenset[int]
+    """Every loop's header."""
+    reached: dict[int, frozenset[int]] = field(default_factory=dict)
+    """The headers each loop leads to (`_headers_reached`), by header, as they are asked for."""
+
+
+def _nest(result: Analysis) -> _Nest:
+    loops = result.loops
+    blocks = {loop.header: frozenset(loop.blocks) for loop in loops}
+    strip_mined = frozenset(loop.header for loop in loops if _strip_mined(loops, blocks, loop))
+    parent: dict[int, int | None] = {}
+    for loop in loops:
+        mine = blocks[loop.header]
+        holders = [o for o in loops if mine < blocks[o.header] and o.header not in strip_mined]
+        parent[loop.header] = min(holders, key=lambda o: len(o.blocks)).header if holders else None
+    return _Nest(blocks, strip_mined, parent, frozenset(blocks))
+
+
+def _strip_mined(loops: tuple[Loop, ...], blocks: dict[int, frozenset[int]], loop: Loop) -> bool:
+    """`strip_mined_outer` with the loops' blocks as sets."""
+    mine = blocks[loop.header]
+    inner = [other for other in loops if other.depth == loop.depth + 1 and blocks[other.header] < mine]
+    return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
+
+
 def _roles(ctx: Context, result: Analysis) -> dict[int, LoopRole]:
     roles: dict[int, LoopRole] = {}
-    innermost = [loop for loop in result.loops if not _contains_loop(result, loop)]
-    outers = [loop for loop in result.loops if strip_mined_outer(result, loop)]
+    nest = _nest(result)
+    innermost = [loop for loop in result.loops if not _contains_loop(result, nest, loop)]
+    outers = [loop for loop in result.loops if loop.header in nest.strip_mined]
     for outer in outers:
         roles[outer.header] = LoopRole.STRIP_MINED_OUTER
-    mains = [(_inner(result, o), o) for o in outers]
+    mains = [(_inner(result, nest, o), o) for o in outers]
     if Feature.PARTIAL in ctx.cfg.method.features:
         return roles | {main.header: LoopRole.MAIN for main, _ in mains}  # code between the copies may not be shown
     if not mains:
-        mains = _unstripped_mains(ctx, result, innermost)
-    chosen = [(main, entry, _pres(ctx, result, innermost, main, entry, mains)) for main, entry in mains]
+        mains = _unstripped_mains(ctx, result, nest, innermost)
+    chosen = [(main, entry, _pres(ctx, result, nest, innermost, main, entry, mains)) for main, entry in mains]
     chosen = [(main, entry, pres) for main, entry, pres in chosen if pres]
     for main, _, pres in chosen:
         roles[main.header] = LoopRole.MAIN
         roles.update({pre.header: LoopRole.PRE for pre in pres})
     for main, entry, _ in chosen:
         vector = result.loop_facts.get(main.header)
-        for after in _siblings(result, innermost, entry, mains):
-            if after.header not in roles and _leads(ctx, result, entry, after):
+        for after in _siblings(nest, innermost, entry, mains):
+            if after.header not in roles and _leads(ctx, result, nest, entry, after):
                 facts = result.loop_facts.get(after.header)
                 drain = vector is not None and vector.vectorized and facts is not None and facts.vectorized
                 roles[after.header] = LoopRole.DRAIN if drain else LoopRole.POST
     return roles
 
 
-def _siblings(result: Analysis, innermost: list[Loop], entry: Loop, mains: list[tuple[Loop, Loop]]) -> list[Loop]:
+def _siblings(nest: _Nest, innermost: list[Loop], entry: Loop, mains: list[tuple[Loop, Loop]]) -> list[Loop]:
     """Innermost loops in the same enclosing loop as `entry`, main loops (of any copy group) excepted."""
     taken = {main.header for main, _ in mains}
-    return [s for s in innermost if s.header not in taken and _parent(result, s) == _parent(result, entry)]
+    parent = nest.parent[entry.header]
+    return [s for s in innermost if s.header not in taken and nest.parent[s.header] == parent]
 
 
-def _pres(ctx: Context, result: Analysis, innermost: list[Loop], main: Loop, entry: Loop,
+def _pres(ctx: Context, result: Analysis, nest: _Nest, innermost: list[Loop], main: Loop, entry: Loop,
           mains: list[tuple[Loop, Loop]]) -> list[Loop]:
     """The sibling loops whose exit leads forward to the main loop's entry: its pre-loops."""
-    return [s for s in _siblings(result, innermost, entry, mains) if s is not main and _leads(ctx, result, s, entry)]
+    return [s for s in _siblings(nest, innermost, entry, mains)
+            if s is not main and _leads(ctx, result, nest, s, entry)]
 
 
-def _unstripped_mains(ctx: Context, result: Analysis, innermost: list[Loop]) -> list[tuple[Loop, Loop]]:
+def _unstripped_mains(ctx: Context, result: Analysis, nest: _Nest, innermost: list[Loop]) -> list[tuple[Loop, Loop]]:
     """Without strip mining: per enclosing loop, the innermost loop repeating its body most (at least twice)."""
     groups: dict[int | None, list[Loop]] = {}
     for loop in innermost:
-        groups.setdefault(_parent(result, loop), []).append(loop)
+        groups.setdefault(nest.parent[loop.header], []).append(loop)
     found = []
     for loops in groups.values():
         if len(loops) < 2:
@@ -121,38 +159,41 @@ def _unstripped_mains(ctx: Context, result: Analysis, innermost: list[Loop]) -> 
     return found
 
 
-def _contains_loop(result: Analysis, loop: Loop) -> bool:
-    return any(other is not loop and set(other.blocks) < set(loop.blocks) for other in result.loops)
+def _contains_loop(result: Analysis, nest: _Nest, loop: Loop) -> bool:
+    mine = nest.blocks[loop.header]
+    return any(other is not loop and nest.blocks[other.header] < mine for other in result.loops)
 
 
-def _inner(result: Analysis, outer: Loop) -> Loop:
-    return next(o for o in result.loops if o.depth == outer.depth + 1 and set(o.blocks) < set(outer.blocks))
+def _inner(result: Analysis, nest: _Nest, outer: Loop) -> Loop:
+    mine = nest.blocks[outer.header]
+    return next(o for o in result.loops if o.depth == outer.depth + 1 and nest.blocks[o.header] < mine)
 
 
-def _parent(result: Analysis, loop: Loop) -> int | None:
-    """Header of the smallest loop strictly holding `loop` and not its strip-mined outer loop, or None."""
-    holders = [o for o in result.loops if set(loop.blocks) < set(o.blocks) and not strip_mined_outer(result, o)]
-    return min(holders, key=lambda o: len(o.blocks)).header if holders else None
-
-
-def _leads(ctx: Context, result: Analysis, source: Loop, target: Loop) -> bool:
+def _leads(ctx: Context, result: Analysis, nest: _Nest, source: Loop, target: Loop) -> bool:
     """True when control leaving `source` reaches `target`'s header forward, inside their enclosing loop."""
-    parent = _parent(result, source)
-    inside = None
-    if parent is not None:
-        holder = next(o for o in result.loops if o.header == parent)
-        inside = set(holder.blocks) - {parent}
-    headers = {loop.header for loop in result.loops} - {target.header}
-    body = set(source.blocks)
+    reached = nest.reached.get(source.header)
+    if reached is None:
+        reached = nest.reached[source.header] = _headers_reached(ctx, result, nest, source)
+    return target.header in reached
+
+
+def _headers_reached(ctx: Context, result: Analysis, nest: _Nest, source: Loop) -> frozenset[int]:
+    """The loop headers that control leaving `source` reaches forward inside its enclosing loop, through no other
+    header: the search for any one of them would pass over the others, and stop at it (cold or not)."""
+    parent = nest.parent[source.header]
+    inside = None if parent is None else nest.blocks[parent] - {parent}
+    body = nest.blocks[source.header]
     queue = deque(e.dst for b in source.blocks for e in ctx.successors.get(b, ())
                   if isinstance(e.dst, int) and e.dst not in body)
     seen: set[int] = set()
+    reached: set[int] = set()
     while queue:
         block = queue.popleft()
-        if block == target.header:
-            return True
-        if block in seen or block in headers or is_cold(result, block) or (inside is not None and block not in inside):
+        if block in nest.headers:
+            reached.add(block)
+            continue
+        if block in seen or is_cold(result, block) or (inside is not None and block not in inside):
             continue
         seen.add(block)
         queue.extend(e.dst for e in ctx.successors.get(block, ()) if isinstance(e.dst, int))
-    return False
+    return frozenset(reached)
