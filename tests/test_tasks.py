@@ -4,6 +4,7 @@ of the log gives, in the same order."""
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,19 @@ def test_a_failed_forked_index_is_made_here(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(tasks, "_indexed_from", fail)
     split = index_log(str(path), cut=path.stat().st_size // 3)
     assert (split.outside, split.spans) == (whole.outside, whole.spans)
+
+
+def test_a_log_is_indexed_here_when_no_process_can_be_forked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = plain("inlining-jdk17.xml.gz", tmp_path)
+    whole = index_log(str(path))
+
+    def refuse() -> int:
+        raise BlockingIOError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    split = index_log(str(path), cut=path.stat().st_size // 2)
+    assert (split.outside, split.spans) == (whole.outside, whole.spans)
+    assert sum(len(s) for s in split.spans.values()) > 10
 
 
 def test_a_compressed_log_is_read_whole(tmp_path: Path) -> None:

@@ -99,7 +99,12 @@ class Forked(Generic[T]):
 
     def __init__(self, function: Callable[[], T], reducers: dict[type, Reducer]) -> None:
         self._read, write = os.pipe()
-        self._pid = os.fork()
+        try:
+            self._pid = os.fork()
+        except OSError:
+            os.close(self._read)
+            os.close(write)
+            raise
         if self._pid == 0:  # the forked process: compute, send, and exit without returning to the caller
             os.close(self._read)
             _compute_and_send(function, reducers, write)

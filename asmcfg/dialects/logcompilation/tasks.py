@@ -126,10 +126,10 @@ def index_log(path: str, chunk: int = BLOCK, cut: int | None = None) -> LogIndex
         if not isinstance(stream, io.BufferedReader):
             return LogIndex(path, read_log(path))
         half = _half(stream, cut)
-        if half is None:
+        later = None if half is None else _forked(path, half, chunk)
+        if half is None or later is None:
             indexer.read(stream, chunk, path)
         else:
-            later = Forked(functools.partial(_indexed_from, path, half, chunk), _SENT)
             indexer.read_halves(stream, half, later, chunk, path)
         indexer.finish()
     return LogIndex(path, LogRecords(indexer.traps.traps, indexer.inlines.inlines, indexer.inlines.tasks),
@@ -147,6 +147,14 @@ def _half(stream: io.BufferedReader, cut: int | None) -> int | None:
     half = stream.tell()
     stream.seek(0)
     return half if 0 < half < size else None
+
+
+def _forked(path: str, half: int, chunk: int) -> Forked[_Indexer] | None:
+    """The index of the lines from `half` on, made in a forked process; None when no process can be forked."""
+    try:
+        return Forked(functools.partial(_indexed_from, path, half, chunk), _SENT)
+    except OSError:
+        return None
 
 
 def _indexed_from(path: str, start: int, chunk: int) -> _Indexer:
