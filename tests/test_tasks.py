@@ -3,8 +3,10 @@ of the log gives, in the same order."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 from asmcfg.dialects.logcompilation import tasks
 from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation.tasks import index_log
+from asmcfg.dialects.scan import Forked, Reducer
 from asmcfg.model import TrapOrigin
 from asmcfg.render.json import jsonl_record
 from asmcfg.run import parallel
@@ -83,6 +86,24 @@ def test_a_log_that_ends_inside_a_task_keeps_the_records_before_the_end(tmp_path
     assert_same_records(plain("inlining-jdk17.xml.gz", tmp_path, keep), 997)
 
 
+class Counted(Forked[Any]):
+    """A forked index that counts the results taken from it."""
+
+    taken = 0
+
+    def result(self) -> Any:
+        found = super().result()
+        Counted.taken += found is not None
+        return found
+
+
+class Failing(Forked[Any]):
+    """A forked index whose process fails."""
+
+    def __init__(self, function: Callable[[], Any], reducers: dict[type, Reducer]) -> None:
+        super().__init__(functools.partial(os.stat, "/no/such/file"), reducers)
+
+
 @pytest.mark.parametrize("name", LOGS)
 def test_a_log_indexed_on_two_cores_gives_the_index_of_one(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -90,26 +111,21 @@ def test_a_log_indexed_on_two_cores_gives_the_index_of_one(
     path = plain(name, tmp_path)
     size = path.stat().st_size
     whole = index_log(str(path))  # a small log: indexed in one process
-    joined = []
-    join = tasks._Indexer._join
-    monkeypatch.setattr(tasks._Indexer, "_join", lambda self, rest: joined.append(1) or join(self, rest))
+    monkeypatch.setattr(tasks, "Forked", Counted)
+    Counted.taken = 0
     cuts = range(0, size, max(size // 29, 1))  # the forked process starts between tasks, inside them, inside traps
     for cut in cuts:
         split = index_log(str(path), 997, cut)
         assert split.outside == whole.outside
         assert split.spans == whole.spans
     # the forked process's part was taken where the first part ends outside any task or trap, and only there
-    assert 0 < len(joined) < len(cuts)
+    assert 0 < Counted.taken < len(cuts)
 
 
 def test_a_failed_forked_index_is_made_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = plain("jdk17-Eq-inlined-trap.xml.gz", tmp_path)
     whole = index_log(str(path))
-
-    def fail(*args: object) -> None:
-        raise OSError("the disk went away")
-
-    monkeypatch.setattr(tasks, "_indexed_from", fail)
+    monkeypatch.setattr(tasks, "Forked", Failing)
     split = index_log(str(path), cut=path.stat().st_size // 3)
     assert (split.outside, split.spans) == (whole.outside, whole.spans)
 
