@@ -93,7 +93,8 @@ class Job:
     """A LogCompilation log of the same run (`--log`) whose records go onto the methods it has tasks of; read
     before the workers fork, which share it."""
     large_records: bool = False
-    """The records are larger than their input (full `--jsonl` records): smaller batches."""
+    """The records are larger than their input (full `--jsonl` records): smaller batches, and the heap's free
+    memory given back now and then (`memory`)."""
 
     def reads(self) -> dialects.Dialect:
         """The dialect reading the pieces."""
@@ -179,6 +180,10 @@ def _results(
         stats.dialect = choice.name
         run = functools.partial(_execute, job)
         batch = LARGE_RECORD_BATCH_BYTES if job.large_records else BATCH_BYTES
+        if job.large_records:
+            from asmcfg.run import memory  # ctypes, for full records only
+
+            memory.start()
         works = _works(stream, path, job, batch)
         try:
             for result in pool.ordered(run, _batches(works, batch), workers or os.cpu_count() or 1):
@@ -252,6 +257,10 @@ def _execute(job: Job, batch: list[Work]) -> _Result:
             result.methods += 1
             if job.select is None or job.select(method):
                 _analyse(job, method if job.log is None else link.attach(method, job.log), result)
+    if job.large_records:
+        from asmcfg.run import memory
+
+        memory.batch_done()
     return result
 
 
