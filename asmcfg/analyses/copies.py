@@ -33,7 +33,9 @@ _MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
     """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
-    return _strip_mined(result.loops, {other.header: frozenset(other.blocks) for other in result.loops}, loop)
+    mine = frozenset(loop.blocks)
+    inner = [other for other in result.loops if other.depth == loop.depth + 1 and frozenset(other.blocks) < mine]
+    return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -97,7 +99,7 @@ def _nest(result: Analysis) -> _Nest:
 
 
 def _strip_mined(loops: tuple[Loop, ...], blocks: dict[int, frozenset[int]], loop: Loop) -> bool:
-    """`strip_mined_outer` with the loops' blocks as sets."""
+    """`strip_mined_outer` with every loop's blocks as a set already (`blocks`, by header)."""
     mine = blocks[loop.header]
     inner = [other for other in loops if other.depth == loop.depth + 1 and blocks[other.header] < mine]
     return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
