@@ -90,6 +90,11 @@ class X86(Isa):
     def target(self, ins: Instruction) -> int | None:
         """The direct branch or call target: `0x…`, or MASM-style `25b4d0ah` (Windows hsdis, Intel syntax)."""
         operand = ins.operands.strip()
+        if operand.startswith("0x") and operand.isascii() and "_" not in operand:
+            try:
+                return int(operand, 16)  # the usual `0x…` operand: what `_HEX` reads, without the pattern
+            except ValueError:
+                pass
         if masm_number(operand):
             return int(operand[:-1], 16)
         return super().target(ins)
