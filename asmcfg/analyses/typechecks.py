@@ -21,6 +21,8 @@ from asmcfg.model.factory import replace
 
 _CLASS = re.compile(r"^metadata\(('[^']*'|\{type array \w+\})((?:\[\])*)\)$")
 _REGISTER = re.compile(r"%?\b([rx]\d+|[re]?[a-d]x|[re]?[sd]i|[re]?[sb]p|w\d+)[dwb]?\b")
+_registers = functools.lru_cache(maxsize=4096)(_REGISTER.findall)
+"""The registers an operand text names, cached: a method's operands repeat (`%r10d,0xc(%rsp)`); read only."""
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
@@ -33,8 +35,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
         ends_cond = flows[block.end - 1] is Flow.COND
         for i in range(block.start, block.end):
             ins = instructions[i]
-            if not ins.relocs and not loaded:
-                continue  # no class named here or held in a register: nothing compared, nothing to forget
+            if not ins.relocs and not any(held in ins.operands for held in loaded):
+                continue  # no class named here or held in a register it names: nothing compared, nothing to forget
             classes = _compared(ins, loaded, syntax)
             if classes and ends_cond:
                 found.append(_check(ctx, result, block.id, i, classes))
@@ -48,7 +50,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
     """Classes `ins` compares against; keeps `loaded` (register -> class) up to date as registers are written."""
     names = [_class(r) for r in ins.relocs if _class(r)]
-    registers = _REGISTER.findall(ins.operands)
+    registers = _registers(ins.operands)
     compare = ins.mnemonic.lower().startswith("cmp")
     if names and compare:
         return tuple(names)
