@@ -181,7 +181,7 @@ def test_instructions_made_in_c_carry_their_comment_read_into_scope_and_relocati
     rows: list[Any] = []
     notes: dict[int, list[str]] = {}
     native.scan(lines, start, rows, notes)
-    made = native.build(rows, notes, Instruction, builder._FIELDS, read_notes)  # read_notes in Python here
+    made = native.build(rows, notes, Instruction, builder._FIELDS, read_notes, Frame, annotations.FRAME_FIELDS)
     python = MethodBuilder(unnamed_header(1), "x", instructions=rows, comments=notes)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(builder, "BUILD", None)
@@ -204,7 +204,7 @@ def test_comments_read_in_c_equal_the_python_readers(native: Native) -> None:
     read = 0
     for path in INPUTS:
         for comment in comments(path):
-            found = native.notes(comment, Frame, annotations._FRAME_FIELDS)
+            found = native.notes(comment, Frame, annotations.FRAME_FIELDS)
             if found is not None:
                 read += 1
                 assert annotations.Notes(*found) == annotations._read_notes(comment), comment

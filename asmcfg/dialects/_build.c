@@ -1,10 +1,11 @@
 /* A method's Instructions made in C: part of the optional compiled build (setup.py).
 
-instructions(rows, comments, record, fields, notes) -> tuple
+instructions(rows, comments, record, fields, notes, frame, frame_fields) -> tuple
 
 `MethodBuilder.build`'s loop: for each row `(address, mnemonic, operands, line)` of `rows`, the Instruction
-`record` with those fields, its comment lines `comments[i]` joined as `MethodBuilder` joins them and read by
-`notes` (`annotations.read_notes`), and the other fields at their defaults. `fields` holds the descriptors of the
+`record` with those fields, its comment lines `comments[i]` joined as `MethodBuilder` joins them and read as
+`annotations.read_notes` reads them (by this module's `notes`, with `frame` and `frame_fields`, or by `notes`
+where that leaves the comment to Python), and the other fields at their defaults. `fields` holds the descriptors of the
 record's eleven fields in order, each set as `make.maker` sets them (the descriptor's `__set__`), past the frozen
 dataclass's `__setattr__`. The Python loop is the definition; this is a copy of it. */
 
@@ -23,7 +24,17 @@ typedef struct {
     PyObject *empty_tuple;
     PyObject *newline;
     PyObject *strip;
+    PyObject *names[4];
+    PyTypeObject *frame;
+    PyObject **frame_fields;
 } Maker;
+
+static PyObject *comment_notes(PyObject *text, PyTypeObject *frame, PyObject **frame_fields);
+
+#define KNOWN 4096
+/* Comments read so far, in any method, and what they say: comment -> (relocs, bytecode, frames,
+implicit_target). The instructions of one bytecode print the same comment; emptied when it holds KNOWN. */
+static PyObject *known = NULL;
 
 static PyObject *make(const Maker *m, PyObject *const values[FIELDS])
 {
@@ -71,6 +82,51 @@ static PyObject *joined(const Maker *m, PyObject *parts)
     return text;
 }
 
+/* What `notes` (`annotations.read_notes`) reads in `comment`, as (relocs, bytecode, frames, implicit_target). */
+static PyObject *python_notes(const Maker *m, PyObject *comment)
+{
+    PyObject *notes = PyObject_CallOneArg(m->notes, comment);
+    PyObject *got[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; notes != NULL && k < 4 && (k == 0 || got[k - 1] != NULL); k++) {
+        got[k] = PyObject_GetAttr(notes, m->names[k]);
+    }
+    PyObject *read = got[3] != NULL ? PyTuple_Pack(4, got[0], got[1], got[2], got[3]) : NULL;
+    for (int k = 0; k < 4; k++) {
+        Py_XDECREF(got[k]);
+    }
+    Py_XDECREF(notes);
+    return read;
+}
+
+/* The comment's (relocs, bytecode, frames, implicit_target): known, read here, or read by Python. */
+static PyObject *read_comment(const Maker *m, PyObject *comment)
+{
+    PyObject *read = PyDict_GetItemWithError(known, comment);
+    if (read != NULL) {
+        Py_INCREF(read);
+        return read;
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    read = comment_notes(comment, m->frame, m->frame_fields);
+    if (read == Py_None) {
+        Py_DECREF(read);
+        read = python_notes(m, comment);
+    }
+    if (read == NULL) {
+        return NULL;
+    }
+    if (PyDict_GET_SIZE(known) >= KNOWN) {
+        PyDict_Clear(known);
+    }
+    if (PyDict_SetItem(known, comment, read) < 0) {
+        Py_DECREF(read);
+        return NULL;
+    }
+    return read;
+}
+
 /* The instruction of `row` whose comment lines are `parts` (NULL: none). */
 static PyObject *instruction(const Maker *m, PyObject *row, PyObject *parts)
 {
@@ -90,29 +146,17 @@ static PyObject *instruction(const Maker *m, PyObject *row, PyObject *parts)
         return NULL;
     }
     PyObject *comment = joined(m, parts);
-    if (comment == NULL) {
-        return NULL;
-    }
-    PyObject *notes = PyObject_CallOneArg(m->notes, comment);
-    PyObject *relocs = notes ? PyObject_GetAttrString(notes, "relocs") : NULL;
-    PyObject *bytecode = relocs ? PyObject_GetAttrString(notes, "bytecode") : NULL;
-    PyObject *frames = bytecode ? PyObject_GetAttrString(notes, "frames") : NULL;
-    PyObject *implicit = frames ? PyObject_GetAttrString(notes, "implicit_target") : NULL;
+    PyObject *read = comment != NULL ? read_comment(m, comment) : NULL;
     PyObject *made = NULL;
-    if (implicit != NULL) {
+    if (read != NULL) {
         values[4] = comment;
-        values[5] = relocs;
-        values[6] = bytecode;
-        values[7] = frames;
-        values[8] = implicit;
+        for (int k = 0; k < 4; k++) {
+            values[5 + k] = PyTuple_GET_ITEM(read, k);
+        }
         made = make(m, values);
     }
-    Py_DECREF(comment);
-    Py_XDECREF(notes);
-    Py_XDECREF(relocs);
-    Py_XDECREF(bytecode);
-    Py_XDECREF(frames);
-    Py_XDECREF(implicit);
+    Py_XDECREF(comment);
+    Py_XDECREF(read);
     return made;
 }
 
@@ -151,24 +195,32 @@ static PyObject *build(Maker *m, PyObject *rows, PyObject *comments)
 static PyObject *instructions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 5 || !PyList_Check(args[0]) || !PyDict_Check(args[1]) || !PyType_Check(args[2])
-        || !PyTuple_Check(args[3]) || PyTuple_GET_SIZE(args[3]) != FIELDS) {
-        PyErr_SetString(PyExc_TypeError,
-                        "instructions(rows: list, comments: dict, record: type, fields: 11 descriptors, notes)");
+    if (nargs != 7 || !PyList_Check(args[0]) || !PyDict_Check(args[1]) || !PyType_Check(args[2])
+        || !PyTuple_Check(args[3]) || PyTuple_GET_SIZE(args[3]) != FIELDS || !PyType_Check(args[5])
+        || !PyTuple_Check(args[6]) || PyTuple_GET_SIZE(args[6]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "instructions(rows: list, comments: dict, record: type, "
+                                         "fields: 11 descriptors, notes, frame: type, frame_fields: 3 descriptors)");
         return NULL;
     }
     Maker m = {
         (PyTypeObject *)args[2], &PyTuple_GET_ITEM(args[3], 0), args[4], PyUnicode_New(0, 0), PyTuple_New(0),
         PyUnicode_FromString("\n"), PyUnicode_InternFromString("strip"),
+        {PyUnicode_InternFromString("relocs"), PyUnicode_InternFromString("bytecode"),
+         PyUnicode_InternFromString("frames"), PyUnicode_InternFromString("implicit_target")},
+        (PyTypeObject *)args[5], &PyTuple_GET_ITEM(args[6], 0),
     };
     PyObject *made = NULL;
-    if (m.empty_text != NULL && m.empty_tuple != NULL && m.newline != NULL && m.strip != NULL) {
+    if (m.empty_text != NULL && m.empty_tuple != NULL && m.newline != NULL && m.strip != NULL && m.names[0] != NULL
+        && m.names[1] != NULL && m.names[2] != NULL && m.names[3] != NULL) {
         made = build(&m, args[0], args[1]);
     }
     Py_XDECREF(m.empty_text);
     Py_XDECREF(m.empty_tuple);
     Py_XDECREF(m.newline);
     Py_XDECREF(m.strip);
+    for (int k = 0; k < 4; k++) {
+        Py_XDECREF(m.names[k]);
+    }
     return made;
 }
 
@@ -381,21 +433,14 @@ static int line_segments(Notes *n, Py_ssize_t start, Py_ssize_t end)
     return 0;
 }
 
-static PyObject *notes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *comment_notes(PyObject *text, PyTypeObject *frame, PyObject **frame_fields)
 {
-    (void)module;
-    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyType_Check(args[1]) || !PyTuple_Check(args[2])
-        || PyTuple_GET_SIZE(args[2]) != 3) {
-        PyErr_SetString(PyExc_TypeError, "notes(comment: str, frame: type, frame_fields: 3 descriptors)");
-        return NULL;
-    }
-    PyObject *text = args[0];
     if (!PyUnicode_IS_ASCII(text) || !plain(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text))) {
         Py_RETURN_NONE;
     }
     Notes n = {
         text, PyUnicode_1BYTE_DATA(text), PyList_New(0), PyList_New(0), PyUnicode_New(0, 0), Py_None,
-        (PyTypeObject *)args[1], &PyTuple_GET_ITEM(args[2], 0), PyTuple_New(0), 0,
+        frame, frame_fields, PyTuple_New(0), 0,
     };
     Py_INCREF(Py_None);
     Py_ssize_t size = PyUnicode_GET_LENGTH(text), from = 0;
@@ -427,6 +472,17 @@ static PyObject *notes(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     return result;
 }
 
+static PyObject *notes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyType_Check(args[1]) || !PyTuple_Check(args[2])
+        || PyTuple_GET_SIZE(args[2]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "notes(comment: str, frame: type, frame_fields: 3 descriptors)");
+        return NULL;
+    }
+    return comment_notes(args[0], (PyTypeObject *)args[1], &PyTuple_GET_ITEM(args[2], 0));
+}
+
 static PyMethodDef methods[] = {
     {"instructions", (PyCFunction)(void (*)(void))instructions, METH_FASTCALL,
      "The Instructions of a method's rows and comment lines, as `MethodBuilder.build` makes them."},
@@ -440,4 +496,8 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__build(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__build(void)
+{
+    known = PyDict_New();
+    return known == NULL ? NULL : PyModule_Create(&module);
+}

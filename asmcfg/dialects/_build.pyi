@@ -3,7 +3,7 @@ from typing import Any
 
 def instructions(
     rows: list[tuple[int, str, str, int]], comments: dict[int, list[str]], record: type, fields: tuple[Any, ...],
-    notes: Callable[[str], Any],
+    notes: Callable[[str], Any], frame: type, frame_fields: tuple[Any, ...],
 ) -> tuple[Any, ...]:
     """The Instructions of a method's rows and comment lines, as `MethodBuilder.build` makes them."""
 

@@ -36,7 +36,7 @@ ReadNotes = Callable[[str, type, tuple[Any, ...]], "tuple[tuple[str, ...], str, 
 Python (one with a character outside printable ASCII, tab and newline, or a number of over 60 digits)."""
 NOTES: ReadNotes | None = compiled("asmcfg.dialects._build", "notes")
 """The comment reader `read_notes` uses first, or None: then it reads every comment in Python."""
-_FRAME_FIELDS = field_descriptors(Frame)
+FRAME_FIELDS = field_descriptors(Frame)
 """The descriptors of Frame's fields, in order, which `NOTES` sets."""
 _new_notes = maker(Notes)
 """`Notes(relocs, bytecode, frames, implicit_target)`, made without the frozen dataclass's `__init__`."""
@@ -53,7 +53,7 @@ def read_notes(comment: str) -> Notes:
 
     Cached: the instructions of one bytecode print the same comment, and Notes are immutable."""
     read = NOTES
-    found = None if read is None else read(comment, Frame, _FRAME_FIELDS)
+    found = None if read is None else read(comment, Frame, FRAME_FIELDS)
     return _read_notes(comment) if found is None else _new_notes(*found)
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asmcfg import isa
-from asmcfg.dialects.annotations import read_notes
-from asmcfg.model import DialectName, Feature, Header, Instruction, IsaName, Method
+from asmcfg.dialects.annotations import FRAME_FIELDS, read_notes
+from asmcfg.model import DialectName, Feature, Frame, Header, Instruction, IsaName, Method
 from asmcfg.model.factory import new_instruction, replace
 from asmcfg.model.make import compiled, field_descriptors
 
@@ -18,9 +18,13 @@ _PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
 Printed = tuple[int, str, str, int]
 """An instruction as read: address, mnemonic, operands and line number (its comment is kept apart)."""
-Build = Callable[[list[Printed], dict[int, list[str]], type, tuple[Any, ...], Callable[[str], Any]], tuple[Any, ...]]
-"""`_build.instructions(rows, comments, Instruction, fields, read_notes)`: the Instructions `MethodBuilder.build`
-makes of its rows and comment lines, made in C."""
+Build = Callable[
+    [list[Printed], dict[int, list[str]], type, tuple[Any, ...], Callable[[str], Any], type, tuple[Any, ...]],
+    tuple[Any, ...],
+]
+"""`_build.instructions(rows, comments, Instruction, fields, read_notes, Frame, frame_fields)`: the Instructions
+`MethodBuilder.build` makes of its rows and comment lines, made in C, which reads the comments as `read_notes`
+does (leaving it those it cannot read the same way for certain) and keeps the last few thousand it read."""
 BUILD: Build | None = compiled("asmcfg.dialects._build", "instructions")
 """The maker `MethodBuilder.build` uses, or None: then it makes each Instruction in Python."""
 _FIELDS = field_descriptors(Instruction)
@@ -92,7 +96,9 @@ class MethodBuilder:
         """An Instruction per row, with its comment lines read."""
         build, comments = BUILD, self.comments
         if build is not None and _FIELDS:
-            made: tuple[Instruction, ...] = build(self.instructions, comments, Instruction, _FIELDS, read_notes)
+            made: tuple[Instruction, ...] = build(
+                self.instructions, comments, Instruction, _FIELDS, read_notes, Frame, FRAME_FIELDS
+            )
             return made
         make = new_instruction
         return tuple(
