@@ -9,7 +9,6 @@ back to the recent method whose code range holds them.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -88,10 +87,9 @@ def foreign(method: Method) -> list[bool] | None:
     if lo is not None and hi is not None:
         # The section table's code range decides: a scope naming another method is inlined code or a
         # renamed header, never by itself a sign of another thread's lines.
-        addresses = [ins.address for ins in instructions]
-        if not addresses or (lo <= min(addresses) and max(addresses) < hi):
+        if all(lo <= ins.address < hi for ins in instructions):
             return None  # the common case, found without a flag per instruction
-        flags = [not lo <= address < hi for address in addresses]
+        flags = [not lo <= ins.address < hi for ins in instructions]
     elif name != _UNKNOWN:
         flags = _discontinuous(instructions, _MAX_GAP.get(method.isa, _X86_GAP))
         flags = [bad or _other_scope(ins, name) for ins, bad in zip(instructions, flags, strict=True)]
@@ -148,14 +146,23 @@ def _gaps(method: Method, own: Sequence[Instruction]) -> list[Finding]:
     if method.code_begin is None:
         return []
     max_gap = _MAX_GAP.get(method.isa, _X86_GAP)
-    addresses = [ins.address for ins in own]
-    if max(map(operator.sub, addresses[1:], addresses), default=0) <= max_gap:
+    if _close(own, max_gap):
         return []  # the common case, found without a pair of instructions at a time
     return [
         Finding(a.line, b.line, "gap", f"no instruction between {a.address:#x} and {b.address:#x}: "
                 "this method's lines are missing (printed inside another method?)")
         for a, b in pairwise(own) if b.address - a.address > max_gap
     ]
+
+
+def _close(instructions: Sequence[Instruction], max_gap: int) -> bool:
+    """True when no instruction starts more than `max_gap` bytes after the one before it."""
+    before = instructions[0].address if instructions else 0
+    for ins in instructions:
+        if ins.address - before > max_gap:
+            return False
+        before = ins.address
+    return True
 
 
 def _end(method: Method, own: Sequence[Instruction]) -> list[Finding]:
