@@ -15,19 +15,20 @@ Adjacency = dict[int, list[int]]
 
 def block_graph(ctx: Context) -> tuple[Adjacency, Adjacency]:
     """(successors, predecessors) of the blocks, with a virtual root feeding every entry."""
-    succ: dict[int, dict[int, None]] = {b.id: {} for b in ctx.cfg.blocks}
-    pred: dict[int, dict[int, None]] = {b.id: {} for b in ctx.cfg.blocks}
-    succ[_ROOT] = {}
-    pred[_ROOT] = {}
-    for root in ctx.cfg.roots:
-        succ[_ROOT][root] = None
-        pred[root][_ROOT] = None
-    for edges in ctx.successors.values():
+    succ: Adjacency = {b.id: [] for b in ctx.cfg.blocks}
+    pred: Adjacency = {b.id: [] for b in ctx.cfg.blocks}
+    succ[_ROOT] = list(dict.fromkeys(ctx.cfg.roots))
+    pred[_ROOT] = []
+    for root in succ[_ROOT]:
+        pred[root].append(_ROOT)
+    for src, edges in ctx.successors.items():
+        out = succ[src]
         for edge in edges:
-            if isinstance(edge.dst, int):
-                succ[edge.src][edge.dst] = None
-                pred[edge.dst][edge.src] = None
-    return {n: list(s) for n, s in succ.items()}, {n: list(p) for n, p in pred.items()}
+            dst = edge.dst
+            if isinstance(dst, int) and dst not in out:  # each (src, dst) once: `successors` groups edges by src
+                out.append(dst)
+                pred[dst].append(src)
+    return succ, pred
 
 
 def run(ctx: Context, result: Analysis) -> Analysis:
