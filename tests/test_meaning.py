@@ -180,6 +180,36 @@ def test_shapes_monomorphic_compile_guards_with_class_check_traps() -> None:
     assert all("type_check" in result.block_tags(t.block) for t in circle)
 
 
+def _type_checks(path: Path) -> list[tuple[str, tuple[str, ...], str, str]]:
+    """(method, classes, fails_to, bytecode) of every type check of every method of `path`, in input order."""
+    stream = open_input(str(path))
+    return [
+        (method.header.name, t.classes, t.fails_to, t.bytecode)
+        for method in map(stream.complete, stream.methods) for t in analyse_method(method).type_checks
+    ]
+
+
+@pytest.mark.parametrize("program", ["ExcSyncAlloc", "Switches", "VecLong", "Shapes"])
+def test_aarch64_finds_the_type_checks_x86_finds_in_the_same_program(program: str) -> None:
+    # AArch64 loads the class into a register (`movz x14, #0x100, lsl #16 ; {metadata('Shapes$Circle')}`) and
+    # compares a narrower view of it (`cmp w13, w14`); x86 names the class in the compare itself
+    x86 = _type_checks(DATA / f"hsdis/jdk17-{program}-print-hsdis-att.txt.gz")
+    aarch64 = _type_checks(DATA / f"hsdis/jdk17-aarch64-{program}-print-hsdis.txt.gz")
+    assert x86 and [c for c in aarch64 if c[1]]
+    if program != "Shapes":  # both runs compiled the same methods the same way
+        assert aarch64 == x86
+
+
+def test_aarch64_class_guard_through_a_register_fails_to_its_class_check_trap() -> None:
+    result = analysed(DATA / "hsdis/jdk17-aarch64-Shapes-print-hsdis.txt.gz", 16)
+    instructions = result.cfg.method.instructions
+    circle = [t for t in result.type_checks if t.classes == ("Shapes$Circle",) and t.fails_to == "class_check"]
+    assert len(circle) == 6 and {t.bytecode for t in circle} == {"invokeinterface area"}
+    first = instructions[circle[0].site]
+    assert (first.address, first.mnemonic, first.operands) == (0x551B9730FC, "cmp", "w13, w14")
+    assert all("type_check" in result.block_tags(t.block) for t in circle)
+
+
 def _log_decisions(path: Path, compile_id: int) -> dict[int, tuple[str, str]]:
     """bci -> (kind, reason) of the task's decisions, read from the log text with regular expressions."""
     with gzip.open(path, "rt") as handle:

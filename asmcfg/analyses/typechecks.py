@@ -55,7 +55,8 @@ def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple
     if names and compare:
         return tuple(names)
     if compare:
-        return tuple(dict.fromkeys(loaded[r] for r in registers if r in loaded))
+        held = [_number(r) for r in registers]
+        return tuple(dict.fromkeys(loaded[r] for r in held if r in loaded))
     if registers:
         dest = _number(registers[-1] if syntax is Syntax.ATT else registers[0])
         if names:
