@@ -31,7 +31,7 @@ typedef struct {
 
 static PyObject *comment_notes(PyObject *text, PyTypeObject *frame, PyObject **frame_fields);
 
-#define KNOWN 4096
+#define KNOWN 1024
 /* Comments read so far, in any method, and what they say: comment -> (relocs, bytecode, frames,
 implicit_target). The instructions of one bytecode print the same comment; emptied when it holds KNOWN. */
 static PyObject *known = NULL;

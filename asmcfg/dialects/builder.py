@@ -24,7 +24,7 @@ Build = Callable[
 ]
 """`_build.instructions(rows, comments, Instruction, fields, read_notes, Frame, frame_fields)`: the Instructions
 `MethodBuilder.build` makes of its rows and comment lines, made in C, which reads the comments as `read_notes`
-does (leaving it those it cannot read the same way for certain) and keeps the last few thousand it read."""
+does (leaving it those it cannot read the same way for certain) and keeps up to 1,024 of those it read."""
 BUILD: Build | None = compiled("asmcfg.dialects._build", "instructions")
 """The maker `MethodBuilder.build` uses, or None: then it makes each Instruction in Python."""
 _FIELDS = field_descriptors(Instruction)
