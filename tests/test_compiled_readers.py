@@ -66,8 +66,8 @@ class Tally:
     def __init__(self, scan: reader.Scan) -> None:
         self.scan, self.read = scan, 0
 
-    def __call__(self, lines: list[tuple[int, str]], start: int, rows: list[Any], notes: dict[int, list[str]]) -> int:
-        end = self.scan(lines, start, rows, notes)
+    def __call__(self, texts: list[str], start: int, first: int, rows: list[Any], notes: dict[int, list[str]]) -> int:
+        end = self.scan(texts, start, first, rows, notes)
         self.read += end - start
         return end
 
@@ -121,6 +121,14 @@ def test_chunk_boundaries_change_nothing(scan: reader.Scan, monkeypatch: pytest.
     assert methods(JDK17, scan, monkeypatch) == python_read(JDK17)
 
 
+def test_runs_keep_every_line_and_its_number_where_the_numbering_breaks() -> None:
+    # a thread's lines in a LogCompilation log are interleaved with other threads': every third one left out here
+    lines = [(number, text) for number, text in real_lines(JDK17) if number % 3]
+    found = list(reader.runs(lines))
+    assert [(first + i, text) for first, texts in found for i, text in enumerate(texts)] == lines
+    assert all(0 < len(texts) <= min(2, reader.CHUNK) for _, texts in found)
+
+
 def real_lines(path: Path) -> Iterator[tuple[int, str]]:
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8", errors="replace") as text:
@@ -132,7 +140,7 @@ def test_an_instruction_line_and_its_comment_lines_become_the_builders_rows(scan
     start = next(i for i, (_, text) in enumerate(lines) if "ImmutableOopMap" in text and "0x" in text)
     rows: list[Any] = []
     notes: dict[int, list[str]] = {}
-    end = scan(lines, start, rows, notes)
+    end = scan([text for _, text in lines], start, lines[0][0], rows, notes)
     assert end > start + 1
     expected = MethodBuilder(unnamed_header(1), "x")
     for number, text in lines[start:end]:
@@ -171,7 +179,7 @@ def lines_left_to_python() -> list[str]:
 def test_lines_it_cannot_read_as_python_does_are_left_to_python(scan: reader.Scan, text: str) -> None:
     rows: list[Any] = [(1, "movl", "%eax, %ebx", 1)]
     notes: dict[int, list[str]] = {}
-    assert scan([(7, text)], 0, rows, notes) == 0
+    assert scan([text], 0, 7, rows, notes) == 0
     assert rows == [(1, "movl", "%eax, %ebx", 1)] and notes == {}
 
 
@@ -180,7 +188,7 @@ def test_instructions_made_in_c_carry_their_comment_read_into_scope_and_relocati
     start = next(i for i, (_, text) in enumerate(lines) if "ImmutableOopMap" in text and "0x" in text)
     rows: list[Any] = []
     notes: dict[int, list[str]] = {}
-    native.scan(lines, start, rows, notes)
+    native.scan([text for _, text in lines], start, lines[0][0], rows, notes)
     made = native.build(rows, notes, Instruction, builder._FIELDS, read_notes, Frame, annotations.FRAME_FIELDS)
     python = MethodBuilder(unnamed_header(1), "x", instructions=rows, comments=notes)
     with pytest.MonkeyPatch.context() as patch:

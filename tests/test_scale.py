@@ -194,7 +194,7 @@ def read_lines_of(texts: list[str]) -> list[Method]:
 
 def raw_methods_of(texts: list[str]) -> list[Method]:
     """Methods as printed, before interleaved lines are given back."""
-    return list(hsdis.Reader("mixed")._methods(enumerate(texts, 1)))
+    return list(hsdis.Reader("mixed")._methods([(1, texts)]))
 
 
 def test_clean_methods_have_no_findings() -> None:

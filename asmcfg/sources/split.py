@@ -196,9 +196,9 @@ class Piece:
         """The piece as Line records, decoded like `sources.read_lines`."""
         return to_lines(self.first_line, self.data)
 
-    def numbered(self) -> Iterator[tuple[int, str]]:
-        """The piece's lines as (line number, text) pairs, decoded like `lines`."""
-        return enumerate(to_texts(self.data), self.first_line)
+    def texts(self) -> list[str]:
+        """The texts of the piece's lines (the first is line `first_line`), decoded like `lines`."""
+        return to_texts(self.data)
 
 
 def to_lines(first_line: int, data: bytes, unescape: Callable[[str], str] | None = None) -> list[Line]:

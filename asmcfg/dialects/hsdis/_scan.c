@@ -1,8 +1,9 @@
 /* The hsdis reader's commonest lines read in C: part of the optional compiled build (setup.py).
 
-scan(lines, start, instructions, comments) -> int
+scan(texts, start, first, instructions, comments) -> int
 
-`lines` is a list of (line number, text) pairs. From index `start` on, while a line is an instruction line or a
+`texts` is a list of lines, the first of them line number `first`, the others numbered on from it. From index
+`start` on, while a line is an instruction line or a
 comment line that continues the last instruction, it does to `instructions` and `comments` exactly what
 `MethodBuilder.add_instruction` and `MethodBuilder.add_comment` do, as `Reader._feed` calls them inside a method's
 code. It returns the index of the first line it leaves to the Python reader: any other line, and any line it
@@ -169,7 +170,7 @@ static int add_comment(PyObject *comments, Py_ssize_t index, PyObject *text)
     return failed;
 }
 
-static int add_instruction(PyObject *text, PyObject *number, const Parsed *p, PyObject *instructions,
+static int add_instruction(PyObject *text, Py_ssize_t line, const Parsed *p, PyObject *instructions,
                            PyObject *comments)
 {
     Py_ssize_t index = PyList_GET_SIZE(instructions);
@@ -187,13 +188,15 @@ static int add_instruction(PyObject *text, PyObject *number, const Parsed *p, Py
     PyObject *address = PyLong_FromUnsignedLongLong(p->address);
     PyObject *mnemonic = PyUnicode_Substring(text, p->mnemonic[0], p->mnemonic[1]);
     PyObject *operands = PyUnicode_Substring(text, p->operands[0], p->operands[1]);
+    PyObject *number = PyLong_FromSsize_t(line);
     PyObject *row = NULL;
-    if (address != NULL && mnemonic != NULL && operands != NULL) {
+    if (address != NULL && mnemonic != NULL && operands != NULL && number != NULL) {
         row = PyTuple_Pack(4, address, mnemonic, operands, number);
     }
     Py_XDECREF(address);
     Py_XDECREF(mnemonic);
     Py_XDECREF(operands);
+    Py_XDECREF(number);
     if (row == NULL) {
         return -1;
     }
@@ -203,13 +206,8 @@ static int add_instruction(PyObject *text, PyObject *number, const Parsed *p, Py
 }
 
 /* 1 when the line was read, 0 when it is left to Python, -1 on an error. */
-static int scan_line(PyObject *pair, PyObject *instructions, PyObject *comments)
+static int scan_line(PyObject *text, Py_ssize_t line, PyObject *instructions, PyObject *comments)
 {
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-        return 0;
-    }
-    PyObject *number = PyTuple_GET_ITEM(pair, 0);
-    PyObject *text = PyTuple_GET_ITEM(pair, 1);
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) {
         return 0;
     }
@@ -220,7 +218,7 @@ static int scan_line(PyObject *pair, PyObject *instructions, PyObject *comments)
     }
     Parsed parsed;
     if (instruction(b, n, &parsed)) {
-        return add_instruction(text, number, &parsed, instructions, comments) ? -1 : 1;
+        return add_instruction(text, line, &parsed, instructions, comments) ? -1 : 1;
     }
     Py_ssize_t end = 0;
     Py_ssize_t start = comment(b, n, &end);
@@ -240,16 +238,18 @@ static int scan_line(PyObject *pair, PyObject *instructions, PyObject *comments)
 static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4 || !PyList_Check(args[0]) || !PyList_Check(args[2]) || !PyDict_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "scan(lines: list, start: int, instructions: list, comments: dict)");
+    if (nargs != 5 || !PyList_Check(args[0]) || !PyList_Check(args[3]) || !PyDict_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "scan(texts: list, start: int, first: int, instructions: list, comments: dict)");
         return NULL;
     }
     Py_ssize_t i = PyLong_AsSsize_t(args[1]);
-    if (i == -1 && PyErr_Occurred()) {
+    Py_ssize_t first = i == -1 && PyErr_Occurred() ? -1 : PyLong_AsSsize_t(args[2]);
+    if (first == -1 && PyErr_Occurred()) {
         return NULL;
     }
     for (; i >= 0 && i < PyList_GET_SIZE(args[0]); i++) {
-        int read = scan_line(PyList_GET_ITEM(args[0], i), args[2], args[3]);
+        int read = scan_line(PyList_GET_ITEM(args[0], i), first + i, args[3], args[4]);
         if (read < 0) {
             return NULL;
         }

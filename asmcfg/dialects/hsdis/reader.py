@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from asmcfg.dialects import interleave
@@ -27,6 +26,8 @@ if TYPE_CHECKING:
 
 Numbered = Iterable[tuple[int, str]]
 """Lines as (line number, text) pairs."""
+Runs = Iterable[tuple[int, list[str]]]
+"""Lines as runs of consecutive ones: (number of the first, their texts)."""
 
 _INSTRUCTION = re.compile(r"^\s*0x[0-9a-fA-F]+:\s+[a-z.]")
 _ADDRESS = re.compile(r"\s*(0x[0-9a-fA-F]+):\s*")
@@ -43,13 +44,14 @@ _KNOWN_NOISE = re.compile(
 `Argument 0 is unknown.RIP: 0x25b4cc0 Code size: 0x00000078`."""
 _SECTION_LABELS = sections.KEPT | {sections.CONSTANTS}
 
-Scan = Callable[[list[tuple[int, str]], int, list[Any], dict[int, list[str]]], int]
-"""`_scan.scan(lines, start, instructions, comments)`: reads the instruction and continuation comment lines from
-`start` on into a method's lists as `_feed` would, and returns the index of the first line it leaves to `_feed`."""
+Scan = Callable[[list[str], int, int, list[Any], dict[int, list[str]]], int]
+"""`_scan.scan(texts, start, first, instructions, comments)`: reads the instruction and continuation comment lines
+from `start` on (`texts[0]` is line `first`) into a method's lists as `_feed` would, and returns the index of the
+first line it leaves to `_feed`."""
 SCAN: Scan | None = compiled("asmcfg.dialects.hsdis._scan", "scan")
 """The scanner `Reader` uses, or None: then `_feed` reads every line."""
 CHUNK = 4096
-"""Lines handed to the scanner at a time when they come from an iterator."""
+"""Lines handed to the scanner at a time, at most, when they come from an iterator."""
 
 
 def sniff(sample: list[str]) -> float:
@@ -82,39 +84,57 @@ class Reader:
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method once read, with lines another compiler thread printed inside it given back."""
-        return interleave.untangle(self._methods((line.number, line.text) for line in lines))
+        return self.numbered((line.number, line.text) for line in lines)
 
     def numbered(self, lines: Numbered) -> Iterator[Method]:
         """`methods` of lines given as (number, text) pairs."""
+        return interleave.untangle(self._fed(lines) if SCAN is None else self._methods(runs(lines)))
+
+    def texts(self, lines: Runs) -> Iterator[Method]:
+        """`methods` of lines given as runs of consecutive ones."""
         return interleave.untangle(self._methods(lines))
 
-    def _methods(self, lines: Numbered) -> Iterator[Method]:
+    def _fed(self, lines: Numbered) -> Iterator[Method]:
+        """Yield each method as soon as its last line has been read, reading each line in Python."""
+        feed = self._feed
+        for number, text in lines:
+            done = feed(number, text)
+            if done is not None:
+                yield done
+        last = self._last()
+        if last is not None:
+            yield last
+
+    def _methods(self, lines: Runs) -> Iterator[Method]:
         """Yield each method as soon as its last line has been read."""
-        scan = SCAN
-        if scan is not None:
-            for chunk in _chunks(lines):
-                yield from self._scanned(chunk, scan)
-        else:
-            feed = self._feed
-            for number, text in lines:
+        scan, feed = SCAN, self._feed
+        for first, texts in lines:
+            if scan is not None:
+                yield from self._scanned(texts, first, scan)
+                continue
+            for number, text in enumerate(texts, first):
                 done = feed(number, text)
                 if done is not None:
                     yield done
-        if self._current is not None and self._current.instructions:
-            yield self._current.build(self.jdk_hint)
-        self._current = None
+        last = self._last()
+        if last is not None:
+            yield last
 
-    def _scanned(self, lines: list[tuple[int, str]], scan: Scan) -> Iterator[Method]:
-        """`_methods` of a list of lines, whose runs of instruction lines inside a method's code `scan` reads."""
-        feed, at, end = self._feed, 0, len(lines)
+    def _last(self) -> Method | None:
+        """The method the input ends in, if it has instructions."""
+        current, self._current = self._current, None
+        return current.build(self.jdk_hint) if current is not None and current.instructions else None
+
+    def _scanned(self, texts: list[str], first: int, scan: Scan) -> Iterator[Method]:
+        """`_methods` of a run of lines, whose runs of instruction lines inside a method's code `scan` reads."""
+        feed, at, end = self._feed, 0, len(texts)
         while at < end:
             current = self._current
             if current is not None and self._broken is None and not self._in_constants and not self._in_machcode:
-                at = scan(lines, at, current.instructions, current.comments)
+                at = scan(texts, at, first, current.instructions, current.comments)
                 if at == end:
                     break
-            number, text = lines[at]
-            done = feed(number, text)
+            done = feed(first + at, texts[at])
             if done is not None:
                 yield done
             at += 1
@@ -233,14 +253,19 @@ class Reader:
         current.skipped.append((number, text))
 
 
-def _chunks(lines: Numbered) -> Iterator[list[tuple[int, str]]]:
-    """The lines as lists: a list as it is, an iterator `CHUNK` lines at a time."""
-    if isinstance(lines, list):
-        yield lines
-        return
-    rest = iter(lines)
-    while chunk := list(islice(rest, CHUNK)):
-        yield chunk
+def runs(lines: Numbered) -> Iterator[tuple[int, list[str]]]:
+    """The lines as runs of consecutive numbers, of at most `CHUNK` lines each."""
+    first = 0
+    texts: list[str] = []
+    for number, text in lines:
+        if texts and (number != first + len(texts) or len(texts) >= CHUNK):
+            yield first, texts
+            texts = []
+        if not texts:
+            first = number
+        texts.append(text)
+    if texts:
+        yield first, texts
 
 
 def _builder(header: Header, source: str) -> MethodBuilder:
@@ -254,5 +279,5 @@ def read_piece(piece: Any, source: str, options: ReadOptions | None, counts: Cou
     """The methods of one piece the cutter cut (a `ReadPiece`); its lines outside methods go to `counts`."""
     reader = Reader(source, options)
     reader.jdk_hint = piece.jdk_hint
-    yield from reader.numbered(piece.numbered())
+    yield from reader.texts([(piece.first_line, piece.texts())])
     counts.outside += reader.outside

@@ -121,22 +121,22 @@ class Context:
 
 
 def read_text(
-    lines: list[tuple[int, str]], ctx: Context, printing: int | None = None, raw_hex: bool | None = None
+    lines: list[tuple[int, list[str]]], ctx: Context, printing: int | None = None, raw_hex: bool | None = None
 ) -> tuple[list[Method], int]:
-    """Methods in one thread's text, as (line number, text) pairs, completed from the log's records, and the count
-    of lines outside them.
+    """Methods in one thread's text, as runs of consecutive lines (`hsdis.Runs`), completed from the log's records,
+    and the count of lines outside them.
 
     The text is read by the hsdis dialect, or by the machcode dialect when it holds `[MachCode]` hex (`raw_hex`,
     when the caller knows).
     """
-    if raw_hex if raw_hex is not None else any("[MachCode]" in text for _, text in lines):
+    if raw_hex if raw_hex is not None else any("[MachCode]" in text for _, texts in lines for text in texts):
         raw = machcode.Reader(ctx.source, ctx.options)
         raw.jdk_hint = ctx.jdk_hint
-        read = raw.methods(Line(number, text) for number, text in lines)
+        read = raw.methods(Line(number, text) for first, texts in lines for number, text in enumerate(texts, first))
     else:
         hsdis_reader = hsdis.Reader(ctx.source, ctx.options)
         hsdis_reader.jdk_hint = ctx.jdk_hint
-        raw, read = hsdis_reader, hsdis_reader.numbered(lines)  # type: ignore[assignment]
+        raw, read = hsdis_reader, hsdis_reader.texts(lines)  # type: ignore[assignment]
     methods = [complete(m, ctx, printing) for m in read]
     return methods, raw.outside
 
@@ -243,7 +243,8 @@ class Reader(TtyMachine[ThreadText, Method]):
         lines = thread.take(keep_banner)
         if not lines:
             return
-        methods, outside = read_text([(line.number, line.text) for line in lines], self._ctx, thread.printing)
+        methods, outside = read_text(list(hsdis.runs((line.number, line.text) for line in lines)), self._ctx,
+                                     thread.printing)
         self.outside += outside
         yield from methods
 
