@@ -96,34 +96,29 @@ class Reader:
 
     def _fed(self, lines: Numbered) -> Iterator[Method]:
         """Yield each method as soon as its last line has been read, reading each line in Python."""
+        yield from self._each(lines)
+        yield from self._end()
+
+    def _methods(self, lines: Runs) -> Iterator[Method]:
+        """Yield each method as soon as its last line has been read."""
+        scan = SCAN
+        for first, texts in lines:
+            yield from self._each(enumerate(texts, first)) if scan is None else self._scanned(texts, first, scan)
+        yield from self._end()
+
+    def _each(self, lines: Numbered) -> Iterator[Method]:
+        """The methods that `lines` end, each line read by `_feed`."""
         feed = self._feed
         for number, text in lines:
             done = feed(number, text)
             if done is not None:
                 yield done
-        last = self._last()
-        if last is not None:
-            yield last
 
-    def _methods(self, lines: Runs) -> Iterator[Method]:
-        """Yield each method as soon as its last line has been read."""
-        scan, feed = SCAN, self._feed
-        for first, texts in lines:
-            if scan is not None:
-                yield from self._scanned(texts, first, scan)
-                continue
-            for number, text in enumerate(texts, first):
-                done = feed(number, text)
-                if done is not None:
-                    yield done
-        last = self._last()
-        if last is not None:
-            yield last
-
-    def _last(self) -> Method | None:
+    def _end(self) -> Iterator[Method]:
         """The method the input ends in, if it has instructions."""
         current, self._current = self._current, None
-        return current.build(self.jdk_hint) if current is not None and current.instructions else None
+        if current is not None and current.instructions:
+            yield current.build(self.jdk_hint)
 
     def _scanned(self, texts: list[str], first: int, scan: Scan) -> Iterator[Method]:
         """`_methods` of a run of lines, whose runs of instruction lines inside a method's code `scan` reads."""
