@@ -5,9 +5,9 @@ instructions(rows, comments, record, fields, notes, frame, frame_fields) -> tupl
 `MethodBuilder.build`'s loop: for each row `(address, mnemonic, operands, line)` of `rows`, the Instruction
 `record` with those fields, its comment lines `comments[i]` joined as `MethodBuilder` joins them and read as
 `annotations.read_notes` reads them (by this module's `notes`, with `frame` and `frame_fields`, or by `notes`
-where that leaves the comment to Python), and the other fields at their defaults. `fields` holds the descriptors of the
-record's eleven fields in order, each set as `make.maker` sets them (the descriptor's `__set__`), past the frozen
-dataclass's `__setattr__`. The Python loop is the definition; this is a copy of it. */
+where that leaves the comment to Python), and the other fields at their defaults. `fields` holds the descriptors
+of the record's eleven fields in order, each set as `make.maker` sets them (the descriptor's `__set__`), past the
+frozen dataclass's `__setattr__`. The Python loop is the definition; this is a copy of it. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

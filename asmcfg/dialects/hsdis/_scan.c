@@ -3,13 +3,12 @@
 scan(texts, start, first, instructions, comments) -> int
 
 `texts` is a list of lines, the first of them line number `first`, the others numbered on from it. From index
-`start` on, while a line is an instruction line or a
-comment line that continues the last instruction, it does to `instructions` and `comments` exactly what
-`MethodBuilder.add_instruction` and `MethodBuilder.add_comment` do, as `Reader._feed` calls them inside a method's
-code. It returns the index of the first line it leaves to the Python reader: any other line, and any line it
-cannot read the same way for certain (a character outside printable ASCII and tab, a mnemonic with prefixes
-split by spaces, a text that could start or end a method). The Python reader is the definition; this is a copy of
-its commonest branch. */
+`start` on, while a line is an instruction line or a comment line that continues the last instruction, it does to
+`instructions` and `comments` exactly what `MethodBuilder.add_instruction` and `MethodBuilder.add_comment` do, as
+`Reader._feed` calls them inside a method's code. It returns the index of the first line it leaves to the Python
+reader: any other line, and any line it cannot read the same way for certain (a character outside printable ASCII
+and tab, a mnemonic with prefixes split by spaces, a text that could start or end a method). The Python reader is
+the definition; this is a copy of its commonest branch. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
