@@ -65,12 +65,8 @@ class Split:
         return self._split(search)
 
     def _split(self, search: Search[T]) -> Iterator[T]:
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the forked process: search after the cut, send, and exit without returning to the caller
-            os.close(read)
-            _search_and_send(search, self._windows(self._cut, self._size, None), write)
-        os.close(write)
+        windows, cut, size = self._windows, self._cut, self._size
+        pid, read = _fork(lambda fd: _search_and_send(search, windows(cut, size, None), fd))  # after the cut
         waited = False
         try:
             yield from search(self._windows(0, self._cut, self._meter))
@@ -98,17 +94,7 @@ class Forked(Generic[T]):
     __slots__ = ("_pid", "_read")
 
     def __init__(self, function: Callable[[], T], reducers: dict[type, Reducer]) -> None:
-        self._read, write = os.pipe()
-        try:
-            self._pid = os.fork()
-        except OSError:
-            os.close(self._read)
-            os.close(write)
-            raise
-        if self._pid == 0:  # the forked process: compute, send, and exit without returning to the caller
-            os.close(self._read)
-            _compute_and_send(function, reducers, write)
-        os.close(write)
+        self._pid, self._read = _fork(lambda fd: _compute_and_send(function, reducers, fd))
 
     def result(self) -> T | None:
         """Wait for the result; None when the forked process failed. Once only."""
@@ -126,37 +112,50 @@ class Forked(Generic[T]):
             self._pid = 0
 
 
-def _compute_and_send(function: Callable[[], T], reducers: dict[type, Reducer], fd: int) -> None:
-    status = 1
+def _fork(child: Callable[[int], None]) -> tuple[int, int]:
+    """A forked process that runs `child` with the write end of a pipe and exits, status 0 once it returned and 1
+    if it raised, without returning to the caller; here, its pid and the pipe's read end."""
+    read, write = os.pipe()
     try:
-        with open(fd, "wb") as pipe:
-            pickler = pickle.Pickler(pipe, pickle.HIGHEST_PROTOCOL)
-            pickler.dispatch_table = {**copyreg.dispatch_table, **reducers}
-            pickler.dump(function())
-        status = 0
-    finally:
-        os._exit(status)
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        raise
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read)
+            child(write)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    return pid, read
+
+
+def _compute_and_send(function: Callable[[], T], reducers: dict[type, Reducer], fd: int) -> None:
+    """In the forked process: send `function()` pickled."""
+    with open(fd, "wb") as pipe:
+        pickler = pickle.Pickler(pipe, pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = {**copyreg.dispatch_table, **reducers}
+        pickler.dump(function())
 
 
 def _search_and_send(search: Search[T], windows: Iterator[Window], fd: int) -> None:
-    """In the forked process: send what `search` finds, window by window, then exit (status 1 if it failed)."""
-    status = 1
-    try:
-        sender = _Sender(fd)
-        found: list[T] = []
+    """In the forked process: send what `search` finds, window by window."""
+    sender = _Sender(fd)
+    found: list[T] = []
 
-        def searched() -> Iterator[Window]:
-            for window in windows:
-                yield window  # `search` takes the next window once it has yielded all it found in this one
-                sender.send(pickle.dumps((window[0] + window[3], found), pickle.HIGHEST_PROTOCOL))
-                found.clear()
+    def searched() -> Iterator[Window]:
+        for window in windows:
+            yield window  # `search` takes the next window once it has yielded all it found in this one
+            sender.send(pickle.dumps((window[0] + window[3], found), pickle.HIGHEST_PROTOCOL))
+            found.clear()
 
-        for item in search(searched()):
-            found.append(item)
-        sender.close()
-        status = 0
-    finally:
-        os._exit(status)
+    for item in search(searched()):
+        found.append(item)
+    sender.close()
 
 
 class _Sender:
