@@ -10,7 +10,7 @@
 5. linear: `--jsonl --facts` of the text log 1x, 2x and 4x (copies concatenated): time per copy within +-15%.
 
 Every asmcfg run is `python -m asmcfg` from this checkout (PYTHONPATH set to it); the output's second line says
-whether that imports the pure-Python modules or the optional compiled ones (README, "Optional compiled build").
+whether that imports the pure-Python modules or the optional compiled ones (docs/compiled.md).
 Short measures keep the fastest of --runs runs; the whole-log ones run --long-runs times and keep the fastest.
 `--slice MB` measures on the first MB megabytes of each log (cut at a compilation boundary) instead of the whole
 file, for a quick look while the machine is busy; goals are judged on full size only.

@@ -22,7 +22,7 @@ def test_facts_of_every_c2_method(fact_file: str) -> None:
         assert got["entry"] == fact["entry"]
         assert got["verified_entry"] == fact["verified_entry"]
         counts = got["counts"]
-        # facts.jsonl counts the [Constant Pool] data rows as instructions; asmcfg does not (see README).
+        # facts.jsonl counts the [Constant Pool] data rows as instructions; asmcfg does not (see docs/architecture.md).
         assert counts["instructions"] + pool_rows[fact["compile_id"]] == fact["instructions"]
         assert counts["uncommon_trap_calls"] == fact["uncommon_trap_calls"]
         assert counts["trap_reasons"] == fact["trap_reasons"]

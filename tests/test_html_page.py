@@ -14,10 +14,11 @@ from corpus import DATA, json_methods, run_cli
 from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
+IMAGES = Path(__file__).parent.parent / "docs" / "images"
 TENSOR4D = DATA / "nohsdis" / "jdk17-Tensor4D-print-nohsdis.txt"
 JAVA = DATA / "java"
 WRITE_EXAMPLES = os.environ.get("ASMCFG_WRITE_EXAMPLES") == "1"
-"""Set to 1 to regenerate the README's screenshot under examples/."""
+"""Set to 1 to regenerate the README's and the docs' screenshot under docs/images/."""
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 
@@ -105,7 +106,7 @@ def test_clicking_b10_shows_its_instructions_checks_and_where_debug_info_comes_f
     assert "comes from the trap its check leads to" in text
     assert page.locator('g[data-block="B10"]').get_attribute("class") == "node selected"
     page.close()
-    _readme_screenshot(browser, example, EXAMPLE.parent if WRITE_EXAMPLES else tmp_path)
+    _readme_screenshot(browser, example, IMAGES if WRITE_EXAMPLES else tmp_path)
 
 
 def _readme_screenshot(browser: Any, example: Path, folder: Path) -> None:

@@ -1,4 +1,4 @@
-"""`--jsonl FILE --facts`: one compact record per compilation, its facts without instruction lists (README)."""
+"""`--jsonl FILE --facts`: one compact record per compilation, its facts without instruction lists (docs/json.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The machine-readable model: a versioned JSON document (schema in README)."""
+"""The machine-readable model: a versioned JSON document (schema in docs/json.md)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def identity(result: Analysis) -> dict[str, Any]:
 
 
 def method_dict(result: Analysis) -> dict[str, Any]:
-    """One analysed method as the JSON object README documents."""
+    """One analysed method as the JSON object docs/json.md documents."""
     doc: dict[str, Any] = {
         **method_head(result),
         "blocks": [block_dict(result, b) for b in result.cfg.blocks],
