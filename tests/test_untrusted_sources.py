@@ -1,8 +1,10 @@
-"""`--source-path` with a log that may be crafted: a class name never reads a file outside the source folders."""
+"""`--source-path` with a log that may be crafted: a class name never reads a file outside the source folders, and
+the page numbers a `.java` file's lines as javac does."""
 
 from __future__ import annotations
 
 import gzip
+import html
 import json
 import re
 import shutil
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 from corpus import run_cli
 
-from asmcfg.sources.java import java_file
+from asmcfg.sources.java import java_file, java_lines
 
 DATA = Path(__file__).parent / "data"
 DUMP = DATA / "hsdis" / "jdk17-Tensor4D-print-hsdis-att.txt.gz"
@@ -137,3 +139,33 @@ def test_a_plain_class_shows_its_source(tmp_path: Path) -> None:
     model = _model(page)
     assert model["methods"][0]["page"]["files"] == {"Tensor4D::sum4": "Tensor4D.java"}
     assert model["sources"]["Tensor4D.java"][8] == "                        s += t[a][b][c][d];"
+
+
+def test_java_lines_break_at_cr_lf_and_crlf_only() -> None:
+    text = "a\rb\r\nc\nd\fe\u2028f\u2029g\x1ch\x1di\x1ej\x85k\vl\n"
+    assert java_lines(text) == ("a", "b", "c", "d\fe\u2028f\u2029g\x1ch\x1di\x1ej\x85k\vl")
+    assert java_lines("") == ()
+    assert java_lines("x\n\n") == ("x", "")
+
+
+def test_the_page_numbers_source_lines_as_javac_does(tmp_path: Path) -> None:
+    """A form feed and a U+2028 in the comment before the methods: each line the dump names (`(line 9)`) shows the
+    text of the file's line 9, in the source pane's data and in the block tooltips."""
+    original = SOURCE.read_text(encoding="utf-8").split("\n")
+    folder = tmp_path / "src"
+    folder.mkdir()
+    edited = SOURCE.read_text(encoding="utf-8").replace("4D tensor sum", "4D\ftensor\u2028sum", 1)
+    assert edited.count("\f") == edited.count("\u2028") == 1
+    (folder / "Tensor4D.java").write_text(edited, encoding="utf-8", newline="")
+    page = _page(DUMP, tmp_path / "page.html", folder)
+    model = _model(page)
+    shown = model["sources"]["Tensor4D.java"]
+    assert shown[0] == "// DEV: 4D\ftensor\u2028sum with range checks on every dimension."
+    assert shown[1:] == original[1:-1]
+    lines = {f["line"] for b in model["methods"][0]["blocks"] for i in b["instructions"] for f in i.get("frames") or []
+             if f["method"] == "Tensor4D::sum4" and f["line"] is not None}
+    assert lines == {5, 6, 7, 8, 9}
+    assert all(shown[line - 1] == original[line - 1] for line in lines)
+    tips = {(int(n), html.unescape(text)) for n, text in re.findall(r"Tensor4D::sum4 line (\d+):  ([^\n<]*)", page)}
+    assert {n for n, _ in tips} >= {5, 6, 7, 8}
+    assert all(text == original[n - 1].strip() for n, text in tips)

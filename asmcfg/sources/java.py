@@ -35,6 +35,15 @@ def _identifier(part: str) -> bool:
     return part.replace("$", "_").isidentifier()
 
 
+def java_lines(text: str) -> tuple[str, ...]:
+    """The lines of a `.java` file as javac numbers them: split at `\\n`, `\\r` and `\\r\\n` only (never at a form
+    feed or U+2028, which `str.splitlines` also breaks at); no empty line after a final line break."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return tuple(lines)
+
+
 def folders(values: Iterable[str]) -> list[str]:
     """The `--source-path` values, each split at `os.pathsep`, empty parts dropped."""
     found = [part for value in values for part in value.split(os.pathsep) if part]
@@ -56,7 +65,7 @@ def find_sources(dirs: list[str], methods: Iterable[str]) -> JavaSources:
         if text is None:
             missing.append(relative)
         else:
-            files[relative] = tuple(text.splitlines())
+            files[relative] = java_lines(text)
     return JavaSources(files, tuple(missing))
 
 
