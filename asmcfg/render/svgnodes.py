@@ -39,7 +39,8 @@ def tooltip(result: Analysis, block_id: int, sources: JavaSources | None = None)
 def _source_text(sources: JavaSources | None, method: str, line: int) -> str:
     if sources is None:
         return ""
-    text = sources.files.get(java_file(method))
+    file = java_file(method)
+    text = sources.files.get(file) if file is not None else None
     return text[line - 1].strip() if text and 0 < line <= len(text) else ""
 
 
