@@ -29,6 +29,7 @@ from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parent.parent
 SHAPES = DATA / "hsdis" / "jdk17-Shapes-print-hsdis-att.txt.gz"
+PERFASM = DATA / "perfasm" / "jdk17-DevBench" / "perfasm-console.txt"
 PAYLOAD = "\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[8m\x9b31m\u202e[bold]:warning:"
 """Window title, clipboard, hidden text, an 8-bit CSI, a right-to-left override, and rich markup and emoji."""
 SHOWN = "\\x1b]0;pwned\\x07\\x1b]52;c;cHduZWQ=\\x07\\x1b[8m\\x9b31m\\u202e[bold]:warning:"
@@ -127,6 +128,18 @@ def test_the_summary_shows_the_escapes(crafted: Path) -> None:
     (title,) = lines_with(shown, " tier 4 Shapes::total")
     assert title.startswith(f"c2 id 31 tier 4 Shapes::total{SHOWN}Perim (27 bytes)  ")
     assert lines_with(shown, f"Shapes::total{SHOWN}Perim line ")  # the hot path's source column
+
+
+def test_the_profile_summary_shows_the_escapes_of_the_file_and_the_methods(tmp_path: Path) -> None:
+    perfasm = tmp_path / f"perfasm{PAYLOAD}.txt"
+    text = PERFASM.read_text(encoding="utf-8")
+    assert text.count("bench.DevBench::dense") > 5
+    perfasm.write_text(text.replace("bench.DevBench::dense", "bench.DevBench::dense" + PAYLOAD), encoding="utf-8")
+    code, shown = asmcfg(str(perfasm), "--compile-id", "513", "--dot", os.devnull)
+    assert code == 0
+    assert_nothing_raw(shown)
+    assert lines_with(shown, f"profile {tmp_path}/perfasm{SHOWN}.txt: cpu-clock; this compilation holds ")
+    assert lines_with(shown, f"bench.DevBench::dense{SHOWN} line 24")  # the hottest blocks' source column
 
 
 def test_wrote_lines_show_the_escapes_of_the_file_and_the_method(crafted: Path, tmp_path: Path) -> None:
