@@ -19,7 +19,7 @@ the bidi controls (the marks ALM, LRM and RLM, the embeddings, overrides and iso
 
 def visible(text: str) -> str:
     """`text` with each control character spelled as an escape (`\\x1b`, `\\u202e`); other text unchanged."""
-    if _HIDDEN.search(text) is None:
+    if (text.isascii() and text.isprintable()) or _HIDDEN.search(text) is None:  # the first test is the quicker
         return text
     return _HIDDEN.sub(_spelled, text)
 
