@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from asmcfg.terminal import visible
+
 
 class AsmcfgError(Exception):
     """Base of every error asmcfg reports to the user; `exit_code` is the process status."""
@@ -15,8 +17,9 @@ class AsmcfgError(Exception):
         self.line = line
 
     def __str__(self) -> str:
+        """`file:line: message`, its control characters made visible: file names and messages quote the input."""
         where = self.source + (f":{self.line}" if self.line else "")
-        return f"{where}: {self.message}" if where else self.message
+        return visible(f"{where}: {self.message}" if where else self.message)
 
 
 class InputError(AsmcfgError):

@@ -29,8 +29,9 @@ STAGES = (
 HotSpot's tables and the ISA tables come before the readers because the hex reader decodes with the ISA
 tables and every reader names HotSpot's section markers. `asmcfg diff` compares two analyses and draws them
 side by side with the DOT renderer's labels, so it follows `render`; `run/diff.py` carries it out."""
-TOP_LEVEL = {"__init__", "__main__", "errors", "describe", "cli", "launch", "help_text"}
-"""Top-level modules: what every stage shares (the records are the `model` package)."""
+TOP_LEVEL = {"__init__", "__main__", "errors", "terminal", "describe", "cli", "launch", "help_text"}
+"""Top-level modules: what every stage shares (the records are the `model` package; `terminal` makes the text
+errors and renderers write for a person safe to show, and loads nothing)."""
 MAX_LINES = 300
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from asmcfg import describe
 from asmcfg.diff import where
@@ -15,6 +14,7 @@ from asmcfg.diff.gate import Failure
 from asmcfg.diff.items import CallItem, CheckItem, LoopItem, Side, TrapItem
 from asmcfg.diff.match import Change, Diff, Item, LoopPair
 from asmcfg.model import LoopFacts
+from asmcfg.render import literal
 
 DIFF_SCHEMA = 2
 """Version of the diff's JSON document; bumped when a field changes meaning or goes away."""
@@ -109,9 +109,9 @@ def write_tables(result: Diff, console: Console) -> None:
     """The compilations, the matched loops and what changed, as tables."""
     for label, side in (("old", result.old), ("new", result.new)):
         method = side.result.cfg.method
-        title = Text(f"{label}: ", style="bold")
-        title.append(describe.compilation(method.header), style="bold")
-        title.append(f"  {method.loc}; JDK {side.result.jdk}")
+        title = literal.text(f"{label}: ", style="bold")
+        title.append_text(literal.text(describe.compilation(method.header), style="bold"))
+        title.append_text(literal.text(f"  {method.loc}; JDK {side.result.jdk}"))
         console.print(title)
     console.print(_facts_table(result))
     if result.loops:
@@ -136,7 +136,7 @@ def _facts_table(result: Diff) -> Table:
         change = ""
         if isinstance(before, int) and isinstance(after, int) and before and before != after and key != "compile_id":
             change = f"{100.0 * (after - before) / before:+.1f}%"
-        table.add_row(label, _cell(before, after), change)
+        literal.add_row(table, label, _cell(before, after), change)
     return table
 
 
@@ -160,7 +160,7 @@ def _loops_table(result: Diff) -> Table:
         ]
         if heat:
             row.append(_cell(*(None if x is None or x.heat is None else f"{x.heat:.2f}" for x in (o, n))))
-        table.add_row(*row, pair.status)
+        literal.add_row(table, *row, pair.status)
     return table
 
 
@@ -170,6 +170,6 @@ def _changes_table(changes: tuple[Change, ...]) -> Table:
         table.add_column(column)
     for change in changes:
         gone = "(none)" if change.new is None and change.change == "left_loop" else ""
-        table.add_row(change.what, describe.CHANGE_LABELS[change.change], describe_item(change.old),
-                      describe_item(change.new) or gone)
+        literal.add_row(table, change.what, describe.CHANGE_LABELS[change.change], describe_item(change.old),
+                        describe_item(change.new) or gone)
     return table

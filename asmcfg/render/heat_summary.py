@@ -12,6 +12,7 @@ from asmcfg import describe
 from asmcfg.facts import heat_report, report
 from asmcfg.model import Analysis, Unprinted
 from asmcfg.render import literal
+from asmcfg.terminal import visible
 
 TOP_BLOCKS = 10
 SHOWN = 0.05
@@ -31,7 +32,7 @@ def write_heat(result: Analysis, console: Console) -> None:
     events = " / ".join(profile.events)
     share = profile.method_share or heat_report.method_heat(result)
     console.print(
-        f"profile {profile.source}: {events}; this compilation holds {_pct(share)} of the run",
+        visible(f"profile {profile.source}: {events}; this compilation holds {_pct(share)} of the run"),
         highlight=False,
         markup=False,
     )
@@ -57,10 +58,10 @@ def _unattributed(result: Analysis, console: Console) -> None:
             + (f" (not printed: {r.too_big} lines)" if r.too_big else "")
             for r, share in found.regions
         )
-        console.print(f"{describe.UNATTRIBUTED}: {_pct(found.heat)} of the run ({regions})", **PLAIN)
+        console.print(visible(f"{describe.UNATTRIBUTED}: {_pct(found.heat)} of the run ({regions})"), **PLAIN)
         advice = report.unattributed_advice(result, found)
         if advice:
-            console.print(advice, **PLAIN)
+            console.print(visible(advice), **PLAIN)
     if max(found.elsewhere, default=0.0) >= SHOWN:
         console.print(f"in regions perfasm did not print (below its threshold): {_pct(found.elsewhere)} of the run",
                       **PLAIN)
@@ -70,9 +71,9 @@ def write_unprinted(items: Sequence[Unprinted], console: Console) -> None:
     """One line per compilation perfasm measured but did not print."""
     for item in items:
         header = item.header
-        console.print(f"{describe.compilation(header)}: "
-                      + describe.unprinted(header.name, item.share, item.lines, item.threshold, header.compile_id),
-                      **PLAIN)
+        console.print(visible(f"{describe.compilation(header)}: "
+                              + describe.unprinted(header.name, item.share, item.lines, item.threshold,
+                                                   header.compile_id)), **PLAIN)
 
 
 def _top_blocks(result: Analysis) -> Table:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from asmcfg.terminal import visible
+
 if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the labels
     from rich.console import Console
 
@@ -60,7 +62,8 @@ def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
     """Write the fast index of a large log as fixed columns, rows as their headers are found; count the rows.
 
     Plain text, not a rich table: a table would hold every row and measure it before printing the first. Rows
-    go out in batches of _BATCH, or one at a time on a terminal, where they show the progress.
+    go out in batches of _BATCH, or one at a time on a terminal, where they show the progress; the text taken from
+    the log has its control characters made visible.
     """
     out.write(
         f"{'compiler':8} {'id':>6} {'tier':>4} {'osr':>5} {'flags':5} {'bytecode':>8} {'main code':>9} "
@@ -74,8 +77,8 @@ def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
             rows.append(  # _cell written out: this runs once per compilation of a whole log
                 f"{r.compiler:8} {'' if r.compile_id is None else r.compile_id:>6} "
                 f"{'' if r.level is None else r.level:>4} {'' if r.osr_bci is None else r.osr_bci:>5} "
-                f"{r.flags.strip():5} {'' if r.bytecode_size is None else r.bytecode_size:>8} "
-                f"{'' if r.code_size is None else r.code_size:>9} {r.offset:>12}  {r.method}\n"
+                f"{visible(r.flags.strip()):5} {'' if r.bytecode_size is None else r.bytecode_size:>8} "
+                f"{'' if r.code_size is None else r.code_size:>9} {r.offset:>12}  {visible(r.method)}\n"
             )
             if len(rows) >= batch:
                 out.write("".join(rows))

@@ -8,6 +8,7 @@ from rich.table import Table
 from asmcfg.facts import meaning
 from asmcfg.model import Analysis
 from asmcfg.render import literal
+from asmcfg.terminal import visible
 
 _MAX_DECISIONS = 40
 
@@ -26,8 +27,8 @@ def write_meaning(result: Analysis, console: Console) -> None:
            [[r["kind"], r["routine"], r["slow"], r["fast"]] for r in meaning.runtime_rows(result)])
     if result.type_checks:
         failing = sorted({t.fails_to for t in result.type_checks if t.fails_to})
-        console.print(f"{len(result.type_checks)} type check(s)" + (f"; failing to: {', '.join(failing)}"
-                                                                     if failing else ""), highlight=False, markup=False)
+        line = f"{len(result.type_checks)} type check(s)" + (f"; failing to: {', '.join(failing)}" if failing else "")
+        console.print(visible(line), highlight=False, markup=False)
 
 
 def _table(console: Console, title: str, columns: tuple[str, ...], rows: list[list[str]]) -> None:

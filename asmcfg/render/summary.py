@@ -8,7 +8,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from asmcfg import describe
 from asmcfg.facts import report
@@ -17,6 +16,7 @@ from asmcfg.model import Analysis, LoopRole
 from asmcfg.render import literal
 from asmcfg.render.heat_summary import write_heat
 from asmcfg.render.meaning_summary import write_meaning
+from asmcfg.terminal import visible
 
 _MAX_SKIPPED_SHOWN = 5
 _MAX_WHERE = 6
@@ -26,10 +26,11 @@ def stderr_console() -> Console:
     """The console for the summary: colour only on a terminal and without NO_COLOR; lines kept whole (never
     wrapped at any width) when stderr is not a terminal, so a log or a pipe gets each line as one line."""
     terminal = sys.stderr.isatty()
-    # markup=False: method names, comments and frames come from the input and may hold `[...]`.
+    # markup=False, emoji=False: method names, comments and frames come from the input and may hold `[...]` or
+    # `:name:`; what is printed passes through `visible` (or `literal`) for the control characters they may hold.
     return Console(
         stderr=True, width=None if terminal else _UNWRAPPED, soft_wrap=not terminal,
-        no_color=bool(os.environ.get("NO_COLOR")), markup=False,
+        no_color=bool(os.environ.get("NO_COLOR")), markup=False, emoji=False,
     )
 
 
@@ -41,13 +42,12 @@ def write_summary(result: Analysis, console: Console) -> None:
     """Print the summary of one analysed method."""
     method = result.cfg.method
     numbers = counts(result)
-    title = Text(describe.compilation(method.header), style="bold")
-    title.append(
+    title = literal.text(describe.compilation(method.header), style="bold")
+    title.append(visible(
         f"  {method.loc}  "
         f"{numbers['instructions']} instructions, {numbers['blocks']} blocks, {len(result.loops)} loops; "
-        f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})",
-        style="",
-    )
+        f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})"
+    ), style="")
     console.print(title, highlight=False)
     if result.loops:
         console.print(_loop_table(result))
@@ -164,4 +164,4 @@ def _skipped(result: Analysis, console: Console) -> None:
         f"{len(skipped)} line(s) inside the method were not understood and skipped:", highlight=False, markup=False
     )
     for number, text in skipped[:_MAX_SKIPPED_SHOWN]:
-        console.print(f"  {result.cfg.method.at(number)}: {text[:100]!r}", highlight=False, markup=False)
+        console.print(visible(f"  {result.cfg.method.at(number)}: {text[:100]!r}"), highlight=False, markup=False)

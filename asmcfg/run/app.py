@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import sys
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from asmcfg.run.pipeline import (
     pick_profiled,
 )
 from asmcfg.run.progress import Progress
+from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -120,7 +120,7 @@ def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
 
     from asmcfg.render.listing import write_listing
 
-    console = Console(width=300, no_color=True, highlight=False, markup=False)
+    console = Console(width=300, no_color=True, highlight=False, markup=False, emoji=False)
     if write_listing(rows, console, unprinted) == 0:
         raise _nothing_selected(stream, methods, selector)
     return 0
@@ -169,7 +169,10 @@ def _nothing_selected(stream: Stream, seen: _Checked, selector: Selector) -> Asm
 
 def _say_choice(err: Console, picked: Picked, selector: Selector) -> None:
     """Which compilation was chosen and by what rule, with how many others there are."""
-    say = functools.partial(err.print, highlight=False, markup=False, soft_wrap=True)
+
+    def say(line: str) -> None:
+        err.print(visible(line), highlight=False, markup=False, soft_wrap=True)
+
     if picked.rule in ("profile", "unprinted"):
         why = ("the profile's samples land on" if picked.rule == "profile"
                else "the profile names as the run's hottest (perfasm did not print it)")
@@ -209,7 +212,7 @@ def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
 
     overlaid, found = overlay(method, perf.profiles, perf.unprinted)
     prefix = "profile" if found.matched else "profile NOT applied"
-    err.print(f"{prefix}: {found.message}", highlight=False, markup=False)
+    err.print(visible(f"{prefix}: {found.message}"), highlight=False, markup=False)
     return overlaid
 
 
@@ -265,8 +268,9 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     atomic_bytes(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
     if not options.quiet:
         result = results[0]
-        stderr_console().print(f"wrote {options.svg}: {describe.compilation(result.cfg.method.header)}, "
-                               f"{len(result.cfg.blocks)} blocks", highlight=False, markup=False, soft_wrap=True)
+        stderr_console().print(visible(f"wrote {options.svg}: {describe.compilation(result.cfg.method.header)}, "
+                                       f"{len(result.cfg.blocks)} blocks"), highlight=False, markup=False,
+                               soft_wrap=True)
 
 
 def _write_html(results: list[Analysis], options: Options) -> None:
@@ -291,4 +295,5 @@ def _write_html(results: list[Analysis], options: Options) -> None:
     if not options.quiet and options.html != STDOUT:
         header = results[0].cfg.method.header
         what = describe.compilation(header) if len(results) == 1 else f"{len(results)} compilations"
-        stderr_console().print(f"wrote {options.html}: {what}", highlight=False, markup=False, soft_wrap=True)
+        stderr_console().print(visible(f"wrote {options.html}: {what}"), highlight=False, markup=False,
+                               soft_wrap=True)

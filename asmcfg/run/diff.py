@@ -17,6 +17,7 @@ from asmcfg.render.files import atomic_bytes, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import selection
 from asmcfg.run.pipeline import Selector, analyse_method, no_methods_error, open_input
+from asmcfg.terminal import visible
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ def run(options: DiffOptions) -> int:
     if not options.quiet:
         report.write_tables(result, err)
     for failure in failures:
-        err.print(f"asmcfg diff: --fail-on {failure.condition}: {failure.where}", highlight=False)
+        err.print(visible(f"asmcfg diff: --fail-on {failure.condition}: {failure.where}"), highlight=False)
     return gate.EXIT_CODE if failures else 0
 
 
@@ -133,7 +134,7 @@ def _analysed(method: Method, profile: str | None, options: DiffOptions) -> Anal
         method, found = overlay(method, perf.profiles, perf.unprinted)
         if not options.quiet:
             prefix = "profile" if found.matched else "profile NOT applied"
-            stderr_console().print(f"{prefix} ({profile}): {found.message}", highlight=False)
+            stderr_console().print(visible(f"{prefix} ({profile}): {found.message}"), highlight=False)
     return analyse_method(method, options.jdk)
 
 

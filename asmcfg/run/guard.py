@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 
 from asmcfg.errors import AsmcfgError
+from asmcfg.terminal import visible
 
 
 def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
@@ -35,10 +36,11 @@ def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
 
 
 def _say(line: str) -> None:
-    """One line on stderr, as click writes it (click is loaded only now: the launcher's fast paths run without it)."""
+    """One line on stderr, as click writes it (click is loaded only now: the launcher's fast paths run without it),
+    its control characters made visible: an internal error's detail may quote the input."""
     import click
 
-    click.echo(line, err=True)
+    click.echo(visible(line), err=True)
 
 
 INTERNAL_ERROR = 4

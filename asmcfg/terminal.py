@@ -1,0 +1,29 @@
+"""Text bound for a terminal with its control characters made visible, as `less` and `git` show them.
+
+A log is untrusted input: a method name holding `ESC ] 0 ; … BEL` would set the window title, OSC 52 would
+write the clipboard, `ESC [ 8 m` would hide what follows, and a bidi override would reorder what is shown.
+Every line asmcfg writes to stdout or stderr for a person passes the text it took from its inputs through
+`visible`, which spells each such character as an escape (`\\x1b`, `\\x9b`, `\\u202e`) and leaves every other
+character alone, so ordinary names print exactly as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""What a terminal acts on or reorders rather than shows: the C0 controls (tab and newline included: in a
+name they are spoofing, never layout), DEL, the C1 controls (`\\x9b` is an 8-bit CSI to some terminals) and
+the bidi controls (the marks ALM, LRM and RLM, the embeddings, overrides and isolates)."""
+
+
+def visible(text: str) -> str:
+    """`text` with each control character spelled as an escape (`\\x1b`, `\\u202e`); other text unchanged."""
+    if (text.isascii() and text.isprintable()) or _HIDDEN.search(text) is None:  # the first test is the quicker
+        return text
+    return _HIDDEN.sub(_spelled, text)
+
+
+def _spelled(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
