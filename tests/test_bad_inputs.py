@@ -22,6 +22,7 @@ from corpus import run_cli
 
 from asmcfg.cli import INTERNAL_ERROR
 from asmcfg.run import app
+from asmcfg.run.guard import BROKEN_PIPE
 from asmcfg.run.options import Options
 from asmcfg.sources import diagnose, lines as sources
 
@@ -178,7 +179,7 @@ def test_stdin_pipe_closed_before_any_instruction() -> None:
     assert "<stdin>:4: a compiled-method header but no instructions under it" in assert_one_line_error(code, err)
 
 
-def test_stdout_pipe_closed_early_is_quiet() -> None:
+def test_stdout_pipe_closed_early_is_one_line_and_an_error() -> None:
     with subprocess.Popen([sys.executable, "-m", "asmcfg", str(LF), "--all", "--no-fold"], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE) as process:
         assert process.stdout is not None and process.stderr is not None
@@ -187,7 +188,8 @@ def test_stdout_pipe_closed_early_is_quiet() -> None:
         err = process.stderr.read().decode()
         process.wait(timeout=60)
     assert first.startswith(b"digraph")
-    assert process.returncode == 0 and "Traceback" not in err
+    assert process.returncode == BROKEN_PIPE != 0 and "Traceback" not in err
+    assert err == "asmcfg: the output's reader closed it before all of it was written (broken pipe)\n"
 
 
 def test_stdout_on_a_full_disk() -> None:
@@ -298,13 +300,14 @@ def test_debug_shows_the_traceback_of_an_internal_error(monkeypatch: pytest.Monk
     )
 
 
-def test_broken_pipe_exits_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_broken_pipe_is_one_line_and_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     def explode(options: Options) -> int:
         raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
     monkeypatch.setattr(app, "run", explode)
-    code, _, _ = run_cli(str(LF))
-    assert code == 0
+    code, _, err = run_cli(str(LF))
+    assert code == BROKEN_PIPE != 0
+    assert err.count("\n") == 1 and "(broken pipe)" in err
 
 
 @pytest.mark.parametrize("args", [["--compile-id", "seven"], ["--all", "--svg", "x.svg"], ["--no-such-flag"]])
