@@ -26,7 +26,8 @@ HELP = {
         '                                  on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only,\n"
         '                                  no instruction lists.\n'
-        '  --svg FILE                      Render the graph to an SVG file.\n'
+        '  --svg FILE|-                    Render the graph to SVG in FILE or on\n'
+        '                                  stdout.\n'
         '  --html FILE|-                   Write the interactive report: one offline\n'
         '                                  HTML page.\n'
         '  --source-path DIR               Folder of .java sources to show beside the\n'
@@ -85,7 +86,7 @@ HELP = {
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines, on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only, no instruction\n"
         '                                  lists.\n'
-        '  --svg FILE                      Render the graph to an SVG file.\n'
+        '  --svg FILE|-                    Render the graph to SVG in FILE or on stdout.\n'
         '  --html FILE|-                   Write the interactive report: one offline HTML page.\n'
         '  --source-path DIR               Folder of .java sources to show beside the graph in --html\n'
         '                                  (repeatable, or os.pathsep-separated).\n'

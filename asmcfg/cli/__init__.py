@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from asmcfg import __version__
-from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, SETTINGS, SYNTAXES
+from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, RENDER_TIMEOUT, SETTINGS, SYNTAXES
 from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run.guard import INTERNAL_ERROR as INTERNAL_ERROR, guarded
@@ -50,7 +50,7 @@ class _WithDiff(click.Command):
 @click.option("--json", "json_", metavar="FILE|-", help="Write the JSON model (schema 1) to FILE or stdout.")
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
-@click.option("--svg", metavar="FILE", help="Render the graph to an SVG file.")
+@click.option("--svg", metavar="FILE|-", help="Render the graph to SVG in FILE or on stdout.")
 @click.option("--html", "html_", metavar="FILE|-", help="Write the interactive report: one offline HTML page.")
 @click.option(
     "--source-path",
@@ -84,7 +84,7 @@ class _WithDiff(click.Command):
 )
 @click.option(
     "--render-timeout",
-    type=click.FloatRange(1, 3600),
+    type=RENDER_TIMEOUT,
     default=60,
     show_default=True,
     metavar="SECONDS",
@@ -138,7 +138,7 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
-    from asmcfg.run import app  # loaded once the flags are read: --help and usage errors need none of it
+    from asmcfg.run import app, outputs  # loaded once the flags are read: --help and usage errors need none of it
     from asmcfg.run.options import Options
     from asmcfg.run.pipeline import Selector
 
@@ -166,4 +166,7 @@ def main(
         log=log,
         paths=paths,
     )
+    problem = outputs.run_problem(options)  # before anything is read: an output over an input, two on stdout…
+    if problem is not None:
+        raise click.UsageError(problem)
     sys.exit(guarded(lambda: app.run(options), input, debug))

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, SETTINGS, SYNTAXES
+from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, RENDER_TIMEOUT, SETTINGS, SYNTAXES
 from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run.guard import guarded
@@ -52,7 +52,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @_side_options("new")
 @click.option("--json", "json_", metavar="FILE|-", help="Write the diff as JSON (diff schema 2).")
 @click.option("--dot", metavar="FILE|-", help="Write both graphs side by side as DOT.")
-@click.option("--svg", metavar="FILE", help="Render both graphs side by side to SVG.")
+@click.option("--svg", metavar="FILE|-", help="Render both graphs side by side to SVG (FILE or stdout).")
 @click.option("--html", "html", metavar="FILE|-",
               help="Write both compilations' interactive pages side by side, matched items linked, to one file.")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="CONDITION",
@@ -65,7 +65,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
               help="Input format of both inputs; sniffed by default.")
 @click.option("--renderer", type=click.Choice(RENDERERS), default="auto", show_default=True,
               help="Graphviz for --svg.")
-@click.option("--render-timeout", type=click.FloatRange(1, 3600), default=60, show_default=True,
+@click.option("--render-timeout", type=RENDER_TIMEOUT, default=60, show_default=True,
               metavar="SECONDS", help="Give up on Graphviz after this long.")
 @click.option("-q", "--quiet", is_flag=True, help="No tables on stderr (failed conditions are still named).")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
@@ -76,7 +76,7 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
                  renderer: str, render_timeout: float, quiet: bool, debug: bool, **sides: Any) -> None:
     """Compare two compilations: loops, checks, traps, calls and polls that changed."""
     from asmcfg.diff import gate
-    from asmcfg.run.diff import DiffOptions, run
+    from asmcfg.run.diff import DiffOptions, diff_problem, run
 
     try:
         conditions = gate.parse(fail_on)
@@ -90,6 +90,9 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
         syntax=Syntax(syntax), input_format=None if input_format == "auto" else DialectName(input_format),
         fold=not no_fold, renderer=renderer, render_timeout=render_timeout, quiet=quiet,
     )
+    problem = diff_problem(options)  # before anything is read
+    if problem is not None:
+        raise click.UsageError(problem)
     sys.exit(guarded(lambda: run(options), old, debug))
 
 

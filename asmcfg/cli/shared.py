@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import click
 
 from asmcfg.dialects import DIALECTS
 from asmcfg.model import Compiler, Syntax
@@ -15,3 +18,20 @@ SYNTAXES = tuple(s.value for s in (Syntax.ATT, Syntax.INTEL))
 """`--syntax` choices: how asmcfg spells the x86 instructions it decodes."""
 SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 """click's context settings for both commands."""
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds in a range; `nan`, which every comparison lets through, is refused too."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The number, or a usage error naming the flag."""
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number of seconds.", param, ctx)
+        return number
+
+
+RENDER_TIMEOUT = Seconds(1, 3600)
+"""`--render-timeout`: seconds Graphviz may take."""

@@ -1,12 +1,14 @@
 """Write output files atomically: a temp file in the same folder, then rename.
 
 Paths that exist and are not regular files (`/dev/null`, a FIFO, `/dev/stdout`) are written in place:
-renaming over them would replace the device or pipe with a file.
+renaming over them would replace the device or pipe with a file. A symbolic link is written through: its target
+is replaced and the link stays. A file that is replaced keeps its permission bits (a 0600 report stays 0600).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -30,11 +32,34 @@ def _umask() -> int:
     return mask
 
 
+def _target(path: str) -> str:
+    """The file a write to `path` replaces: the end of its chain of symbolic links, else `path` itself."""
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
 def _folder(path: str) -> str:
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(os.path.abspath(_target(path)))
     if not os.path.isdir(folder):
         raise OutputError(f"folder {folder} does not exist (create it first)", path)
     return folder
+
+
+def check_target(path: str) -> None:
+    """OutputError now, before any input is read, when `path` (not `-`) could not be written: its folder is
+    missing or not writable."""
+    if _is_special(path):
+        return
+    folder = _folder(path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write here: {os.strerror(errno.EACCES)} (check the folder's permissions)", path)
+
+
+def _mode(target: str) -> int:
+    """Permission bits for the new file: those of the file it replaces, else what the umask allows."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode) & 0o777
+    except OSError:
+        return 0o666 & ~_umask()
 
 
 @contextlib.contextmanager
@@ -43,6 +68,7 @@ def _atomic(path: str, mode: str) -> Iterator[IO[str] | IO[bytes]]:
         with open(path, mode) as handle:
             yield handle
         return
+    target = _target(path)
     try:
         fd, temp = tempfile.mkstemp(prefix=".asmcfg-", suffix=".tmp", dir=_folder(path))
     except OSError as exc:
@@ -50,8 +76,8 @@ def _atomic(path: str, mode: str) -> Iterator[IO[str] | IO[bytes]]:
     try:
         with os.fdopen(fd, mode) as handle:
             yield handle
-        os.chmod(temp, 0o666 & ~_umask())
-        os.replace(temp, path)
+        os.chmod(temp, _mode(target))
+        os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
@@ -69,6 +95,16 @@ def atomic_bytes(path: str, data: bytes) -> None:
     """Write `data` to `path` atomically."""
     with _atomic(path, "wb") as handle:
         handle.write(data)  # type: ignore[arg-type]
+
+
+def bytes_to(target: str, data: bytes) -> None:
+    """Write `data` to stdout (`-`) or to `target` atomically."""
+    if target != "-":
+        atomic_bytes(target, data)
+        return
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 def write_to(target: str, writer: Callable[[TextIO], None]) -> None:

@@ -37,6 +37,11 @@ _MAX_NAMES = 10_000
 
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
+    from asmcfg.run import outputs
+
+    # before anything is read: an output that cannot be written fails now, not after a long analysis
+    writes = outputs.run_outputs(options)
+    outputs.check_targets(writes, stdout=options.list or not writes)
     if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
         sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
                          "or give a FILE, see --help)\n")
@@ -257,7 +262,7 @@ def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Un
 
 def _write_svg(results: list[Analysis], options: Options) -> None:
     from asmcfg.render import dot, svgnodes
-    from asmcfg.render.files import atomic_bytes
+    from asmcfg.render.files import bytes_to
     from asmcfg.render.summary import stderr_console
     from asmcfg.render.svg import render_svg
 
@@ -265,8 +270,8 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     text = io.StringIO()
     dot.write_dot(results[0], text, options.fold)
     svg = render_svg(text.getvalue(), options.render_timeout, options.renderer).decode("utf-8")
-    atomic_bytes(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
-    if not options.quiet:
+    bytes_to(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
+    if not options.quiet and options.svg != STDOUT:
         result = results[0]
         stderr_console().print(visible(f"wrote {options.svg}: {describe.compilation(result.cfg.method.header)}, "
                                        f"{len(result.cfg.blocks)} blocks"), highlight=False, markup=False,

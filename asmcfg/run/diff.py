@@ -13,9 +13,9 @@ from asmcfg.diff import gate, items, report
 from asmcfg.diff.match import Diff, diff
 from asmcfg.errors import SelectionError
 from asmcfg.model import Analysis, Compiler, DialectName, Method, Syntax
-from asmcfg.render.files import atomic_bytes, write_to
+from asmcfg.render.files import bytes_to, write_to
 from asmcfg.render.summary import stderr_console
-from asmcfg.run import selection
+from asmcfg.run import outputs, selection
 from asmcfg.run.pipeline import Selector, analyse_method, no_methods_error, open_input
 from asmcfg.terminal import visible
 
@@ -68,6 +68,7 @@ class DiffOptions:
 
 def run(options: DiffOptions) -> int:
     """Carry out one diff; returns the exit status (0, or gate.EXIT_CODE when a condition holds)."""
+    outputs.check_targets(diff_outputs(options), stdout=False)  # before anything is read
     old, new = read_sides(options)
     result = diff(items.side(old), items.side(new))
     failures = gate.check(result, options.fail_on)
@@ -78,6 +79,20 @@ def run(options: DiffOptions) -> int:
     for failure in failures:
         err.print(visible(f"asmcfg diff: --fail-on {failure.condition}: {failure.where}"), highlight=False)
     return gate.EXIT_CODE if failures else 0
+
+
+def diff_outputs(options: DiffOptions) -> list[outputs.Named]:
+    """The outputs a diff was asked for, in the order of its flags."""
+    return outputs.named(("--json", options.json), ("--dot", options.dot), ("--svg", options.svg),
+                         ("--html", options.html))
+
+
+def diff_problem(options: DiffOptions) -> str | None:
+    """Why the diff's flags cannot be carried out as given (an output on stdout twice, or over an input)."""
+    inputs = outputs.named(("OLD", options.old), ("NEW", options.new), ("--old-log", options.old_log),
+                           ("--new-log", options.new_log), ("--old-profile", options.old_profile),
+                           ("--new-profile", options.new_profile))
+    return outputs.problem(diff_outputs(options), inputs)
 
 
 def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
@@ -148,7 +163,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         if options.svg:
             from asmcfg.render.svg import render_svg
 
-            atomic_bytes(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
+            bytes_to(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
         if options.dot:
             write_to(options.dot, lambda out: _write(out, text.getvalue()))
     if options.html:

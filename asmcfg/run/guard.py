@@ -3,27 +3,37 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Callable
 
-from asmcfg.errors import AsmcfgError
+from asmcfg.errors import AsmcfgError, OutputError
+from asmcfg.run.signals import Stopped, stopping
 from asmcfg.terminal import visible
 
 
 def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
-    """Run and return its status; errors become one line on stderr and their exit code."""
+    """Run and return its status; errors become one line on stderr and their exit code. SIGTERM and SIGHUP stop
+    the run as Ctrl-C does (outputs' temp files removed, workers ended), with status 128 + the signal's number."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        sys.stdout = ClosedStdout()
     try:
-        return run()
+        with stopping():
+            return run()
     except AsmcfgError as error:
         if debug:
             _traceback()
         _say(f"asmcfg: {error}")
         return error.exit_code
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader had enough (`| head`): quiet, as a pipeline expects
         _drop_stdout()
-        sys.stderr.close()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.close()
         return 0
+    except Stopped as stop:
+        _say(f"asmcfg: stopped by {stop.name}")
+        return 128 + stop.signum
     except KeyboardInterrupt:
         _say("asmcfg: interrupted")
         return 130
@@ -37,10 +47,27 @@ def guarded(run: Callable[[], int], source: str, debug: bool) -> int:
 
 def _say(line: str) -> None:
     """One line on stderr, as click writes it (click is loaded only now: the launcher's fast paths run without it),
-    its control characters made visible: an internal error's detail may quote the input."""
+    its control characters made visible (an internal error's detail may quote the input); nothing when stderr is
+    gone too (a closed pipe, a hung-up terminal)."""
     import click
 
-    click.echo(visible(line), err=True)
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(visible(line), err=True)
+
+
+class ClosedStdout(io.TextIOBase):
+    """sys.stdout of a process started with stdout closed: writing to it is an OutputError, not an internal one."""
+
+    def write(self, text: str) -> int:
+        raise OutputError("standard output is closed: name a FILE for the output, or leave stdout open")
+
+    def isatty(self) -> bool:
+        return False
+
+
+def stdout_closed() -> bool:
+    """True when the process was started with stdout closed."""
+    return sys.stdout is None or isinstance(sys.stdout, ClosedStdout)
 
 
 INTERNAL_ERROR = 4

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import multiprocessing
+import multiprocessing.process
+import os
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -13,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from asmcfg.dialects.scan import die_with_parent
 from asmcfg.errors import WorkerError
 from asmcfg.run import compiled
 
@@ -61,7 +66,7 @@ def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
     # The pool's threads here move batches and results through pipes a chunk at a time, each chunk waiting for
     # the GIL while this thread computes: a short switch interval keeps the workers from stalling on them.
     sys.setswitchinterval(_SWITCH)
-    pool = ProcessPoolExecutor(helpers, context, _init, (function,))
+    pool = ProcessPoolExecutor(helpers, context, _init, (function, os.getpid()))
     try:
         window: deque[Any] = deque()
         for batch in batches:
@@ -73,6 +78,9 @@ def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], proce
             yield _value(window.popleft())
     except BrokenProcessPool:
         raise WorkerError("a worker process stopped before it finished its part (killed, or out of memory)") from None
+    except BaseException:  # stopped (Ctrl-C, SIGTERM, a closed output): the workers' parts are no longer wanted
+        _kill(pool)
+        raise
     finally:
         # Waiting for the pool's own thread to end (its workers are done, or dead) keeps it from closing its wake-up
         # pipe while the interpreter's exit writes to it, which prints a traceback after a finished run.
@@ -89,9 +97,31 @@ def _value(entry: Any) -> Any:
     return entry.value if isinstance(entry, _Done) else entry.result()
 
 
-def _init(function: Callable[[Any], Any]) -> None:
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, even one blocked writing a result nobody will read.
+
+    A worker killed halfway through sending a result would leave the pool's thread here waiting for the rest of
+    it (this process holds the pipe's write end too), and the pool's shutdown waiting for that thread: closing
+    this process's write end makes the pipe end there, and the pool sees its workers gone."""
+    processes: dict[int, multiprocessing.process.BaseProcess] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.kill()
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
+
+
+def _init(function: Callable[[Any], Any], parent: int) -> None:
+    """In a worker: the function to run; killed with this process's parent, and stopped by it alone (the
+    parent handles Ctrl-C, SIGTERM and SIGHUP, and ends its workers)."""
     global _FUNCTION
     _FUNCTION = function
+    for caught in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(caught, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
 
 
 def _call(batch: Any) -> Any:

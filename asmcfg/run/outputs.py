@@ -1,0 +1,160 @@
+"""Where a run's outputs go, checked before any input is read.
+
+A usage problem (`problem`) is an output that is one of the inputs (the same file by device and inode, through
+links and `..`), or an existing `.java` file inside a `--source-path` folder, two outputs on stdout, two
+outputs that are one file, or an output flag the chosen mode would ignore; the CLI reports it as a usage error.
+`check_targets` then stops a run whose output could not be written (a missing or read-only folder, a closed
+stdout) before it reads anything.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from asmcfg.errors import OutputError
+from asmcfg.run.options import Options
+
+STD = "-"
+"""An input read from stdin, or an output written to stdout."""
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A file named on the command line."""
+
+    flag: str
+    """The flag that names it (`--json`), or the argument's name (`FILE`) for an input."""
+    path: str
+    """The path as given; `-` is stdin for an input, stdout for an output."""
+
+
+def named(*pairs: tuple[str, str | None]) -> list[Named]:
+    """The (flag, path) pairs whose path is given."""
+    return [Named(flag, path) for flag, path in pairs if path is not None]
+
+
+def run_outputs(options: Options) -> list[Named]:
+    """The outputs a main run was asked for, in the order of its flags."""
+    return named(("--json", options.json), ("--jsonl", options.jsonl), ("--svg", options.svg),
+                 ("--html", options.html), ("--dot", options.dot))
+
+
+def run_problem(options: Options) -> str | None:
+    """Why the main run's flags cannot be carried out as given, else None."""
+    outputs = run_outputs(options)
+    inputs = named(("FILE", options.input), ("--log", options.log), ("--profile", options.profile))
+    return ignored(options, outputs) or problem(outputs, inputs, options.source_path)
+
+
+def ignored(options: Options, outputs: Sequence[Named]) -> str | None:
+    """An output flag the mode the flags choose would not write."""
+    if options.list and outputs:
+        return f"--list prints the table and writes nothing else: drop {_flags(outputs)}"
+    others = [o for o in outputs if o.flag != "--jsonl"]
+    if options.jsonl is not None and others:
+        return f"--jsonl writes every compilation as JSON Lines and nothing else: drop {_flags(others)}"
+    if options.source_path and options.html is None:
+        return "--source-path shows the sources in the --html report: give --html FILE too"
+    return None
+
+
+def problem(outputs: Sequence[Named], inputs: Sequence[Named], source_path: Iterable[str] = ()) -> str | None:
+    """Two outputs on stdout, an output that is an input, or two outputs that are one file; else None."""
+    on_stdout = [o for o in outputs if o.path == STD]
+    if len(on_stdout) > 1:
+        both = "both" if len(on_stdout) == 2 else "all"
+        return f"{_flags(on_stdout)} {both} write to stdout: give all but one of them a FILE"
+    files = [o for o in outputs if o.path != STD]
+    for output in files:
+        clash = _input_clash(output, inputs, source_path)
+        if clash is not None:
+            return clash
+    seen: dict[tuple[int, int] | str, Named] = {}
+    for output in files:
+        key = _identity(output.path)
+        if key is None:
+            continue
+        if key in seen:
+            return f"{seen[key].flag} and {output.flag} both write {output.path}: give each its own FILE"
+        seen[key] = output
+    return None
+
+
+def check_targets(outputs: Iterable[Named], stdout: bool) -> None:
+    """OutputError before any input is read when an output could not be written: stdout closed (`stdout`: the
+    run writes there even if no output is `-`), a folder missing or not writable."""
+    from asmcfg.render.files import check_target
+    from asmcfg.run.guard import stdout_closed
+
+    for output in outputs:
+        if output.path == STD:
+            stdout = True
+        else:
+            check_target(output.path)
+    if stdout and stdout_closed():
+        raise OutputError("standard output is closed: name a FILE for the output, or leave stdout open")
+
+
+def _input_clash(output: Named, inputs: Sequence[Named], source_path: Iterable[str]) -> str | None:
+    """Why writing `output` would destroy an input, else None (a missing output is no input)."""
+    found = _stat(output.path)
+    if found is None:
+        return None
+    for source in inputs:
+        read = _stat_input(source.path)
+        if read is not None and (read.st_dev, read.st_ino) == (found.st_dev, found.st_ino):
+            what = "the file on standard input" if source.path == STD else f"the input {source.path}"
+            return f"{output.flag} {output.path} would overwrite {what} ({source.flag}): name another FILE"
+    if output.path.endswith(".java"):
+        for folder in (part for value in source_path for part in value.split(os.pathsep) if part):
+            if _inside(output.path, folder):
+                return (f"{output.flag} {output.path} would overwrite a source of --source-path {folder}: "
+                        "name another FILE")
+    return None
+
+
+def _inside(path: str, folder: str) -> bool:
+    """True when `path` resolves to a place under `folder` (resolved too)."""
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    return os.path.isdir(root) and os.path.commonpath([real, root]) == root
+
+
+def _stat(path: str) -> os.stat_result | None:
+    """The regular file at `path` (links followed); None when there is none, or it is a device or a pipe."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return found if stat.S_ISREG(found.st_mode) else None
+
+
+def _stat_input(path: str) -> os.stat_result | None:
+    """The regular file an input is read from: stdin's when it is `-` and redirected from a file."""
+    if path != STD:
+        return _stat(path)
+    try:
+        found = os.fstat(sys.stdin.fileno()) if sys.stdin is not None else None
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if found is not None and stat.S_ISREG(found.st_mode) else None
+
+
+def _identity(path: str) -> tuple[int, int] | str | None:
+    """What makes two output paths one file: device and inode of an existing regular file, else the resolved
+    path; None for a device or a pipe (`/dev/null` may take several outputs)."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
+
+
+def _flags(outputs: Sequence[Named]) -> str:
+    names = [o.flag for o in outputs]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
