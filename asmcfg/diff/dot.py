@@ -9,12 +9,9 @@ from asmcfg import describe
 from asmcfg.diff.items import Side
 from asmcfg.diff.match import Diff, LoopPair
 from asmcfg.model import Analysis, Loop
-from asmcfg.render.dot import HUGE_GRAPH, LARGE_GRAPH, block_label, quote
+from asmcfg.render.dot import HUGE_GRAPH, LARGE_GRAPH, block_label
 from asmcfg.render.fold import folds
-
-
-def _attrs(pairs: dict[str, str]) -> str:
-    return "[" + " ".join(f"{key}={quote(value)}" for key, value in pairs.items()) + "]"
+from asmcfg.render.quoting import attrs, quote
 
 
 def write_diff_dot(result: Diff, out: TextIO, fold: bool = True) -> None:
@@ -26,7 +23,7 @@ def write_diff_dot(result: Diff, out: TextIO, fold: bool = True) -> None:
         graph.update({"nslimit": "0.2", "nslimit1": "0.2", "mclimit": "0.1", "searchsize": "20"})
         graph["splines"] = "false" if nodes > HUGE_GRAPH else "polyline"
     out.write("digraph \"diff\" {\n")
-    out.write(f"  graph {_attrs(graph)};\n")
+    out.write(f"  graph {attrs(graph)};\n")
     out.write(f'  node [shape=box style="rounded,filled" fontname={quote(describe.FONT)} fontsize=10];\n')
     out.write(f"  edge [fontname={quote(describe.FONT)} fontsize=9];\n")
     status = loop_status(result.loops)
@@ -38,7 +35,7 @@ def write_diff_dot(result: Diff, out: TextIO, fold: bool = True) -> None:
             out.write(f"  {{rank=same; o_b{pair.old.header}; n_b{pair.new.header};}}\n")
             link = {"style": "dashed", "color": colour, "constraint": "false", "dir": "none",
                     "label": f"{pair.status} ({pair.how})"}
-            out.write(f"  o_b{pair.old.header} -> n_b{pair.new.header} {_attrs(link)};\n")
+            out.write(f"  o_b{pair.old.header} -> n_b{pair.new.header} {attrs(link)};\n")
     _write_legend(out)
     out.write("}\n")
 
@@ -79,19 +76,19 @@ def _write_side(
     groups = folds(result) if fold else []
     folded = {b: f"{prefix}_fold{g.blocks[0]}" for g in groups for b in g.blocks}
     title = f"{label}: {describe.compilation(result.cfg.method.header)}  (JDK {result.jdk})"
-    out.write(f"  subgraph cluster_{prefix} {{\n    graph {_attrs({'label': title, 'color': '#bbbbbb'})};\n")
+    out.write(f"  subgraph cluster_{prefix} {{\n    graph {attrs({'label': title, 'color': '#bbbbbb'})};\n")
     placed = _write_loops(out, prefix, result, status, marks, folded)
     for block in result.cfg.blocks:
         if block.id not in placed and block.id not in folded:
             out.write(f"    {_node(prefix, result, block.id, marks)}\n")
     for group in groups:
         text = f"F{group.blocks[0]}: {group.label}\n"
-        attrs = {"label": text, "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
+        props = {"label": text, "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
         mark = next((marks[b] for b in group.blocks if b in marks), None)
         if mark is not None:
-            attrs.update({"fillcolor": describe.DIFF_FILLS[mark], "color": describe.DIFF_COLOURS[mark],
+            props.update({"fillcolor": describe.DIFF_FILLS[mark], "color": describe.DIFF_COLOURS[mark],
                           "penwidth": "2.5"})
-        out.write(f"    {folded[group.blocks[0]]} {_attrs(attrs)};\n")
+        out.write(f"    {folded[group.blocks[0]]} {attrs(props)};\n")
     out.write("  }\n")
     _write_edges(out, prefix, result, folded)
 
@@ -99,11 +96,11 @@ def _write_side(
 def _node(prefix: str, result: Analysis, block_id: int, marks: dict[int, str]) -> str:
     block = result.cfg.blocks[block_id]
     fill = describe.fill_for(result.block_tags(block_id))
-    attrs = {"label": block_label(result, block), "fillcolor": fill, "id": f"{prefix}_b{block_id}"}
+    props = {"label": block_label(result, block), "fillcolor": fill, "id": f"{prefix}_b{block_id}"}
     mark = marks.get(block_id)
     if mark is not None:
-        attrs.update({"fillcolor": describe.DIFF_FILLS[mark], "color": describe.DIFF_COLOURS[mark], "penwidth": "2.5"})
-    return f"{prefix}_b{block_id} {_attrs(attrs)};"
+        props.update({"fillcolor": describe.DIFF_FILLS[mark], "color": describe.DIFF_COLOURS[mark], "penwidth": "2.5"})
+    return f"{prefix}_b{block_id} {attrs(props)};"
 
 
 def _write_loops(
@@ -124,7 +121,7 @@ def _write_loop(
     state = status.get(loop.header, "same")
     frame = {"label": f"loop B{loop.header}: {state}", "color": describe.DIFF_COLOURS[state], "penwidth": "2",
              "style": "rounded"}
-    out.write(f"{indent}subgraph cluster_{prefix}_loop{loop.header} {{\n{indent}  graph {_attrs(frame)};\n")
+    out.write(f"{indent}subgraph cluster_{prefix}_loop{loop.header} {{\n{indent}  graph {attrs(frame)};\n")
     members = set(loop.blocks)
     for inner in result.loops:
         if inner.depth == loop.depth + 1 and set(inner.blocks) < members:
@@ -144,28 +141,28 @@ def _write_edges(out: TextIO, prefix: str, result: Analysis, folded: dict[int, s
         if isinstance(edge.dst, str):
             if edge.dst not in exits:
                 exits[edge.dst] = f"{prefix}_exit{len(exits)}"
-                attrs = {"label": edge.dst, "shape": "cds", "style": "filled", "fillcolor": "#f7f7f7"}
-                out.write(f"  {exits[edge.dst]} {_attrs(attrs)};\n")
+                props = {"label": edge.dst, "shape": "cds", "style": "filled", "fillcolor": "#f7f7f7"}
+                out.write(f"  {exits[edge.dst]} {attrs(props)};\n")
             dst = exits[edge.dst]
         else:
             dst = folded.get(edge.dst, f"{prefix}_b{edge.dst}")
         if (src, dst) in seen or (src == dst and src in folded.values()):
             continue
         seen.add((src, dst))
-        attrs = dict(describe.EDGE_STYLES[edge.kind])
+        props = dict(describe.EDGE_STYLES[edge.kind])
         check = result.checks.get(edge)
         if check:
-            attrs.update({"color": describe.CHECK_COLOUR, "label": check.replace("_", " ")})
-        out.write(f"  {src} -> {dst} {_attrs(attrs)};\n")
+            props.update({"color": describe.CHECK_COLOUR, "label": check.replace("_", " ")})
+        out.write(f"  {src} -> {dst} {attrs(props)};\n")
 
 
 def _write_legend(out: TextIO) -> None:
     out.write('  subgraph cluster_legend {\n    graph [label="legend" style=dashed color="#bbbbbb"];\n')
     previous = None
     for state in ("added", "removed", "changed"):
-        attrs = {"label": f"{state} (blocks holding such an item; loop frames)",
+        props = {"label": f"{state} (blocks holding such an item; loop frames)",
                  "fillcolor": describe.DIFF_FILLS[state], "color": describe.DIFF_COLOURS[state], "penwidth": "2.5"}
-        out.write(f"    legend_{state} {_attrs(attrs)};\n")
+        out.write(f"    legend_{state} {attrs(props)};\n")
         if previous:
             out.write(f"    {previous} -> legend_{state} [style=invis];\n")
         previous = f"legend_{state}"

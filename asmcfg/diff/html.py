@@ -2,7 +2,8 @@
 
 Each side is the page `asmcfg --html` writes for that compilation (same renderer, script and style), held in a
 frame of the outer page; the outer page's own small script paints the diff's colours on each side and, when a
-block or loop is clicked on one side, selects and centres its counterpart on the other (`diff.links`)."""
+block or loop is clicked on one side, selects and centres its counterpart on the other (`diff.links`). A frame's
+page inherits the outer page's Content-Security-Policy, which so names both scripts by hash, and no other."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from typing import TextIO
 from asmcfg import describe
 from asmcfg.diff.links import links
 from asmcfg.diff.match import Diff
-from asmcfg.render.html import PageOptions, script_json, write_html
+from asmcfg.render.html import PageOptions, page_script, script_hash, script_json, write_html
+from asmcfg.render.quoting import visible
 
 
 def _asset(name: str) -> str:
@@ -29,8 +31,9 @@ def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
         page = io.StringIO()
         write_html([side.result], page, options)
         frames[name] = html.escape(page.getvalue(), quote=True)
-    titles = {name: describe.compilation(side.result.cfg.method.header) + f" (JDK {side.result.jdk})"
+    titles = {name: visible(describe.compilation(side.result.cfg.method.header) + f" (JDK {side.result.jdk})")
               for name, side in (("old", result.old), ("new", result.new))}
+    script = _asset("diff.js")
     legend = " ".join(f'<span class="key" style="border-color:{describe.DIFF_COLOURS[s]};'
                       f'background:{describe.DIFF_FILLS[s]}">{s}</span>' for s in ("added", "removed", "changed"))
     parts = {
@@ -38,7 +41,8 @@ def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
         "OLD_TITLE": html.escape(titles["old"]), "NEW_TITLE": html.escape(titles["new"]),
         "OLD": frames["old"], "NEW": frames["new"], "LEGEND": legend,
         "LINKS": script_json(links(result)),
-        "SCRIPT": _asset("diff.js"),
+        "SCRIPT": script,
+        "SCRIPT_HASHES": f"{script_hash(script)} {script_hash(page_script())}",
     }
     pieces = re.split(r"\{\{(\w+)\}\}", _asset("diff.html"))
     out.write("".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces)))

@@ -11,44 +11,13 @@ from asmcfg.facts import meaning
 from asmcfg.model import Analysis, Block, Edge, EdgeKind, Instruction
 from asmcfg.render.fold import Fold, folds
 from asmcfg.render.layout import write_anchors, write_loop_clusters
+from asmcfg.render.quoting import attrs, clipped, quote
 
 _MAX_OPERANDS = 48
-_MAX_LINE = 240
 LARGE_GRAPH = 150
 """Above this many nodes, layout limits keep Graphviz fast."""
 HUGE_GRAPH = 400
 """Above this many nodes, edges are drawn straight: spline routing dominates the layout time."""
-
-
-def quote(text: str) -> str:
-    """A DOT double-quoted string whose content is shown literally.
-
-    `&` is written `&amp;`: Graphviz decodes HTML entities in labels, so `&lt;` or `&nbsp;` in a comment would
-    otherwise be shown as `<` or a non-breaking space instead of as printed.
-    """
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif char == "&":
-            out.append("&amp;")
-        elif char == "\n":
-            out.append("\\l")
-        elif ord(char) < 32 or ord(char) == 127 or ord(char) > 126:
-            out.append(f"\\\\x{ord(char):02x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def _clipped(label: str) -> str:
-    """Each line of `label` cut to _MAX_LINE characters: Graphviz runs out of memory on a megabyte label."""
-    return "\n".join(line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 3] + "..." for line in label.split("\n"))
-
-
-def _attrs(pairs: dict[str, str]) -> str:
-    shown = {key: _clipped(value) if key == "label" else value for key, value in pairs.items()}
-    return "[" + " ".join(f"{key}={quote(value)}" for key, value in shown.items()) + "]"
 
 
 def instruction_text(ins: Instruction) -> str:
@@ -113,18 +82,18 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
     groups = folds(result) if fold else []
     folded = {b: f"fold{g.blocks[0]}" for g in groups for b in g.blocks}
     nodes = len(result.cfg.blocks) - len(folded) + len(groups)
-    out.write(f"digraph {quote(name)} {{\n")
-    out.write(f"  graph {_attrs(_graph_attrs(result, nodes))};\n")
+    out.write(f"digraph {quote(clipped(name))} {{\n")
+    out.write(f"  graph {attrs(_graph_attrs(result, nodes))};\n")
     out.write(f'  node [shape=box style="rounded,filled" fontname={quote(describe.FONT)} fontsize=10];\n')
     out.write(f"  edge [fontname={quote(describe.FONT)} fontsize=9];\n")
     notes = _fold_notes(result, folded)
     bold, hottest = set(bold_path(result)), hottest_share(result)
     for block in result.cfg.blocks:
         if block.id not in folded:
-            attrs = _block_attrs(result, block, notes.get(block.id, []), bold, hottest)
-            out.write(f"  b{block.id} {_attrs(attrs)};\n")
+            props = _block_attrs(result, block, notes.get(block.id, []), bold, hottest)
+            out.write(f"  b{block.id} {attrs(props)};\n")
     for group in groups:
-        out.write(f"  {folded[group.blocks[0]]} {_attrs(_fold_attrs(group))};\n")
+        out.write(f"  {folded[group.blocks[0]]} {attrs(_fold_attrs(group))};\n")
     _write_exits(result, out)
     _write_edges(result, out, folded)
     write_loop_clusters(result, out, set(folded))
@@ -135,11 +104,11 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
 
 
 def _graph_attrs(result: Analysis, nodes: int) -> dict[str, str]:
-    attrs = {"label": describe.compilation(result.cfg.method.header), "labelloc": "t", "fontname": describe.FONT}
+    props = {"label": describe.compilation(result.cfg.method.header), "labelloc": "t", "fontname": describe.FONT}
     if nodes > LARGE_GRAPH:
-        attrs.update({"nslimit": "0.2", "nslimit1": "0.2", "mclimit": "0.1", "searchsize": "20"})
-        attrs["splines"] = "false" if nodes > HUGE_GRAPH else "polyline"
-    return attrs
+        props.update({"nslimit": "0.2", "nslimit1": "0.2", "mclimit": "0.1", "searchsize": "20"})
+        props["splines"] = "false" if nodes > HUGE_GRAPH else "polyline"
+    return props
 
 
 def _fold_notes(result: Analysis, folded: dict[int, str]) -> dict[int, list[str]]:
@@ -166,15 +135,15 @@ def _block_attrs(result: Analysis, block: Block, notes: list[str], bold: set[int
     if heat is not None and result.block_heat:
         fill = describe.heat_colour(heat[0], hottest)
     label = block_label(result, block) + "".join(note + "\n" for note in notes)
-    attrs = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
+    props = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
     evidence = result.trap_log.get(block.id)
     if evidence is not None and evidence.disagrees:
-        attrs["penwidth"] = "2.5"
-        attrs["color"] = describe.DIFFERS_COLOUR
+        props["penwidth"] = "2.5"
+        props["color"] = describe.DIFFERS_COLOUR
     if block.id in bold:
-        attrs["penwidth"] = "2.5"
-        attrs["color"] = describe.HOT_COLOUR
-    return attrs
+        props["penwidth"] = "2.5"
+        props["color"] = describe.HOT_COLOUR
+    return props
 
 
 def _fold_attrs(group: Fold) -> dict[str, str]:
@@ -195,14 +164,14 @@ def _exit_id(name: str, names: list[str]) -> str:
 def _write_exits(result: Analysis, out: TextIO) -> None:
     names = _exit_names(result)
     for name in names:
-        attrs = {
+        props = {
             "label": name,
             "shape": "cds",
             "style": "filled",
             "fillcolor": "#f7f7f7",
             "color": describe.EXIT_COLOUR,
         }
-        out.write(f"  {_exit_id(name, names)} {_attrs(attrs)};\n")
+        out.write(f"  {_exit_id(name, names)} {attrs(props)};\n")
 
 
 def _write_edges(result: Analysis, out: TextIO, folded: dict[int, str]) -> None:
@@ -220,22 +189,22 @@ def _write_edges(result: Analysis, out: TextIO, folded: dict[int, str]) -> None:
         ):
             continue
         seen.add(key)
-        out.write(f"  {src} -> {dst} {_attrs(_edge_attrs(result, edge, (edge.src, edge.dst) in hot))};\n")
+        out.write(f"  {src} -> {dst} {attrs(_edge_attrs(result, edge, (edge.src, edge.dst) in hot))};\n")
 
 
 def _edge_attrs(result: Analysis, edge: Edge, hot: bool) -> dict[str, str]:
-    attrs = dict(describe.EDGE_STYLES[edge.kind])
+    props = dict(describe.EDGE_STYLES[edge.kind])
     check = result.checks.get(edge)
     if check:
-        attrs["color"] = describe.CHECK_COLOUR
-        attrs["label"] = check.replace("_", " ")
+        props["color"] = describe.CHECK_COLOUR
+        props["label"] = check.replace("_", " ")
     if hot:
-        attrs["penwidth"] = "3"
-        attrs["color"] = describe.HOT_COLOUR
+        props["penwidth"] = "3"
+        props["color"] = describe.HOT_COLOUR
     if isinstance(edge.dst, int) and result.block_heat:
         width = 1 + 4 * sum(result.block_heat.get(edge.dst, (0.0,))[:1]) / 100
-        attrs["penwidth"] = f"{max(float(attrs.get('penwidth', '1')), width):.2f}"
-    return attrs
+        props["penwidth"] = f"{max(float(props.get('penwidth', '1')), width):.2f}"
+    return props
 
 
 def bold_path(result: Analysis) -> tuple[int, ...]:
@@ -254,7 +223,7 @@ def _write_heat_scale(out: TextIO, result: Analysis) -> None:
         share = hottest * step / 4
         label = f"{profile.events[0]} {share:.2f}%" + (" (hottest block)" if step == 4 else "")
         name = f"legend_heat_{step}"
-        out.write(f"    {name} {_attrs({'label': label, 'fillcolor': describe.heat_colour(share, hottest)})};\n")
+        out.write(f"    {name} {attrs({'label': label, 'fillcolor': describe.heat_colour(share, hottest)})};\n")
         if previous:
             out.write(f"    {previous} -> {name} [style=invis];\n")
         previous = name
@@ -266,24 +235,24 @@ def _write_legend(out: TextIO, result: Analysis, folded: bool) -> None:
     if bold_path(result):
         hot = {"label": describe.HOT_PATH_LABEL, "fillcolor": "#ffffff", "color": describe.HOT_COLOUR}
         hot["penwidth"] = "2.5"
-        out.write(f"    legend_hot_path {_attrs(hot)};\n")
+        out.write(f"    legend_hot_path {attrs(hot)};\n")
         previous = "legend_hot_path"
     if folded:
         fold = {"label": describe.FOLD_LABEL, "fillcolor": describe.FOLD_COLOUR, "style": "rounded,filled,dashed"}
-        out.write(f"    legend_fold {_attrs(fold)};\n")
+        out.write(f"    legend_fold {attrs(fold)};\n")
         out.write(f"    {previous} -> legend_fold [style=invis];\n" if previous else "")
         previous = "legend_fold"
     for tag in describe.TAG_ORDER:
-        attrs = {"label": describe.TAG_LABELS[tag], "fillcolor": describe.TAG_COLOURS[tag]}
-        out.write(f"    legend_{tag} {_attrs(attrs)};\n")
+        props = {"label": describe.TAG_LABELS[tag], "fillcolor": describe.TAG_COLOURS[tag]}
+        out.write(f"    legend_{tag} {attrs(props)};\n")
         if previous:
             out.write(f"    {previous} -> legend_{tag} [style=invis];\n")
         previous = f"legend_{tag}"
     for kind in EdgeKind:
-        attrs = {"label": describe.EDGE_LABELS[kind], "shape": "plaintext", "style": ""}
-        out.write(f"    legend_edge_{kind.value} {_attrs(attrs)};\n")
+        props = {"label": describe.EDGE_LABELS[kind], "shape": "plaintext", "style": ""}
+        out.write(f"    legend_edge_{kind.value} {attrs(props)};\n")
     for a, b in itertools.pairwise(EdgeKind):
-        style = _attrs(describe.EDGE_STYLES[a])
+        style = attrs(describe.EDGE_STYLES[a])
         out.write(f"    legend_edge_{a.value} -> legend_edge_{b.value} {style};\n")
     _write_heat_scale(out, result)
     out.write("  }\n")

@@ -1,8 +1,11 @@
 """The interactive report: one self-contained HTML page with each compilation's Graphviz SVG, the JSON model
-beside it, and the page's own script and style inlined (nothing is loaded from anywhere)."""
+beside it, and the page's own script and style inlined (nothing is loaded from anywhere). Its Content-Security-Policy
+lets exactly that script run, by its hash: a script that reached the page any other way would not."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import io
 import json
@@ -18,6 +21,7 @@ from asmcfg.model import Analysis, EdgeKind, JavaSources
 from asmcfg.render import dot, svgnodes
 from asmcfg.render.fold import folds
 from asmcfg.render.json import SCHEMA, method_dict
+from asmcfg.render.quoting import visible
 from asmcfg.sources.java import java_file
 
 Render = Callable[[str], bytes]
@@ -38,6 +42,17 @@ class PageOptions:
 
 def _asset(name: str) -> str:
     return resources.files("asmcfg.render").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def script_hash(script: str) -> str:
+    """The Content-Security-Policy source `'sha256-…'` that lets the inline script whose text is `script` run."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def page_script() -> str:
+    """The report page's script, as written between its `<script>` tags."""
+    return _asset("page.js")
 
 
 def view_svg(result: Analysis, options: PageOptions) -> str:
@@ -100,6 +115,7 @@ def script_json(value: Any) -> str:
 def write_html(results: list[Analysis], out: TextIO, options: PageOptions) -> None:
     """Write the page for `results` (an index table first when there are several)."""
     svgs = [view_svg(r, options) for r in results]
+    script = page_script()
     model = {
         "schema": SCHEMA,
         "methods": [view_model(r, options) for r in results],
@@ -109,11 +125,12 @@ def write_html(results: list[Analysis], out: TextIO, options: PageOptions) -> No
     }
     title = describe.compilation(results[0].cfg.method.header) if len(results) == 1 else f"{len(results)} compilations"
     parts = {
-        "TITLE": html.escape(f"asmcfg: {title}"),
+        "TITLE": html.escape(visible(f"asmcfg: {title}")),
         "STYLE": _asset("page.css"),
         "MODEL": script_json(model),
         "SVGS": "\n".join(f'<template id="svg{n}">{svg}</template>' for n, svg in enumerate(svgs)),
-        "SCRIPT": _asset("page.js"),
+        "SCRIPT": script,
+        "SCRIPT_HASH": script_hash(script),
     }
     pieces = re.split(r"\{\{(\w+)\}\}", _asset("page.html"))
     out.write("".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces)))

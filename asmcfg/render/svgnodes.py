@@ -9,6 +9,7 @@ import re
 from asmcfg import describe
 from asmcfg.facts import report
 from asmcfg.model import Analysis, JavaSources
+from asmcfg.render.quoting import visible
 from asmcfg.sources.java import java_file
 
 _NODE = re.compile(r'<g id="(b|fold)(\d+)" class="node">(\s*)<title>[^<]*</title>')
@@ -52,7 +53,7 @@ def finish(svg: str, result: Analysis, sources: JavaSources | None = None, pixel
         kind, number, space = match.group(1), int(match.group(2)), match.group(3)
         if kind == "fold":
             return f'<g id="fold{number}" class="node fold" data-fold="F{number}">{space}<title>F{number}</title>'
-        title = html.escape(tooltip(result, number, sources), quote=False)
+        title = html.escape(visible(tooltip(result, number, sources)), quote=False)
         return f'<g id="b{number}" class="node" data-block="B{number}">{space}<title>{title}</title>'
 
     svg = _NODE.sub(node, svg)

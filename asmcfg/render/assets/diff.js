@@ -4,6 +4,9 @@
 "use strict";
 (() => {
   const LINKS = JSON.parse(document.getElementById("links").textContent);
+  // Bidirectional controls in names are shown as the report page shows them (U+202E -> \x202e).
+  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  const visible = (text) => String(text).replace(BIDI, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
   const OTHER = {old: "new", new: "old"};
   const ready = new Set();
   const frame = (side) => document.getElementById(side);
@@ -26,11 +29,11 @@
     const here = `${side} ${loop ? "loop " : ""}B${key}`;
     if (found && found.to !== null) {
       send(OTHER[side], loop ? {type: "loop", header: found.to} : {type: "block", block: found.to});
-      status.textContent = `${here} → ${OTHER[side]} ${loop ? "loop " : ""}B${found.to}: ${found.why}`;
+      status.textContent = visible(`${here} → ${OTHER[side]} ${loop ? "loop " : ""}B${found.to}: ${found.why}`);
       status.dataset.match = `${OTHER[side]}:${loop ? "loop" : "block"}:${found.to}`;
     } else {
       send(OTHER[side], {type: "clear"});
-      status.textContent = `${here}: ${found ? found.why : `no counterpart in the ${OTHER[side]} compilation`}`;
+      status.textContent = visible(`${here}: ${found ? found.why : `no counterpart in the ${OTHER[side]} compilation`}`);
       status.dataset.match = "";
     }
   });

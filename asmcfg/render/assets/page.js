@@ -7,6 +7,11 @@
   const MIN_READABLE = 1.0; // 10-unit text is 10 px tall at zoom 1
   const $ = (sel, root = document) => root.querySelector(sel);
 
+  // Text shown with each bidirectional control written as the DOT writer writes it (U+202E -> \x202e): a name
+  // holding one cannot read as another. Only what is shown changes; the model's text stays as read.
+  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  const visible = (text) => String(text).replace(BIDI, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+
   // h("td", {class: "x", onclick: f}, "text", child) -> element; text is always set as text, never as HTML.
   function h(tag, props, ...kids) {
     const node = document.createElement(tag);
@@ -14,11 +19,11 @@
       if (value === undefined || value === null || value === false) continue;
       if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else if (key === "class") node.className = value;
-      else node.setAttribute(key, value === true ? "" : value);
+      else node.setAttribute(key, value === true ? "" : key === "title" ? visible(value) : value);
     }
     for (const kid of kids.flat()) {
       if (kid === null || kid === undefined || kid === false) continue;
-      node.append(kid instanceof Node ? kid : String(kid));
+      node.append(kid instanceof Node ? kid : visible(kid));
     }
     return node;
   }
@@ -53,7 +58,7 @@
       this.scale = 1; this.tx = 0; this.ty = 0;
       this.selected = null; this.matches = []; this.current = -1; this.open = new Map();
       this.pane = $("#graph-pane");
-      $("#title").textContent = this.page.title;
+      $("#title").textContent = visible(this.page.title);
       this.minimap = new Minimap(this);
       this.source = new SourcePane(this);
       fillTables(this);
