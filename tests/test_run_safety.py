@@ -4,8 +4,8 @@ SIGTERM and SIGHUP in the middle of `--jsonl` on a real LogCompilation log (java
 that the run lasts) end it as Ctrl-C does: exit 128+N, no hidden temp file, no worker process left running; a
 worker whose parent is killed outright dies with it. An output that names an input is refused before anything is
 read, and the input keeps its bytes; a rewritten report keeps its permission bits and its symlink; two outputs
-on stdout, an output the mode ignores, a `nan` timeout and a closed stdout are one clear line each; a reader that stops early (`| head`) ends the run
-quietly.
+on stdout, an output the mode ignores, a `nan` timeout and a closed stdout are one clear line each; a reader that
+stops early (`| head`) ends the run quietly.
 """
 
 from __future__ import annotations
