@@ -88,9 +88,10 @@ def _kind(message: str) -> str:
 
 def _signature(kind: str, exc: BaseException) -> str:
     # a slow case: where it was stopped, in the fuzzer too; anything else: where asmcfg raised
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if kind == "slow" or "/asmcfg/" in f.filename]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if (kind == "slow" and f.name != "_timeout") or "/asmcfg/" in f.filename]
     where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
-    message = ": ".join(re.sub(r"\d{4,}", "N", str(exc)).split(": ")[:2])
+    message = ": ".join(re.sub(r"(?<!U\+)\d{4,}", "N", str(exc)).split(": ")[:2])
     return f"{kind} {type(exc).__name__} at {where}: {message[:100]}"
 
 

@@ -132,14 +132,15 @@ class _Slot:
 
 
 def run_all(chunks: list[Chunk], workers: int, run_one: RunOne, lost: Lost, limit: float, memory_mb: int,
-            progress: Callable[[Tally], None]) -> Tally:
-    """Run every chunk on `workers` processes; the merged tally."""
+            progress: Callable[[Tally], None], hard: float | None = None) -> Tally:
+    """Run every chunk on `workers` processes; the merged tally. A case still running after `hard` seconds
+    (default 2 * limit + 5) has its worker killed."""
     context = multiprocessing.get_context("fork")
     tasks, results = context.Queue(), context.Queue()
     for chunk in chunks:
         tasks.put(chunk)
     pending = set(chunks)
-    hard = 2 * limit + 5
+    hard = 2 * limit + 5 if hard is None else hard
 
     def start() -> _Slot:
         state = context.Array("d", [-1.0, 0.0], lock=False)
