@@ -1,203 +1,134 @@
 """The long fuzz run (not in CI): mutate real dumps of every dialect and count what escapes.
 
-    python fuzz/fuzz.py [--cases 100000] [--workers 2] [--seed 1] [--out DIR] [--corpus DIR ...]
+    python fuzz/fuzz.py [--cases 100000] [--workers 2] [--seed 1] [--time-limit 10] [--out DIR] [--corpus DIR]
     python fuzz/fuzz.py --replay N          # run case N alone, with its traceback
 
 Seeds are methods cut from every dump under tests/data and the read-only corpus, grouped by the dialect the
-sniffer picks; cases go round the dialects in turn. Each case applies 1-6 mutations of fuzz/mutations.py,
-reads the result through the library path (the sniffed dialect, or the seed's one forced), checks the graph,
-the tags, the DOT and the JSON, then also renders the stderr summary and the --list row (rich), has Graphviz
-read the DOT of one case in GRAPHVIZ_EVERY, and when nothing was read asks diagnose what the input looks
-like. Case N is always the same bytes for a given --seed.
+sniffer picks (fuzz/cases.py). Each case applies 1-6 mutations (fuzz/mutations.py: corruptions, and the
+crafted ones of fuzz/hostile.py: lines up to 1 MiB, numbers of thousands of digits, bad character references,
+control and bidi characters in names). A single case goes through the library path with its properties
+(fuzz/properties.py), the terminal text, the `--jsonl` path and the `--html` page (fuzz/paths.py, page.py);
+a diff case through `asmcfg diff` (fuzz/diffpath.py); the `serve` path has its place in fuzz/paths.py.
 
-An escape is any exception but an AsmcfgError; a violation is a failed property. Each distinct one is saved
-once under --out with the case number, so `--replay N` reproduces it.
+Each case runs under a time limit (fuzz/workers.py); one over it is a `slow` violation. An escape is any
+exception but an AsmcfgError; a violation is a failed property. Each distinct one is saved once under --out
+with the case number, so `--replay N` reproduces it. The last line sums the run up: cases, escapes,
+violations by kind, the slowest case and the workers' peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import io
 import multiprocessing
-import random
 import re
-import subprocess
+import resource
 import sys
 import tempfile
 import time
 import traceback
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import mutations
+import cases
+import diffpath
+import paths
 import properties
-from rich.console import Console
+import workers
+from workers import CaseTimeout, Tally
 
 from asmcfg import dialects
 from asmcfg.errors import AsmcfgError
-from asmcfg.model import Analysis
-from asmcfg.render import dot, summary
-from asmcfg.render.listing import write_listing
-from asmcfg.render.svg import find_renderer
-from asmcfg.run.pipeline import no_methods_error
-from asmcfg.sources import diagnose
+from asmcfg.run.compiled import build_name
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = (ROOT / "tests" / "data", Path("/work/shared/corpus"))
-MAX_SEED_BYTES = 60_000
-SEEDS_PER_DIALECT = 80
-CHUNK = 250
-GRAPHVIZ_EVERY = 200
-"""One case in this many also has Graphviz read its DOT (a process start each: too slow for every case)."""
-
-
-@dataclass(slots=True)
-class Tally:
-    """Counts of one batch of cases, merged across workers."""
-
-    cases: int = 0
-    outcomes: Counter[str] = field(default_factory=Counter)
-    """`ok`, `asmcfg_error`, `violation`, `escape` per case."""
-    dialects: Counter[str] = field(default_factory=Counter)
-    methods: int = 0
-    empty_methods: int = 0
-    findings: dict[str, tuple[int, int, str]] = field(default_factory=dict)
-    """Signature -> (count, first case number, saved file)."""
-
-    def merge(self, other: Tally) -> None:
-        """Add `other` into this tally."""
-        self.cases += other.cases
-        self.outcomes.update(other.outcomes)
-        self.dialects.update(other.dialects)
-        self.methods += other.methods
-        self.empty_methods += other.empty_methods
-        for key, (count, first, saved) in other.findings.items():
-            mine = self.findings.get(key, (0, first, saved))
-            earliest = min((mine[1], mine[2]), (first, saved))
-            self.findings[key] = (mine[0] + count, *earliest)
-
-
-def build_seeds(roots: list[Path], folder: Path) -> dict[str, list[bytes]]:
-    """Up to SEEDS_PER_DIALECT distinct seeds per dialect, spread over sizes up to MAX_SEED_BYTES."""
-    found: dict[str, set[bytes]] = {}
-    for path in mutations.corpus_files(*roots):
-        data = mutations.read_bytes(path)
-        if len(data) > 40 * MAX_SEED_BYTES:
-            continue
-        windows = mutations.windows(data, folder)
-        found.setdefault(mutations.dialect_of(data), set()).update(w for w in windows if len(w) <= MAX_SEED_BYTES)
-    seeds: dict[str, list[bytes]] = {}
-    for dialect, group in found.items():
-        ordered = sorted(group, key=lambda w: (len(w), w))
-        step = max(1, len(ordered) // SEEDS_PER_DIALECT)
-        seeds[dialect] = ordered[::step][:SEEDS_PER_DIALECT]
-    return seeds
-
-
+CHUNK = 25
 _SEEDS: dict[str, list[bytes]] = {}
 _SETTINGS: dict[str, object] = {}
 
 
-def case_bytes(number: int) -> tuple[str, bytes, str | None]:
-    """(seed dialect, mutated bytes, dialect to force or None) of case `number`."""
-    rng = random.Random(f"{_SETTINGS['seed']}:{number}")
-    names = sorted(_SEEDS)
-    dialect = names[number % len(names)]
-    data = mutations.mutate(rng.choice(_SEEDS[dialect]), rng, rng.randint(1, 6))
-    return dialect, data, dialect if rng.random() < 0.3 else None
-
-
-def _cli_renderers(result: Analysis) -> None:
-    """The stderr summary and the --list row, rendered with rich into memory."""
-    console = Console(file=io.StringIO(), width=160, no_color=True, highlight=False)
-    summary.write_summary(result, console)
-    write_listing([result.cfg.method], console)
-
-
-def _graphviz_too(result: Analysis) -> None:
-    """As _cli_renderers, and Graphviz (graphviz-pure) must read the DOT to the nodes asmcfg wrote."""
-    _cli_renderers(result)
-    text = io.StringIO()
-    dot.write_dot(result, text)
-    written = {n for n in re.findall(r"^ +(\w+) \[", text.getvalue(), flags=re.M) if n not in ("graph", "node", "edge")}
-    done = subprocess.run([*find_renderer("graphviz-pure"), "-Tcanon"], input=text.getvalue().encode(),
-                          capture_output=True, timeout=300, check=False)
-    properties.require(done.returncode == 0, f"graphviz-pure cannot read the DOT: {done.stderr[-200:]!r}")
-    canon = done.stdout.decode()
-    read = {n for n in re.findall(r"^\t+(\w+)\t+\[", canon, flags=re.M) if n not in ("graph", "node", "edge")}
-    properties.require(read == written, "Graphviz reads other nodes than asmcfg wrote")
-
-
-def _signature(kind: str, exc: BaseException) -> str:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/asmcfg/" in f.filename]
-    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
-    return f"{kind} {type(exc).__name__} at {where}: {str(exc)[:90]}"
+def case_of(number: int) -> cases.Case:
+    """Case `number` of this run."""
+    return cases.make_case(number, _SEEDS, int(str(_SETTINGS["seed"])))
 
 
 def run_one(number: int, folder: Path, tally: Tally) -> None:
     """Run case `number`, counting its outcome into `tally` and saving the first case of each finding."""
-    dialect, data, forced = case_bytes(number)
-    path = folder / "case.txt"
-    path.write_bytes(data)
+    case = case_of(number)
+    files = case.files(folder)
     tally.cases += 1
-    tally.dialects[dialect] += 1
+    tally.paths[f"{case.dialect} {case.kind}"] += 1
     try:
-        also = _graphviz_too if number % GRAPHVIZ_EVERY == 0 else _cli_renderers
-        outcome = properties.run_case(str(path), forced, also)
-        tally.methods += outcome.methods
-        tally.empty_methods += outcome.empty
-        if outcome.methods == 0:
-            no_methods_error(str(path))
-        diagnose.explain(data.decode("utf-8", "replace").splitlines()[: diagnose.SAMPLE_LINES])
-        tally.outcomes["ok"] += 1
-    except AsmcfgError:
-        tally.outcomes["asmcfg_error"] += 1
+        try:
+            if case.other is None:
+                outcome = paths.every_path(files[0], case.forced, case.facts, case.graphviz)
+                tally.methods += outcome.methods
+                tally.empty_methods += outcome.empty
+            else:
+                diffpath.check(str(files[0]), str(files[1]), case.forced,
+                               paths.graphviz if case.graphviz else paths.stub_svg)
+            tally.outcomes["ok"] += 1
+        except AsmcfgError as error:
+            paths.error_line(error, str(files[0]))
+            tally.outcomes["asmcfg_error"] += 1
     except properties.Violation as exc:
-        _found(tally, "violation", exc, number, data)
+        _found(tally, _kind(str(exc)), exc, case)
+    except CaseTimeout as exc:
+        _found(tally, "slow", exc, case)
+    except MemoryError as exc:
+        _found(tally, "memory", exc, case)
     except Exception as exc:  # an escape: exactly what this run is looking for
-        _found(tally, "escape", exc, number, data)
+        _found(tally, "escape", exc, case)
 
 
-def _found(tally: Tally, kind: str, exc: BaseException, number: int, data: bytes) -> None:
-    tally.outcomes[kind] += 1
+def _kind(message: str) -> str:
+    """A violation's kind, from its message's first word."""
+    first = message.split(":", 1)[0].split(" ", 1)[0].lower()
+    return first if first in ("terminal", "page", "jsonl", "diff", "graphviz") else "property"
+
+
+def _signature(kind: str, exc: BaseException) -> str:
+    # a slow case: where it was stopped, in the fuzzer too; anything else: where asmcfg raised
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if (kind == "slow" and f.name != "_timeout") or "/asmcfg/" in f.filename]
+    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
+    message = ": ".join(re.sub(r"(?<!U\+)\d{4,}", "N", str(exc)).split(": ")[:2])
+    return f"{kind} {type(exc).__name__} at {where}: {message[:100]}"
+
+
+def _found(tally: Tally, kind: str, exc: BaseException, case: cases.Case) -> None:
     key = _signature(kind, exc)
-    old = tally.findings.get(key)
-    if old is None:
-        name = f"{kind}-{hashlib.sha1(key.encode()).hexdigest()[:10]}"
-        out = Path(str(_SETTINGS["out"])) / f"{name}-case{number}.txt"
-        if not any(out.parent.glob(f"{name}-case*.txt")):  # another worker may have saved one already
-            out.write_bytes(data)
-        tally.findings[key] = (1, number, str(out))
-    else:
-        tally.findings[key] = (old[0] + 1, old[1], old[2])
+    tally.found(kind, key, case.number, lambda: cases.save(case, kind, key, Path(str(_SETTINGS["out"]))))
 
 
-def run_chunk(numbers: range) -> Tally:
-    """One worker's share: the cases in `numbers`."""
-    tally = Tally()
-    with tempfile.TemporaryDirectory(prefix="asmcfg-fuzz-") as folder:
-        for number in numbers:
-            run_one(number, Path(folder), tally)
-    return tally
+def lost(number: int, kind: str, seconds: float, tally: Tally) -> None:
+    """Count case `number`, whose worker was killed past the hard limit or died, and save it."""
+    case = case_of(number)
+    tally.cases += 1
+    tally.paths[f"{case.dialect} {case.kind}"] += 1
+    tally.slowest = max(tally.slowest, (seconds, number))
+    key = f"{kind}: worker {'killed' if kind == 'slow' else 'died'} in a {case.dialect} {case.kind} case " \
+          "(stuck where no signal is handled: a regular expression or C code)"
+    name = kind.split(" ", 1)[0]
+    tally.found(name, key, number, lambda: cases.save(case, name, key, Path(str(_SETTINGS["out"]))))
 
 
-def _init(seeds: dict[str, list[bytes]], settings: dict[str, object]) -> None:
-    _SEEDS.update(seeds)
-    _SETTINGS.update(settings)
-
-
-def report(tally: Tally, seconds: float, seeds: dict[str, list[bytes]]) -> None:
-    """Print the counts and every distinct finding."""
-    escapes = tally.outcomes["escape"]
-    print(f"cases: {tally.cases} in {seconds:.0f} s; escapes: {escapes}; violations: {tally.outcomes['violation']}")
+def report(tally: Tally, seconds: float) -> None:
+    """Print the counts, every distinct finding, and the summary line."""
+    print(f"build: {build_name()}; cases: {tally.cases} in {seconds:.0f} s")
     print(f"outcomes: {dict(sorted(tally.outcomes.items()))}")
-    print(f"cases per seed dialect: {dict(sorted(tally.dialects.items()))}")
-    print(f"seeds per dialect: { {d: len(s) for d, s in sorted(seeds.items())} }; dialects: {dialects.DIALECTS}")
+    print(f"cases per seed dialect and kind: {dict(sorted(tally.paths.items()))}")
+    print(f"seeds per dialect: { {d: len(s) for d, s in sorted(_SEEDS.items())} }; dialects: {dialects.DIALECTS}")
     print(f"methods checked: {tally.methods}; of them with no instruction at all: {tally.empty_methods}")
     for key, (count, first, saved) in sorted(tally.findings.items(), key=lambda kv: -kv[1][0]):
         print(f"  {count:6d} x {key}\n           first: case {first}, saved as {saved}")
+    peak = max(tally.peak_rss.values(), default=0)
+    jump, jump_case = tally.rss_jump
+    print(f"peak RSS per worker (MiB): {sorted(round(k / 1024) for k in tally.peak_rss.values())}; "
+          f"the case that raised a worker's peak most: {jump_case} (+{jump / 1024:.0f} MiB)")
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(tally.kinds.items()) if k != "escape") or "none"
+    print(f"SUMMARY cases {tally.cases}; escapes {tally.kinds['escape']}; violations "
+          f"{tally.outcomes['violation']} ({kinds}); slowest case {tally.slowest[0]:.2f} s (case {tally.slowest[1]});"
+          f" peak RSS {peak / 1024:.0f} MiB")
 
 
 def _arguments() -> argparse.Namespace:
@@ -205,6 +136,10 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--cases", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=20.0, metavar="S",
+                        help="seconds a case may take (a case stuck in C code is killed after 2*S+5)")
+    parser.add_argument("--memory-limit", type=int, default=4096, metavar="MIB",
+                        help="address space per worker (0: none); a MemoryError is a violation")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "asmcfg-fuzz")
     parser.add_argument("--corpus", type=Path, action="append", help="folders of dumps (default: tests/data and "
                         "/work/shared/corpus)")
@@ -212,38 +147,51 @@ def _arguments() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def replay(number: int, out: Path) -> None:
-    """Write case `number` to OUT/replay.txt and run it without catching anything but AsmcfgError."""
-    dialect, data, forced = case_bytes(number)
-    path = out / "replay.txt"
-    path.write_bytes(data)
-    print(f"case {number}: {dialect} seed, forced={forced}, {len(data)} bytes in {path}")
+def replay(number: int, out: Path, limit: float) -> None:
+    """Write case `number` under OUT and run it in this process, its traceback shown; an AsmcfgError is fine."""
+    case = case_of(number)
+    files = case.files(out, "replay")
+    print(f"case {number}: {case.kind}, {case.dialect} seed, forced={case.forced}, graphviz={case.graphviz}, "
+          f"{[f'{p} ({p.stat().st_size} bytes)' for p in files]}")
+    started = time.monotonic()
     try:
-        print(properties.run_case(str(path), forced, _cli_renderers))
+        workers.timed(lambda *_: _replayed(case, files), number, out, Tally(), limit)
     except AsmcfgError as exc:
+        paths.error_line(exc, str(files[0]))
         print(f"AsmcfgError (an allowed answer): {exc}")
+    finally:
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print(f"{time.monotonic() - started:.2f} s; peak RSS {rss / 1024:.0f} MiB")
+
+
+def _replayed(case: cases.Case, files: list[Path]) -> None:
+    if case.other is None:
+        print(paths.every_path(files[0], case.forced, case.facts, case.graphviz))
+    else:
+        diffpath.check(str(files[0]), str(files[1]), case.forced, paths.graphviz if case.graphviz else paths.stub_svg)
+        print("diff: every property holds")
 
 
 def main() -> int:
-    """Build the seeds, run the cases on every worker, print the tally; 1 when anything escaped."""
+    """Build the seeds, run the cases on every worker, print the tally; 1 when anything escaped or failed."""
     args = _arguments()
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as folder:
-        seeds = build_seeds(args.corpus or list(CORPORA), Path(folder))
-    settings: dict[str, object] = {"seed": args.seed, "out": str(args.out)}
-    _init(seeds, settings)
+    _SEEDS.update(cases.cached_seeds(args.corpus or list(CORPORA), args.out))
+    _SETTINGS.update(seed=args.seed, out=str(args.out))
     if args.replay is not None:
-        replay(args.replay, args.out)
+        workers.install_timeout()
+        replay(args.replay, args.out, args.time_limit)
         return 0
     started = time.monotonic()
-    tally = Tally()
-    chunks = [range(n, min(n + CHUNK, args.cases)) for n in range(0, args.cases, CHUNK)]
-    with multiprocessing.get_context("fork").Pool(args.workers, _init, (seeds, settings)) as pool:
-        for done, part in enumerate(pool.imap_unordered(run_chunk, chunks), 1):
-            tally.merge(part)
-            if done % 20 == 0:
-                print(f"... {tally.cases} cases, {tally.outcomes['escape']} escapes", file=sys.stderr, flush=True)
-    report(tally, time.monotonic() - started, seeds)
+    chunks = [(n, min(n + CHUNK, args.cases)) for n in range(0, args.cases, CHUNK)]
+
+    def progress(tally: Tally) -> None:
+        if tally.cases // 500 != (tally.cases - CHUNK) // 500:
+            print(f"... {tally.cases} cases, {tally.outcomes['escape']} escapes, {tally.outcomes['violation']} "
+                  f"violations", file=sys.stderr, flush=True)
+
+    tally = workers.run_all(chunks, args.workers, run_one, lost, args.time_limit, args.memory_limit, progress)
+    report(tally, time.monotonic() - started)
     return 1 if tally.outcomes["escape"] or tally.outcomes["violation"] else 0
 
 

@@ -1,8 +1,9 @@
 """Mutations of real dumps, and the seeds they start from: shared by tests/test_fuzz.py and fuzz/fuzz.py.
 
 A mutation takes the lines of a dump (bytes, without their newlines) and a random.Random, and gives new lines:
-line deletions, duplications, truncations, byte flips, shuffled comment lines, inserted junk and swapped runs.
-Seeds are windows of real dumps that each hold at least one method asmcfg reads.
+line deletions, duplications, truncations, byte flips, shuffled comment lines, inserted junk and swapped runs,
+and the crafted ones of fuzz/hostile.py (long lines, huge numbers, bad character references, control and bidi
+characters in names). Seeds are windows of real dumps that each hold at least one method asmcfg reads.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import random
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+
+import hostile
 
 from asmcfg import dialects
 from asmcfg.errors import AsmcfgError
@@ -146,17 +149,20 @@ def swap(lines: Lines, rng: random.Random) -> Lines:
     return lines[: a[0]] + lines[b[0] : b[1]] + lines[a[1] : b[0]] + lines[a[0] : a[1]] + lines[b[1] :]
 
 
-MUTATIONS: tuple[Mutation, ...] = (delete, duplicate, truncate, flip, shuffle_comments, junk, swap)
+MUTATIONS: tuple[Mutation, ...] = (
+    delete, duplicate, truncate, flip, shuffle_comments, junk, swap,
+    hostile.long_line, hostile.huge_number, hostile.bad_reference, hostile.control_in_name,
+)
 
 
-def mutate(data: bytes, rng: random.Random, rounds: int) -> bytes:
-    """`data` after `rounds` randomly chosen mutations."""
+def mutate(data: bytes, rng: random.Random, rounds: int, longest: int = hostile.LONG_MAX) -> bytes:
+    """`data` after `rounds` randomly chosen mutations; no long line is longer than `longest` bytes."""
     lines = data.split(b"\n")
     for _ in range(rounds):
         if lines:
-            lines = rng.choice(MUTATIONS)(lines, rng)
+            mutation = rng.choice(MUTATIONS)
+            lines = hostile.long_line(lines, rng, longest) if mutation is hostile.long_line else mutation(lines, rng)
     return b"\n".join(lines)
-
 
 
 def read_bytes(path: Path) -> bytes:
