@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from asmcfg.dialects.header import parse_header
 from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, Header
-from asmcfg.sources.numbers import DIGITS
+from asmcfg.sources.numbers import ADDRESS, DIGITS
 
 _PREFIX = re.compile(r"^(?:\s+|\d{1,3}\.\d\d%)*")
 _PERCENT = re.compile(r"(\d{1,3}\.\d\d)%")
 _GUTTER = re.compile(r"^[\s╭│╰↗↘╵]*")
-_ADDRESS = re.compile(r"^(0x[0-9a-fA-F]+):\s*(.*)$")
+_ADDRESS = re.compile(rf"^({ADDRESS}):\s*(.*)$")
 _CONSTANT = re.compile(r"^0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
 _RAW_BYTES = re.compile(r"^(?:[0-9a-f]{2} )+\s+(?=[a-z])")
 _RELATIVE = re.compile(r"^(\S+)\s+-?\d+\s*;\s*(0x[0-9a-fA-F]+)(.*)$")
