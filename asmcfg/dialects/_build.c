@@ -15,6 +15,8 @@ frozen dataclass's `__setattr__`. The Python loop is the definition; this is a c
 #include <string.h>
 
 #define FIELDS 11
+/* `numbers.MAX_DIGITS`: a longer run of digits is no bci or line number, and the scope pattern does not read it. */
+#define MAX_DIGITS 20
 
 typedef struct {
     PyTypeObject *record;
@@ -257,10 +259,11 @@ static Py_ssize_t before_blanks(const Py_UCS1 *b, Py_ssize_t start, Py_ssize_t e
     return end;
 }
 
+/* The digits from `at` on, counted up to MAX_DIGITS + 1: a longer run is no number either way. */
 static int digits(const Py_UCS1 *b, Py_ssize_t at, Py_ssize_t end)
 {
     Py_ssize_t i = at;
-    while (i < end && b[i] >= '0' && b[i] <= '9') {
+    while (i < end && i - at <= MAX_DIGITS && b[i] >= '0' && b[i] <= '9') {
         i++;
     }
     return (int)(i - at);
@@ -304,14 +307,15 @@ static int frame_at(Notes *n, Py_ssize_t name, Py_ssize_t end)
         }
         Py_ssize_t bci = at + 1 + (at + 1 < end && b[at + 1] == '-' && digits(b, at + 2, end) > 0);
         int count = digits(b, bci, end);
-        if (count == 0) {
+        if (count == 0 || count > MAX_DIGITS) {
             continue;
         }
         Py_ssize_t after = bci + count, k = past_blanks(b, after, end);
         PyObject *line = Py_None;
         Py_INCREF(line);
         int line_digits = k > after && starts(b, k, end, "(line ") ? digits(b, k + 6, end) : 0;
-        if (line_digits > 0 && k + 6 + line_digits < end && b[k + 6 + line_digits] == ')') {
+        if (line_digits > 0 && line_digits <= MAX_DIGITS && k + 6 + line_digits < end &&
+            b[k + 6 + line_digits] == ')') {
             Py_DECREF(line);
             line = number(b, k + 6, k + 6 + line_digits, 10, n);
         }

@@ -12,6 +12,7 @@ from asmcfg.dialects.annotations import FRAME_FIELDS, read_notes
 from asmcfg.model import DialectName, Feature, Frame, Header, Instruction, IsaName, Method
 from asmcfg.model.factory import new_instruction, replace
 from asmcfg.model.make import compiled, field_descriptors
+from asmcfg.sources.numbers import ADDRESS
 
 _PREFIXES = isa.for_name(IsaName.X86_64).prefixes
 
@@ -148,4 +149,4 @@ def layout_features(instructions: tuple[Instruction, ...], sections: dict[str, t
     return found
 
 
-HEX_ADDRESS = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s*(.*)$")
+HEX_ADDRESS = re.compile(rf"^\s*({ADDRESS}):\s*(.*)$")

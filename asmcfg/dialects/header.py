@@ -6,14 +6,18 @@ import re
 from typing import TYPE_CHECKING
 
 from asmcfg.model import Compiler
+from asmcfg.sources.numbers import DIGITS
 
 if TYPE_CHECKING:
     from asmcfg.model import Header
 
 _HEADER = re.compile(
-    r"Compiled method \((?P<compiler>[^)]+)\)\s+(?P<ts>\d+)\s+(?:\S+:)?\s*(?P<id>\d+) (?P<flags>[%sbn! ]{5}) "
-    r"(?:(?P<level>\d|-) )?\s*(?P<name>\S+)(?: @ (?P<osr>\d+))?(?: \((?:(?P<size>\d+) bytes|native)\))?"
+    rf"Compiled method \((?P<compiler>[^)]+)\)\s+(?P<ts>{DIGITS})\s+(?:\S+:)?\s*(?P<id>{DIGITS}) "
+    rf"(?P<flags>[%sbn! ]{{5}}) (?:(?P<level>\d|-) )?\s*(?P<name>\S+)(?: @ (?P<osr>{DIGITS}))?"
+    rf"(?: \((?:(?P<size>{DIGITS}) bytes|native)\))?"
 )
+"""A method's header; a number of more digits than HotSpot prints makes the line no header (or, the OSR bci and
+bytecode size, leaves that field out)."""
 _SECTION = re.compile(r"^\s*(?P<name>[a-zA-Z][a-zA-Z ]*?)\s*\[(0x[0-9a-fA-F]+),(0x[0-9a-fA-F]+)\]\s*=\s*\d+")
 _METHOD_LABEL = re.compile(r"#\s*\{method\}\s*(?:\{0x[0-9a-fA-F]+\}\s*)?'([^']*)'\s*'[^']*'\s*in\s*'([^']*)'")
 

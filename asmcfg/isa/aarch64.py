@@ -27,7 +27,7 @@ _CONDITIONS = [
     "al",
     "nv",
 ]
-_W1_IMM = re.compile(r"^w1\s*,\s*#?(-?(?:0x)?[0-9a-fA-F]+)(?:\s*,\s*lsl\s*#?(\d+))?$")
+_W1_IMM = re.compile(r"^w1\s*,\s*#?(-?(?:0x)?[0-9a-fA-F]+)(?:\s*,\s*lsl\s*#?(\d{1,2}))?$")
 _W1_DEST = re.compile(r"^[wx]1\s*,")
 
 

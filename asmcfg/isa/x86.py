@@ -118,8 +118,9 @@ class X86(Isa):
             if not ins.mnemonic.startswith("cmp") or branch not in _BOUND_BRANCHES:
                 continue
             match = _CMP_ATT.match(ins.operands.strip()) or _CMP_INTEL.search(ins.operands.strip())
-            if match:
-                return int(match.group(1), 0) + (1 if branch in ("ja", "jnbe") else 0)
+            bound = parse_int(match.group(1)) if match else None
+            if bound is not None:
+                return bound + (1 if branch in ("ja", "jnbe") else 0)
         return None
 
     def writes_trap_register(self, ins: Instruction) -> bool:

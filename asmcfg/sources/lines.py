@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import IO, cast
 
 from asmcfg.errors import InputError
+from asmcfg.sources.numbers import DIGITS
 
 STDIN = "-"
 MAX_LINE = 1 << 20
@@ -22,7 +23,7 @@ HEAD_LINES = 400
 """How many first lines of an input `read_lines` keeps for error messages (stdin or a pipe cannot be reread)."""
 KEPT_CHARS = 4096
 """Characters kept of each of those lines."""
-VM_VERSION = r"# VM version: JDK (\d+)"
+VM_VERSION = rf"# VM version: JDK ({DIGITS})"
 """The line JMH prints before a run's output, naming its JDK: the hsdis and machcode readers take the JDK from it,
 and the cutter gives it to the pieces after it (`split.named_jdk`)."""
 

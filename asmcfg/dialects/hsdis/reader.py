@@ -19,6 +19,7 @@ from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, DialectName, Feature, Header, Method
 from asmcfg.model.make import compiled
 from asmcfg.sources.lines import VM_VERSION, Line
+from asmcfg.sources.numbers import ADDRESS
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
@@ -30,7 +31,7 @@ Runs = Iterable[tuple[int, list[str]]]
 """Lines as runs of consecutive ones: (number of the first, their texts)."""
 
 _INSTRUCTION = re.compile(r"^\s*0x[0-9a-fA-F]+:\s+[a-z.]")
-_ADDRESS = re.compile(r"\s*(0x[0-9a-fA-F]+):\s*")
+_ADDRESS = re.compile(rf"\s*({ADDRESS}):\s*")
 """`builder.HEX_ADDRESS` without its second group: what follows the match is the line's body."""
 _MNEMONIC_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz.")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")

@@ -13,16 +13,20 @@ from dataclasses import dataclass, field
 
 from asmcfg.model import Compiler, LogTrap, TrapOrigin
 from asmcfg.model.make import compiled
+from asmcfg.sources.numbers import DIGITS, number
 
 _ENTITY = re.compile(r"&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+REPLACEMENT = "\ufffd"
+"""What a character reference to no character XML allows is read as."""
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)([^<>]*)>")
 _ATTR = re.compile(r"([\w.:-]+)\s*=\s*(?:'([^']*)'|\"([^\"]*)\")")
-_RELEASE = re.compile(r"^\s*(?:1\.)?(\d+)")
+_RELEASE = re.compile(rf"^\s*(?:1\.)?({DIGITS})")
 
 
 def unescape(text: str) -> str:
-    """`&lt;init&gt;` -> `<init>`: the five XML entities and character references."""
+    """`&lt;init&gt;` -> `<init>`: the five XML entities and character references (U+FFFD for a reference to a
+    character XML does not allow)."""
     if "&" not in text:
         return text
     if "&#" in text:
@@ -37,11 +41,19 @@ def unescape(text: str) -> str:
 
 def _entity(match: re.Match[str]) -> str:
     name = match.group(1)
-    if name.startswith("#x"):
-        return chr(int(name[2:], 16))
-    if name.startswith("#"):
-        return chr(int(name[1:]))
-    return _NAMED[name]
+    if not name.startswith("#"):
+        return _NAMED[name]
+    digits = (name[2:] if name.startswith("#x") else name[1:]).lstrip("0")
+    code = int(digits or "0", 16 if name.startswith("#x") else 10) if len(digits) <= 7 else -1
+    # HotSpot writes no character references: one to a character XML does not allow (NUL, a control other than
+    # tab, newline and return, a surrogate, U+FFFE, U+FFFF, beyond U+10FFFF) is a corrupt log's, read as U+FFFD
+    # as an undecodable byte is.
+    return chr(code) if _xml_char(code) else REPLACEMENT
+
+
+def _xml_char(code: int) -> bool:
+    """True for a character XML 1.0 allows in a document."""
+    return code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +106,8 @@ def method_name(signature: str) -> str:
 
 
 def to_int(value: str | None, base: int = 10) -> int | None:
-    """An attribute as an int, None when absent or not a number."""
-    if value is None:
-        return None
-    try:
-        return int(value, base)
-    except ValueError:
-        return None
+    """An attribute as an int, None when absent, not a number, or longer than any number HotSpot writes."""
+    return number(value, base)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +154,8 @@ def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
     size = to_int(attrs.get("size"))
     code_size = None
     if insts is not None and size is not None:
-        later = [int(v) for k, v in attrs.items() if k.endswith("_offset") and v.isdigit() and int(v) > insts]
-        code_size = min([*later, size]) - insts
+        offsets = (to_int(v) for k, v in attrs.items() if k.endswith("_offset") and v.isdigit())
+        code_size = min([*(v for v in offsets if v is not None and v > insts), size]) - insts
     kind = attrs.get("compile_kind", "")
     return NMethodRecord(
         compile_id=compile_id,

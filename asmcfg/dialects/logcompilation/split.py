@@ -18,6 +18,7 @@ from asmcfg.dialects.logcompilation.reader import Context, read_text
 from asmcfg.dialects.logcompilation.tasks import LogIndex, LogPart, index_log
 from asmcfg.model import Method
 from asmcfg.sources.lines import STDIN
+from asmcfg.sources.numbers import BYTES_DIGITS
 from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, to_texts
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ HEADERLESS_BYTES = 8 << 20
 _END = b"[/Disassembly]"
 _FOLLOWED = re.compile(rb"</?(?:writer|print_nmethod|nmethod|tty|release)")
 """The start of every tag `TtyMachine` follows (and of some others: any name these begin)."""
-_HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+\d+\s+(?:\S+:)?\s*(\d+) ")
+_HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+%s\s+(?:\S+:)?\s*(%s) " % (BYTES_DIGITS, BYTES_DIGITS))
 
 
 def last_end(data: bytes) -> int:

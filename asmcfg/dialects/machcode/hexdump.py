@@ -17,7 +17,7 @@ DATA = ".byte"
 """Mnemonic of a pseudo-instruction that covers bytes which are not code."""
 CHUNK = 4
 """HotSpot prints comments per 4-byte chunk of code, on x86 as on AArch64."""
-ROW = re.compile(r"^\s*0x([0-9a-fA-F]+):(?: (.*))?$")
+ROW = re.compile(r"^\s*0x([0-9a-fA-F]{1,16}):(?: (.*))?$")  # at most 64 bits: `numbers.ADDRESS`
 _ADDRESS = re.compile(r"0x[0-9a-f]{8}")
 _CALL_RELOCS = ("runtime_call", "static_call", "opt_virtual_call", "virtual_call")
 _SCOPE, _RELOC, _IMPLICIT = 0, 1, 2

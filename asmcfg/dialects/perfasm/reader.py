@@ -26,22 +26,24 @@ from asmcfg.dialects.perfasm.text import (
 )
 from asmcfg.model import Method, Unprinted
 from asmcfg.sources.lines import Line
+from asmcfg.sources.numbers import DIGITS
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
 
 __all__ = ["GAP", "Origin", "Reader", "Region", "RegionLine", "sniff"]
 
-_REGION = re.compile(r"\.\[Hottest Region (\d+)\]")
+_REGION = re.compile(rf"\.\[Hottest Region ({DIGITS})\]")
 _SECTION = re.compile(r"^\.{4}\[(Hottest Regions|Hottest Methods[^\]]*|Distribution by Source)\]")
 _DOTS = re.compile(r"^\.{20,}\s*$")
-_TOTAL = re.compile(r"<total for region (\d+)>")
-_COLUMN = re.compile(r"^\s*Column (\d+): (\S+).*\((\d+) events\)")
+_TOTAL = re.compile(rf"<total for region ({DIGITS})>")
+_COLUMN = re.compile(rf"^\s*Column ([1-9][0-9]?): (\S+).*\(({DIGITS}) events\)")
+"""An event column: JMH prints a few (the number bounds how many columns a run has)."""
 _RESULT = re.compile(r'^Secondary result "(.*?):\S*asm"')
-_TOO_BIG = re.compile(r"<region is too big to display, has (\d+) lines, but threshold is (\d+)>")
+_TOO_BIG = re.compile(rf"<region is too big to display, has ({DIGITS}) lines, but threshold is ({DIGITS})>")
 _EVEX = re.compile(r"^\.byte\s+0x62\s*(?:;|$)")
 _BENCHMARK = re.compile(r"^# Benchmark: (\S+)")
-_VM_VERSION = re.compile(r"# VM version: JDK (\d+)(?:\.(\d+))?")
+_VM_VERSION = re.compile(rf"# VM version: JDK ({DIGITS})(?:\.({DIGITS}))?")
 
 
 def sniff(sample: list[str]) -> float:

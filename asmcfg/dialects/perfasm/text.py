@@ -12,23 +12,24 @@ from dataclasses import dataclass
 from asmcfg.dialects.header import parse_header
 from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, Header
+from asmcfg.sources.numbers import ADDRESS, DIGITS
 
 _PREFIX = re.compile(r"^(?:\s+|\d{1,3}\.\d\d%)*")
 _PERCENT = re.compile(r"(\d{1,3}\.\d\d)%")
 _GUTTER = re.compile(r"^[\s╭│╰↗↘╵]*")
-_ADDRESS = re.compile(r"^(0x[0-9a-fA-F]+):\s*(.*)$")
+_ADDRESS = re.compile(rf"^({ADDRESS}):\s*(.*)$")
 _CONSTANT = re.compile(r"^0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
 _RAW_BYTES = re.compile(r"^(?:[0-9a-f]{2} )+\s+(?=[a-z])")
 _RELATIVE = re.compile(r"^(\S+)\s+-?\d+\s*;\s*(0x[0-9a-fA-F]+)(.*)$")
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
 _STUB = re.compile(r"^(StubRoutines::\S+) \[(0x[0-9a-fA-F]+), (0x[0-9a-fA-F]+)[\]\[]")
 _TITLE = re.compile(
-    r"^(?P<compiler>[A-Za-z0-9]+), level (?P<level>\d+), (?P<name>\S+), version (?P<version>\d+)"
-    r"(?:, compile id (?P<id>\d+))?(?: \(\d+ bytes\))?\s*$"
+    rf"^(?P<compiler>[A-Za-z0-9]+), level (?P<level>{DIGITS}), (?P<name>\S+), version (?P<version>{DIGITS})"
+    rf"(?:, compile id (?P<id>{DIGITS}))?(?: \(\d+ bytes\))?\s*$"
 )
 _OLD_TITLE = re.compile(r"^\[0x[0-9a-fA-F]+:0x[0-9a-fA-F]+\] in (?P<name>.+?)\s*$")
 _SHARE_ROW = re.compile(r"^(?P<source>\S.*?)\s{2,}(?P<name>\S.*?)\s*$")
-_COMPILE_ID = re.compile(r", compile id (\d+)\s*$")
+_COMPILE_ID = re.compile(rf", compile id ({DIGITS})\s*$")
 _NOISE = re.compile(
     r"^(?:$|-{10,}|={10,}|#|<|Address\s+hex4|Decoding CodeBlob|ImmutableOopMap|\[/?Disassembly\]|\[Constant)"
 )
