@@ -55,6 +55,8 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @click.option("--svg", metavar="FILE|-", help="Render both graphs side by side to SVG (FILE or stdout).")
 @click.option("--html", "html", metavar="FILE|-",
               help="Write both compilations' interactive pages side by side, matched items linked, to one file.")
+@click.option("--source-path", multiple=True, metavar="DIR",
+              help="Folder of .java sources to show beside each graph in --html (repeatable, or os.pathsep-separated).")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="CONDITION",
               help="Exit 5 when the condition holds: new-trap, check-in-loop, lost-vector, not-inlined, grew:PCT.")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block in the graphs.")
@@ -71,7 +73,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tuple[int, ...],
                  compiler: str | None, log: str | None, json_: str | None, dot: str | None, svg: str | None,
-                 html: str | None,
+                 html: str | None, source_path: tuple[str, ...],
                  fail_on: tuple[str, ...], no_fold: bool, jdk: int | None, syntax: str, input_format: str,
                  renderer: str, render_timeout: float, quiet: bool, debug: bool, **sides: Any) -> None:
     """Compare two compilations: loops, checks, traps, calls and polls that changed."""
@@ -88,7 +90,7 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
         svg=svg, html=html, fail_on=conditions, old_profile=sides["old_profile"], new_profile=sides["new_profile"],
         old_log=sides["old_log"] or log, new_log=sides["new_log"] or log, jdk=jdk,
         syntax=Syntax(syntax), input_format=None if input_format == "auto" else DialectName(input_format),
-        fold=not no_fold, renderer=renderer, render_timeout=render_timeout, quiet=quiet,
+        fold=not no_fold, renderer=renderer, render_timeout=render_timeout, quiet=quiet, source_path=source_path,
     )
     problem = diff_problem(options)  # before anything is read
     if problem is not None:

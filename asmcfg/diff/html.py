@@ -2,7 +2,8 @@
 
 Each side is the page `asmcfg --html` writes for that compilation (same renderer, script and style), held in a
 frame of the outer page; the outer page's own small script paints the diff's colours on each side and, when a
-block or loop is clicked on one side, selects and centres its counterpart on the other (`diff.links`). A frame's
+block or loop is clicked on one side, selects and centres its counterpart on the other (`diff.links`); above them,
+the tables `asmcfg diff` prints on stderr (`diff.report.tables`), folded open on a click. A frame's
 page inherits the outer page's Content-Security-Policy, which so names both scripts by hash, and no other."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from importlib import resources
 from typing import TextIO
 
 from asmcfg import describe
+from asmcfg.diff import report
 from asmcfg.diff.links import links
 from asmcfg.diff.match import Diff
 from asmcfg.render.html import PageOptions, page_script, script_hash, script_json, write_html
@@ -41,6 +43,7 @@ def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
         "OLD_TITLE": html.escape(titles["old"]), "NEW_TITLE": html.escape(titles["new"]),
         "OLD": frames["old"], "NEW": frames["new"], "LEGEND": legend,
         "LINKS": script_json(links(result)),
+        "TABLES": script_json({"tables": report.tables(result), "none": None if result.changes else report.NO_CHANGES}),
         "SCRIPT": script,
         "SCRIPT_HASHES": f"{script_hash(script)} {script_hash(page_script())}",
     }

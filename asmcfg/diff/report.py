@@ -113,13 +113,36 @@ def write_tables(result: Diff, console: Console) -> None:
         title.append_text(literal.text(describe.compilation(method.header), style="bold"))
         title.append_text(literal.text(f"  {method.loc}; JDK {side.result.jdk}"))
         console.print(title)
-    console.print(_facts_table(result))
+    for shown in tables(result):
+        console.print(_table(shown))
+    if not result.changes:
+        console.print(NO_CHANGES, highlight=False)
+
+
+NO_CHANGES = "no trap, check, call or poll was added, removed or moved"
+"""What the tables say when no item changed."""
+
+
+def tables(result: Diff) -> list[dict[str, Any]]:
+    """The tables `write_tables` prints, as `{"title", "columns", "rows"}` of plain text (the diff page shows
+    them too)."""
+    shown = [{"title": "Compilations", "columns": ["", "old → new", "change"], "rows": _facts_rows(result)}]
     if result.loops:
-        console.print(_loops_table(result))
+        columns, rows = _loops_rows(result)
+        shown.append({"title": "Loops (old → new)", "columns": columns, "rows": rows})
     if result.changes:
-        console.print(_changes_table(result.changes))
-    else:
-        console.print("no trap, check, call or poll was added, removed or moved", highlight=False)
+        shown.append({"title": "Traps, checks, calls and polls that changed",
+                      "columns": ["item", "change", "old", "new"], "rows": _changes_rows(result.changes)})
+    return shown
+
+
+def _table(shown: dict[str, Any]) -> Table:
+    table = Table(title=shown["title"], title_justify="left")
+    for column in shown["columns"]:
+        table.add_column(column)
+    for row in shown["rows"]:
+        literal.add_row(table, *row)
+    return table
 
 
 def _cell(before: object, after: object) -> str:
@@ -127,29 +150,25 @@ def _cell(before: object, after: object) -> str:
     return shown[0] if shown[0] == shown[1] else f"{shown[0]} → {shown[1]}"
 
 
-def _facts_table(result: Diff) -> Table:
-    table = Table(title="Compilations", title_justify="left")
-    for column in ("", "old → new", "change"):
-        table.add_column(column)
+def _facts_rows(result: Diff) -> list[list[str]]:
+    rows = []
     for label, key in _FACT_ROWS:
         before, after = result.old.facts[key], result.new.facts[key]
         change = ""
         if isinstance(before, int) and isinstance(after, int) and before and before != after and key != "compile_id":
             change = f"{100.0 * (after - before) / before:+.1f}%"
-        literal.add_row(table, label, _cell(before, after), change)
-    return table
+        rows.append([label, _cell(before, after), change])
+    return rows
 
 
 def _vector_text(vector: LoopFacts | None) -> str | None:
     return None if vector is None else describe.vector_text(vector.vector_bits, vector.element, vector.vector_isa)
 
 
-def _loops_table(result: Diff) -> Table:
-    table = Table(title="Loops (old → new)", title_justify="left")
+def _loops_rows(result: Diff) -> tuple[list[str], list[list[str]]]:
     heat = any(loop.heat is not None for p in result.loops for loop in (p.old, p.new) if loop is not None)
     columns = ["old", "new", "matched by", "ins/iter", "range chk", "null chk", "polls", "calls", "vector"]
-    for column in [*columns, *(["heat %"] if heat else []), "status"]:
-        table.add_column(column)
+    rows = []
     for pair in result.loops:
         o, n = pair.old, pair.new
         row = [
@@ -160,16 +179,14 @@ def _loops_table(result: Diff) -> Table:
         ]
         if heat:
             row.append(_cell(*(None if x is None or x.heat is None else f"{x.heat:.2f}" for x in (o, n))))
-        literal.add_row(table, *row, pair.status)
-    return table
+        rows.append([*row, pair.status])
+    return [*columns, *(["heat %"] if heat else []), "status"], rows
 
 
-def _changes_table(changes: tuple[Change, ...]) -> Table:
-    table = Table(title="Traps, checks, calls and polls that changed", title_justify="left")
-    for column in ("item", "change", "old", "new"):
-        table.add_column(column)
+def _changes_rows(changes: tuple[Change, ...]) -> list[list[str]]:
+    rows = []
     for change in changes:
         gone = "(none)" if change.new is None and change.change == "left_loop" else ""
-        literal.add_row(table, change.what, describe.CHANGE_LABELS[change.change], describe_item(change.old),
-                        describe_item(change.new) or gone)
-    return table
+        rows.append([change.what, describe.CHANGE_LABELS[change.change], describe_item(change.old),
+                     describe_item(change.new) or gone])
+    return rows

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from asmcfg import describe
-from asmcfg.analyses import copies
+from asmcfg.analyses import copies, heat
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.facts import heat_report, meaning
 from asmcfg.isa import for_name
@@ -70,15 +70,28 @@ def check_paths(result: Analysis) -> list[dict[str, Any]]:
 
 
 def focus_loop(result: Analysis) -> int | None:
-    """The header of the loop to show first: the hottest measured one, else the innermost on the static hot path."""
+    """The header of the loop to show first: the loop the measured hot path goes round (the hottest loop, then the
+    inner loop holding most of its heat, see heat.hottest_loop), else the innermost on the static hot path."""
     if result.block_heat and result.loops:
-        loop, heat = heat_report.loops_by_heat(result)[0]
-        if heat and heat[0] > 0:
-            return loop.header
+        hottest = heat.hottest_loop(result)
+        if hottest is not None:
+            return hottest.header
     on_path = [loop for loop in result.loops if loop.header in result.hot_path]
     if not on_path:
         return None
     return max(on_path, key=lambda loop: (loop.depth, -loop.header)).header
+
+
+def focus_blocks(result: Analysis, most: int = 3) -> list[int]:
+    """The hottest sampled blocks (at most `most`, hottest first) of the loop focus_loop names, else of the method;
+    empty without a profile."""
+    if not result.block_heat:
+        return []
+    header = focus_loop(result)
+    loop = next((lp for lp in result.loops if lp.header == header), None)
+    blocks = heat.loop_blocks(loop) if loop is not None else tuple(result.block_heat)
+    warm = [b for b in blocks if result.block_heat.get(b) and result.block_heat[b][0] > 0]
+    return sorted(warm, key=lambda b: (-result.block_heat[b][0], b))[:most]
 
 
 def calls_in(result: Analysis, blocks: list[int]) -> list[str]:

@@ -77,6 +77,7 @@ def view_model(result: Analysis, options: PageOptions) -> dict[str, Any]:
         ],
         "checks": report.check_paths(result),
         "focus_loop": report.focus_loop(result),
+        "focus_blocks": report.focus_blocks(result),
         "bold_path": list(dot.bold_path(result)),
         "files": {name: file for name in sorted(names) if "::" in name and (file := java_file(name)) is not None},
         "heat_scale": _heat_scale(result),

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from asmcfg import dialects
+from asmcfg import describe, dialects
 from asmcfg.diff import gate, items, report
 from asmcfg.diff.match import Diff, diff
 from asmcfg.errors import SelectionError
-from asmcfg.model import Analysis, Compiler, DialectName, Method, Syntax
+from asmcfg.model import Analysis, Compiler, DialectName, JavaSources, Method, Syntax
 from asmcfg.render.files import bytes_to, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs, selection
@@ -64,6 +64,8 @@ class DiffOptions:
     """Seconds Graphviz may take."""
     quiet: bool = False
     """No tables on stderr (failed conditions are still named)."""
+    source_path: tuple[str, ...] = ()
+    """Folders of .java sources the --html page shows beside each graph."""
 
 
 def run(options: DiffOptions) -> int:
@@ -92,7 +94,9 @@ def diff_problem(options: DiffOptions) -> str | None:
     inputs = outputs.named(("OLD", options.old), ("NEW", options.new), ("--old-log", options.old_log),
                            ("--new-log", options.new_log), ("--old-profile", options.old_profile),
                            ("--new-profile", options.new_profile))
-    return outputs.problem(diff_outputs(options), inputs)
+    if options.source_path and options.html is None:
+        return "--source-path shows the sources in the --html page: give --html FILE too"
+    return outputs.problem(diff_outputs(options), inputs, options.source_path)
 
 
 def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
@@ -164,6 +168,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
             from asmcfg.render.svg import render_svg
 
             bytes_to(options.svg, render_svg(text.getvalue(), options.render_timeout, options.renderer))
+            _wrote(options.svg, result, options.quiet)
         if options.dot:
             write_to(options.dot, lambda out: _write(out, text.getvalue()))
     if options.html:
@@ -174,11 +179,32 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         def render(dot_text: str) -> bytes:
             return render_svg(dot_text, options.render_timeout, options.renderer)
 
-        page = PageOptions(render=render, fold=options.fold)
+        page = PageOptions(render=render, fold=options.fold, sources=_sources(result, options.source_path))
         write_to(options.html, lambda out: write_diff_html(result, out, page))
+        _wrote(options.html, result, options.quiet)
     if options.json:
         document = report.document(result, failures)
         write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
+
+
+def _sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:
+    """The .java files of both sides' methods found under `source_path` (None when no folder is given)."""
+    if not source_path:
+        return None
+    from asmcfg.sources.java import find_sources, folders
+
+    analysed = (result.old.result, result.new.result)
+    names = {f.method for r in analysed for ins in r.cfg.method.instructions for f in ins.frames}
+    names |= {r.cfg.method.header.name for r in analysed}
+    return find_sources(folders(source_path), names)
+
+
+def _wrote(path: str, result: Diff, quiet: bool) -> None:
+    """`wrote FILE: old -> new` on stderr, as the main command says what it wrote (not for stdout)."""
+    if quiet or path == outputs.STD:
+        return
+    names = " -> ".join(describe.compilation(side.result.cfg.method.header) for side in (result.old, result.new))
+    stderr_console().print(visible(f"wrote {path}: {names}"), highlight=False, markup=False, soft_wrap=True)
 
 
 def _write(out: TextIO, text: str) -> None:

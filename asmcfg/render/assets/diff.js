@@ -12,6 +12,21 @@
   const frame = (side) => document.getElementById(side);
   const send = (side, message) => frame(side).contentWindow.postMessage({asmcfg: 1, ...message}, "*");
 
+  // The tables `asmcfg diff` prints on stderr, as the diff wrote them (#tables): text only.
+  const TABLES = JSON.parse(document.getElementById("tables").textContent);
+  const el = (tag, ...kids) => { const node = document.createElement(tag); node.append(...kids.map((k) => visible(k))); return node; };
+  const elements = (tag, kids) => { const node = document.createElement(tag); node.append(...kids); return node; };
+  const shown = [];
+  for (const t of TABLES.tables) {
+    shown.push(el("h3", t.title));
+    shown.push(elements("table", [elements("tr", t.columns.map((c) => el("th", c))),
+      ...t.rows.map((row) => elements("tr", row.map((c) => el("td", c))))]));
+  }
+  if (TABLES.none) shown.push(el("p", TABLES.none));
+  document.getElementById("diff-tables").replaceChildren(...shown);
+  const facts = TABLES.tables[0].rows.filter((r) => r[2]).map((r) => `${r[0]} ${r[1]} (${r[2]})`);
+  document.getElementById("diff-summary").textContent = visible(`Compilations, loops and changes: ${facts.join(", ") || "no figure changed"}`);
+
   window.addEventListener("message", (e) => {
     const side = ["old", "new"].find((s) => frame(s) && frame(s).contentWindow === e.source);
     const d = e.data;

@@ -21,7 +21,7 @@
       else if (key === "class") node.className = value;
       else node.setAttribute(key, value === true ? "" : key === "title" ? visible(value) : value);
     }
-    for (const kid of kids.flat()) {
+    for (const kid of kids.flat(Infinity)) {
       if (kid === null || kid === undefined || kid === false) continue;
       node.append(kid instanceof Node ? kid : visible(kid));
     }
@@ -64,7 +64,10 @@
       fillTables(this);
       fillLegend(this);
       $("#details").replaceChildren(h("p", {class: "hint"}, "Click a block to see its instructions, debug info, checks and trap."));
+      showTab("tables"); // the summary until a block is clicked
+      this.paneSize = [this.pane.clientWidth, this.pane.clientHeight];
       this.focusHot();
+      if (this.coveredByMap()) setPane("toggle-map", false); // shown again with the "overview" button
     }
 
     // Lookups the panel and the search need, built once from the model.
@@ -142,8 +145,11 @@
     }
 
     // Show `rect` (canvas pixels) whole if it fits at a readable zoom, else its top centred at that zoom.
+    // Left of the overview when the rect fits there, so the overview covers none of it.
     show(rect, maxScale = 1.5, top = false) {
-      const w = this.pane.clientWidth, hgt = this.pane.clientHeight, pad = 24;
+      const full = this.pane.clientWidth, hgt = this.pane.clientHeight, pad = 24;
+      const map = $("#minimap").classList.contains("collapsed") ? 0 : $("#minimap").width + 20;
+      const w = map && (full - map - pad) >= rect.w * MIN_READABLE ? full - map : full;
       const fit = Math.min((w - pad) / rect.w, (hgt - pad) / rect.h);
       this.scale = Math.max(MIN_READABLE, Math.min(fit, maxScale));
       this.tx = w / 2 - (rect.x + rect.w / 2) * this.scale;
@@ -161,15 +167,40 @@
       this.apply();
     }
 
+    coveredByMap() { // whether the overview lies over a drawn block
+      const map = $("#minimap").getBoundingClientRect();
+      return [...this.nodes.values()].some((n) => {
+        const r = n.getBoundingClientRect();
+        return r.right > map.left && r.left < map.right && r.bottom > map.top && r.top < map.bottom;
+      });
+    }
+
     htmlBox(el) {
       const r = el.getBoundingClientRect(), c = this.canvas.getBoundingClientRect();
       return {x: (r.left - c.left) / this.scale, y: (r.top - c.top) / this.scale, w: r.width / this.scale, h: r.height / this.scale};
     }
 
+    // Whether `rect` (canvas pixels) fits in the pane at the readable zoom.
+    fits(rect) {
+      const pad = 24;
+      return rect.w * MIN_READABLE <= this.pane.clientWidth - pad && rect.h * MIN_READABLE <= this.pane.clientHeight - pad;
+    }
+
+    // The hot loop (the model's focus_loop) whole when it fits at a readable zoom, else its hottest blocks
+    // (focus_blocks, measured), else the hottest one of them; without a profile the loop, else the hot path's start.
     focusHot() {
       const header = this.page.focus_loop;
       const cluster = header === null ? null : this.svg.querySelector(`g#loop${header}`);
-      if (cluster) return this.show(this.box(cluster));
+      const hot = (this.page.focus_blocks || []).map((b) => this.nodeOf(b)).filter(Boolean);
+      if (cluster && (!hot.length || this.fits(this.box(cluster)))) return this.show(this.box(cluster));
+      if (hot.length) {
+        const boxes = hot.map((n) => this.box(n));
+        const union = boxes.reduce((a, b) => {
+          const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+          return {x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y};
+        });
+        return this.show(this.fits(union) ? union : boxes[0], 1.5, !this.fits(union) && !this.fits(boxes[0]));
+      }
       const first = this.page.bold_path.length ? this.nodeOf(this.page.bold_path[0]) : this.nodes.values().next().value;
       if (first) this.show(this.box(first), 1.0, true); else this.fit();
     }
@@ -189,6 +220,10 @@
       for (const c of this.checksFrom.get(block) || []) {
         const last = c.trap_block === null ? c.to : c.trap_block;
         for (let b = c.to; b <= last; b++) { const n = this.nodeOf(b); if (n) n.classList.add("linked"); }
+      }
+      if (!quiet && setPane("toggle-side", true)) { // the panel opened: the block stays in view
+        this.paneSize = [this.pane.clientWidth, this.pane.clientHeight];
+        move = true;
       }
       if (move && target) this.centreOn(target);
       showTab("details");
@@ -234,15 +269,24 @@
     }
 
     selectFold(fold) {
-      if (this.open.has(fold.name)) this.collapse(fold); else this.expand(fold);
+      if (this.open.has(fold.name)) this.collapse(fold); else this.centreOn(this.expand(fold));
       $("#details").replaceChildren(...foldPanel(this, fold));
       showTab("details");
     }
 
+    // The expansion goes in a column right of the drawn graph, level with its folded node (below any box already
+    // open there), so it covers no other block; the folded node stays outlined while it is open.
     expand(fold) {
       if (this.open.has(fold.name)) return this.open.get(fold.name);
-      const r = this.box(this.nodes.get(fold.name));
-      const box = h("div", {class: "fold-box", style: `left:${r.x}px;top:${r.y + r.h + 6}px;min-width:${r.w}px`},
+      const node = this.nodes.get(fold.name);
+      const r = this.box(node);
+      let top = r.y;
+      for (const other of this.open.values()) {
+        const o = this.htmlBox(other);
+        if (o.y + o.h + 12 > top && o.y < top + 40) top = o.y + o.h + 12;
+      }
+      node.classList.add("unfolded");
+      const box = h("div", {class: "fold-box", "data-fold": fold.name, style: `left:${this.width + 24}px;top:${top}px`},
         h("div", {class: "fold-head"}, `${fold.name}: ${fold.blocks.length} blocks `, link("[collapse]", () => this.collapse(fold))));
       for (const b of fold.blocks) {
         const blk = this.blocks[b];
@@ -262,6 +306,7 @@
     collapse(fold) {
       const box = this.open.get(fold.name);
       if (box) box.remove();
+      this.nodes.get(fold.name).classList.remove("unfolded");
       this.open.delete(fold.name);
     }
 
@@ -317,15 +362,27 @@
     } else if ((m = /^@(\d+)$/.exec(q))) {
       const bci = +m[1];
       test = (ins) => (ins.frames || []).some((f) => f.bci === bci);
+    } else if ((m = /^B(\d+)$/i.exec(q)) && +m[1] < view.blocks.length) { // a block by its name (before addresses: B9 is hex)
+      return {blocks: [+m[1]], addresses};
     } else if (/^(0x)?0*[0-9a-f]+$/i.test(q) && (/^0x/i.test(q) || /\d/.test(q)) && q.replace(/^0x0*/i, "").length >= 2) {
       const hex = lower.replace(/^0x/, "").replace(/^0+/, "");
-      test = (ins) => { const a = ins.address.slice(2); return a === hex || a.endsWith(hex); };
+      const callee = (ins) => /^call/.test(ins.mnemonic) && ins.operands.toLowerCase().replace(/0x0*/, "") === hex; // a call's target
+      test = (ins) => { const a = ins.address.slice(2); return a === hex || a.endsWith(hex) || callee(ins); };
     } else {
       const mnemonics = (ins) => ins.mnemonic.toLowerCase().split(/\s+/);
       const any = view.blocks.some((b) => b.instructions.some((ins) => mnemonics(ins).includes(lower)));
       if (any) test = (ins) => mnemonics(ins).includes(lower);
-      else test = (ins) => (ins.frames || []).some((f) => f.method.toLowerCase().includes(lower))
-        || (ins.relocs || []).some((r) => r.toLowerCase().includes(lower));
+      else {
+        // Names as the summary and the panel print them: methods, callees, trap reasons and actions, tags.
+        const words = lower.replace(/[_\s]+/g, " ");
+        const has = (text) => text !== null && text !== undefined && String(text).toLowerCase().replace(/[_\s]+/g, " ").includes(words);
+        const call = (ins) => /^call/.test(ins.mnemonic);
+        test = (ins) => (ins.frames || []).some((f) => has(f.method)) || (ins.relocs || []).some(has) || (call(ins) && has(ins.operands));
+        for (const b of view.blocks) {
+          const t = b.trap;
+          if ((t && [t.reason, t.action, t.kind, t.request, t.method].some(has)) || b.tags.some(has)) blocks.add(b.id);
+        }
+      }
     }
     for (const b of view.blocks) for (const ins of b.instructions) if (test(ins)) add(b.id, ins);
     return {blocks: [...blocks].sort((a, b) => a - b), addresses};
@@ -515,7 +572,7 @@
       this.lit = null;
       const files = [...new Set(Object.values(view.page.files))].filter((f) => MODEL.sources && MODEL.sources[f]);
       this.files = files;
-      $("#source-pane").hidden = !files.length;
+      for (const id of ["source-pane", "split-source", "toggle-source"]) $("#" + id).hidden = !files.length;
       this.lines = new Map(); // "file:line" -> {blocks:Set, addresses:Set}
       for (const b of view.blocks) {
         for (const ins of b.instructions) for (const f of ins.frames || []) {
@@ -550,7 +607,7 @@
       pre.replaceChildren(...MODEL.sources[file].map((text, i) => {
         const entry = this.lines.get(`${file}:${i + 1}`);
         return h("span", {class: entry ? "ln has-code" : "ln", "data-line": i + 1, title: entry ? `${entry.blocks.size} block(s), ${entry.addresses.size} instruction(s) with debug info` : undefined,
-          onclick: entry ? () => this.pick(i + 1) : undefined}, h("span", {class: "no"}, i + 1), text || " ");
+          onclick: () => this.pick(i + 1)}, h("span", {class: "no"}, i + 1), text || " ");
       }));
     }
 
@@ -560,6 +617,7 @@
       for (const el of view.canvas.querySelectorAll(".from-line")) el.classList.remove("from-line");
       for (const el of $("#source").querySelectorAll(".on")) el.classList.remove("on");
       $(`#source [data-line="${line}"]`).classList.add("on");
+      if (!entry) { this.lit = null; $("#search-status").textContent = `no code came from line ${line}`; return; }
       this.lit = entry.addresses;
       const blocks = [...entry.blocks].sort((a, b) => a - b);
       for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
@@ -630,9 +688,9 @@
 
   // ---------------------------------------------------------------- index of compilations
   const COLUMNS = [
-    ["compiler", (m) => m.compiler, 6], ["id", (m) => m.compile_id, 5], ["tier", (m) => m.level, 4],
-    ["OSR", (m) => m.osr_bci, 4], ["method", (m) => m.name, 30], ["bytes", (m) => m.bytecode_size, 6],
-    ["instructions", (m) => m.counts.instructions, 8], ["blocks", (m) => m.counts.blocks, 6], ["loops", (m) => m.loops.length, 5],
+    ["compiler", (m) => m.compiler, 7], ["id", (m) => m.compile_id, 4], ["tier", (m) => m.level, 4],
+    ["OSR", (m) => m.osr_bci, 4], ["method", (m) => m.name, 28], ["bytes", (m) => m.bytecode_size, 6],
+    ["instructions", (m) => m.counts.instructions, 9], ["blocks", (m) => m.counts.blocks, 6], ["loops", (m) => m.loops.length, 5],
     ["traps by reason", (m) => Object.entries(m.counts.trap_reasons).map(([r, n]) => `${r} ${n}`).join(", "), 22],
     ["checks (range / null)", (m) => m.counts.range_check_branches + m.counts.null_check_branches, 9, (m) => `${m.counts.range_check_branches} / ${m.counts.null_check_branches}`],
   ];
@@ -642,7 +700,7 @@
     $("#index-title").textContent = `${MODEL.methods.length} compilations`;
     const total = COLUMNS.reduce((s, c) => s + c[2], 0);
     for (const t of ["#index-head", "#index"]) $(`${t} colgroup`).replaceChildren(...COLUMNS.map((c) => h("col", {style: `width:${(100 * c[2]) / total}%`})));
-    const head = h("tr", {}, COLUMNS.map((c, i) => h("th", {onclick: () => sortIndex(i)}, c[0])));
+    const head = h("tr", {}, COLUMNS.map((c, i) => h("th", {onclick: () => sortIndex(i), title: `${c[0]} (click to sort)`}, c[0])));
     $("#index-head thead").replaceChildren(head);
     const rows = MODEL.methods.map((m, n) => h("tr", {"data-n": n, onclick: () => { location.hash = "#c" + n; }},
       COLUMNS.map((c) => h("td", {title: String(c[3] ? c[3](m) : c[1](m) ?? "")}, (c[3] ? c[3](m) : c[1](m)) ?? ""))));
@@ -665,6 +723,39 @@
     body.replaceChildren(...rows);
   }
 
+  // ---------------------------------------------------------------- panes: drag a splitter to resize, a button to hide
+  const PANES = {"toggle-source": ["source-pane", "split-source"], "toggle-side": ["side", "split-side"], "toggle-map": ["minimap"]};
+  const chosen = new Set(); // panes the user showed or hid: the page no longer opens or closes them itself
+
+  function setPane(id, on, byUser) {
+    if (byUser) chosen.add(id);
+    else if (chosen.has(id)) return false;
+    const changed = $("#" + id).classList.contains("on") !== on;
+    $("#" + id).classList.toggle("on", on);
+    for (const part of PANES[id]) $("#" + part).classList.toggle("collapsed", !on);
+    return changed;
+  }
+
+  function wirePanes() {
+    for (const id of Object.keys(PANES)) $("#" + id).onclick = () => setPane(id, !$("#" + id).classList.contains("on"), true);
+    for (const [id, paneId, sign] of [["split-source", "source-pane", 1], ["split-side", "side", -1]]) {
+      const bar = $("#" + id);
+      bar.addEventListener("mousedown", (e) => {
+        if (e.button !== 0) return;
+        e.preventDefault();
+        const pane = $("#" + paneId), graph = $("#graph-pane"), start = e.clientX;
+        const width = pane.getBoundingClientRect().width, most = width + graph.clientWidth - 160; // the graph keeps 160 px
+        bar.classList.add("dragging");
+        const move = (ev) => { pane.style.width = `${Math.max(120, Math.min(most, width + sign * (ev.clientX - start)))}px`; };
+        const up = () => { bar.classList.remove("dragging"); window.removeEventListener("mousemove", move); window.removeEventListener("mouseup", up); };
+        window.addEventListener("mousemove", move);
+        window.addEventListener("mouseup", up);
+      });
+    }
+    // In a diff's frame the graph gets the frame's width until a block is clicked: the panel opens then.
+    if (EMBEDDED) setPane("toggle-side", false);
+  }
+
   // ---------------------------------------------------------------- wiring
   let view = null;
 
@@ -680,7 +771,7 @@
     $("#index-view").hidden = n !== null;
     $("#view").hidden = n === null;
     $("#to-index").hidden = !many || n === null;
-    for (const id of ["search", "fit", "hot", "zoom-in", "zoom-out"]) document.getElementById(id).hidden = n === null;
+    for (const id of ["search", "fit", "hot", "zoom-in", "zoom-out", "panes"]) document.getElementById(id).hidden = n === null;
     if (n === null) { view = null; $("#title").textContent = "asmcfg"; return; }
     if (!view || view.n !== n) { view = new View(n); $("#search").value = ""; $("#search-status").textContent = ""; }
   }
@@ -741,7 +832,15 @@
       else if (d.type === "loop") view.selectLoop(d.header, true);
       else if (d.type === "clear") for (const el of view.svg.querySelectorAll(".peer")) el.classList.remove("peer");
     });
-    window.addEventListener("resize", () => view && view.minimap.drawView());
+    // A pane resized, hidden or shown (or the window resized): the graph keeps its centre where it was.
+    new ResizeObserver(() => {
+      if (!view) return;
+      const w = pane.clientWidth, hgt = pane.clientHeight;
+      view.tx += (w - view.paneSize[0]) / 2; view.ty += (hgt - view.paneSize[1]) / 2;
+      view.paneSize = [w, hgt];
+      view.apply();
+    }).observe(pane);
+    wirePanes();
   }
 
   if (MODEL.methods.length > 1) buildIndex();
