@@ -37,11 +37,9 @@ _MAX_NAMES = 10_000
 
 def run(options: Options) -> int:
     """Carry out one invocation; returns the exit status (errors are raised as AsmcfgError)."""
-    from asmcfg.run import outputs
+    from asmcfg.run.outputs import check_run
 
-    # before anything is read: an output that cannot be written fails now, not after a long analysis
-    writes = outputs.run_outputs(options)
-    outputs.check_targets(writes, stdout=options.list or not writes)
+    check_run(options)
     if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
         sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
                          "or give a FILE, see --help)\n")
@@ -102,24 +100,9 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
     return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
 
 
-def _matching(methods: Iterator[Method], selector: Selector) -> list[tuple[Method, str | None]]:
-    """The compilations the selector matches by their own name, else those that inline a matching method (with
-    the inlined method's name)."""
-    own: list[tuple[Method, str | None]] = []
-    inlining: list[tuple[Method, str | None]] = []
-    for method in methods:
-        if selector.matches(method):
-            own.append((method, None))
-        elif not own and selector.pattern is not None:
-            inlined = selector.inlined(method)
-            if inlined is not None:
-                inlining.append((method, inlined))
-    return own or inlining
-
-
 def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
     """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
-    rows = _matching(methods, selector)
+    rows = selection.matching(methods, selector)
     unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
     from rich.console import Console
 
@@ -222,7 +205,7 @@ def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
 
 
 def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
-    selected = [m for m, _ in _matching(methods, options.selector)]
+    selected = [m for m, _ in selection.matching(methods, options.selector)]
     progress.close()
     selected = [stream.complete(m) for m in selected]
     if options.log:
@@ -263,7 +246,6 @@ def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Un
 def _write_svg(results: list[Analysis], options: Options) -> None:
     from asmcfg.render import dot, svgnodes
     from asmcfg.render.files import bytes_to
-    from asmcfg.render.summary import stderr_console
     from asmcfg.render.svg import render_svg
 
     assert options.svg is not None
@@ -272,17 +254,14 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     svg = render_svg(text.getvalue(), options.render_timeout, options.renderer).decode("utf-8")
     bytes_to(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
     if not options.quiet and options.svg != STDOUT:
-        result = results[0]
-        stderr_console().print(visible(f"wrote {options.svg}: {describe.compilation(result.cfg.method.header)}, "
-                                       f"{len(result.cfg.blocks)} blocks"), highlight=False, markup=False,
-                               soft_wrap=True)
+        header, blocks = results[0].cfg.method.header, len(results[0].cfg.blocks)
+        _wrote(options.svg, f"{describe.compilation(header)}, {blocks} blocks")
 
 
 def _write_html(results: list[Analysis], options: Options) -> None:
     assert options.html is not None
     from asmcfg.render import html
     from asmcfg.render.files import write_to
-    from asmcfg.render.summary import stderr_console
     from asmcfg.render.svg import render_svg
     from asmcfg.sources.java import find_sources, folders
 
@@ -298,7 +277,12 @@ def _write_html(results: list[Analysis], options: Options) -> None:
     page = html.PageOptions(render=render, fold=options.fold, sources=sources)
     write_to(options.html, lambda out: html.write_html(results, out, page))
     if not options.quiet and options.html != STDOUT:
-        header = results[0].cfg.method.header
-        what = describe.compilation(header) if len(results) == 1 else f"{len(results)} compilations"
-        stderr_console().print(visible(f"wrote {options.html}: {what}"), highlight=False, markup=False,
-                               soft_wrap=True)
+        one = describe.compilation(results[0].cfg.method.header)
+        _wrote(options.html, one if len(results) == 1 else f"{len(results)} compilations")
+
+
+def _wrote(path: str, what: str) -> None:
+    """`wrote FILE: what` on stderr, the file's and the compilation's names made visible."""
+    from asmcfg.render.summary import stderr_console
+
+    stderr_console().print(visible(f"wrote {path}: {what}"), highlight=False, markup=False, soft_wrap=True)

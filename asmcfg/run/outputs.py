@@ -43,6 +43,13 @@ def run_outputs(options: Options) -> list[Named]:
                  ("--html", options.html), ("--dot", options.dot))
 
 
+def check_run(options: Options) -> None:
+    """A main run's outputs checked before anything is read (DOT or `--list` rows go to stdout when no output is
+    named): one that cannot be written fails now, not after a long analysis."""
+    writes = run_outputs(options)
+    check_targets(writes, stdout=options.list or not writes)
+
+
 def run_problem(options: Options) -> str | None:
     """Why the main run's flags cannot be carried out as given, else None."""
     outputs = run_outputs(options)
