@@ -11,6 +11,7 @@ from asmcfg import describe, dialects
 from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method, Unprinted
 from asmcfg.run import selection, wholelog
+from asmcfg.run.matching import matching, run_labels
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import (
     Picked,
@@ -102,31 +103,17 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
     return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
 
 
-def _matching(methods: Iterator[Method], selector: Selector) -> list[tuple[Method, str | None]]:
-    """The compilations the selector matches by their own name, else those that inline a matching method (with
-    the inlined method's name)."""
-    own: list[tuple[Method, str | None]] = []
-    inlining: list[tuple[Method, str | None]] = []
-    for method in methods:
-        if selector.matches(method):
-            own.append((method, None))
-        elif not own and selector.pattern is not None:
-            inlined = selector.inlined(method)
-            if inlined is not None:
-                inlining.append((method, inlined))
-    return own or inlining
-
-
 def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
     """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
-    rows = _matching(methods, selector)
+    rows = matching(methods, selector)
     unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
     from rich.console import Console
 
     from asmcfg.render.listing import write_listing
 
+    runs = run_labels(stream, rows)
     console = Console(width=300, no_color=True, highlight=False, markup=False, emoji=False)
-    if write_listing(rows, console, unprinted) == 0:
+    if write_listing([(method, inlined) for method, inlined, _ in rows], console, unprinted, runs) == 0:
         raise _nothing_selected(stream, methods, selector)
     return 0
 
@@ -222,7 +209,7 @@ def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
 
 
 def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
-    selected = [m for m, _ in _matching(methods, options.selector)]
+    selected = [m for m, _, _ in matching(methods, options.selector)]
     progress.close()
     selected = [stream.complete(m) for m in selected]
     if options.log:
@@ -273,9 +260,9 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     bytes_to(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
     if not options.quiet and options.svg != STDOUT:
         result = results[0]
+        blocks = describe.count(len(result.cfg.blocks), "block")
         stderr_console().print(visible(f"wrote {options.svg}: {describe.compilation(result.cfg.method.header)}, "
-                                       f"{len(result.cfg.blocks)} blocks"), highlight=False, markup=False,
-                               soft_wrap=True)
+                                       f"{blocks}"), highlight=False, markup=False, soft_wrap=True)
 
 
 def _write_html(results: list[Analysis], options: Options) -> None:
