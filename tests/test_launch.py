@@ -132,7 +132,7 @@ def test_a_large_file_with_no_compilation_fails_alike_on_both_paths(tmp_path: Pa
     through_click = launched(str(path), "--list", "--quiet", tmp_path=tmp_path)
     assert fast[:3] == through_click[:3]
     code, out, err, _ = fast
-    assert code == 1 and out.splitlines() == [fast[1].splitlines()[0]] and err.startswith(f"asmcfg: {path}")
+    assert code == 1 and out == "" and err.startswith(f"asmcfg: {path}")  # no table header over no row
     assert "\n" not in err and "Traceback" not in err
 
 

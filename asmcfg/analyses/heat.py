@@ -152,19 +152,22 @@ def _primary(heat: Heat) -> float:
 def hot_paths(ctx: Context, result: Analysis, count: int = DEFAULT_PATHS) -> tuple[HotPath, ...]:
     """Up to `count` distinct paths: first the walk round the hottest loop (from the entry when no loop is
     sampled), then the others by their summed heat, highest first. A longer path through the same loop can sum
-    more heat than the loop itself, so the first is not ranked by its sum."""
+    more heat than the loop itself, so the first is not ranked by its sum. Paths over the same blocks (the same
+    cycle entered at another block) count once: the first found is kept."""
     loop = hottest_loop(result)
     start = loop.header if loop is not None else _start(ctx, result)
     if start is None or count <= 0:
         return ()
     found = [_walk(ctx, result, [start], set(loop_blocks(loop)) if loop is not None else None)]
     pool = _deviations(ctx, result, found[0]) + _loop_walks(ctx, result)
+    kept = {frozenset(found[0])}
     while len(found) < count:
-        fresh = [path for path in pool if path not in found]
+        fresh = [path for path in pool if frozenset(path) not in kept]
         if not fresh:
             break
         best = max(fresh, key=lambda path: (heat_of(result, path), -len(path), [-b for b in path]))
         found.append(best)
+        kept.add(frozenset(best))
         pool = fresh + _deviations(ctx, result, best)
     paths = [HotPath(tuple(path), heat_of(result, path)) for path in found]
     paths[0] = replace(paths[0], first="loop" if loop is not None else "entry")

@@ -9,27 +9,53 @@ from typing import Any
 import click
 
 from asmcfg import __version__
-from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, RENDER_TIMEOUT, SETTINGS, SYNTAXES
+from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, RENDER_TIMEOUT, SETTINGS, SYNTAXES, Grouped
 from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run.guard import INTERNAL_ERROR as INTERNAL_ERROR, guarded
 
 EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel, capstone or binutils),
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
--XX:+LogCompilation XML; plain, .gz or .xz. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering,
-4 internal error (a bug: run with --debug and report it), 5 a `asmcfg diff --fail-on` condition holds."""
+-XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage,
+3 rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-on`
+condition holds. `asmcfg help diff` shows the diff's options.
+
+\b
+Examples:
+  # the compilations in a log of one run (-XX:+PrintAssembly output)
+  asmcfg run.log --list
+  # one method's report page, its Java source beside the graph
+  asmcfg run.log --method Hot.hotMethod --html hot.html --source-path src
+  # the hottest compilation JMH's perfasm measured, drawn with its heat
+  asmcfg perfasm.txt --svg hot.svg"""
+SECTIONS = (
+    ("What to read", ("input_format", "syntax", "strict")),
+    ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "list_")),
+    ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "quiet")),
+    ("Heat and logs", ("profile", "log", "paths", "jdk")),
+    ("Drawing", ("no_fold", "renderer", "render_timeout")),
+    ("Other", ("debug", "version", "help")),
+)
+"""The sections of `asmcfg --help`, and the options under each."""
+FILE_HELP = ("FILE", "The JVM's output: PrintAssembly text, [MachCode] hex, perfasm output or a LogCompilation "
+                     "log (plain, .gz, .xz, .bz2); `-` or none: standard input.")
 USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
-       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations (asmcfg diff --help)
+       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
 """
 
 
-class _WithDiff(click.Command):
-    """`asmcfg FILE` as always, and `asmcfg diff OLD NEW` as a subcommand in front of it."""
+class _WithDiff(Grouped):
+    """`asmcfg FILE` as always, `asmcfg diff OLD NEW` as a subcommand in front of it, and `asmcfg help [diff]`."""
+
+    sections = SECTIONS
+    arguments = (FILE_HELP,)
 
     def main(  # type: ignore[override]  # one signature for click's two overloads
         self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
     ) -> Any:
         words = list(sys.argv[1:] if args is None else args)
+        if words[:1] == ["help"]:  # `asmcfg help` and `asmcfg help diff`, as git answers them
+            words = ["diff", "--help"] if words[1:2] == ["diff"] else ["--help"]
         if words[:1] == ["diff"]:
             from asmcfg.cli.diff import diff_command
 
@@ -42,7 +68,8 @@ class _WithDiff(click.Command):
 
 @click.command(cls=_WithDiff, epilog=EPILOG, context_settings=SETTINGS)
 @click.argument("input", default="-", metavar="[FILE]")
-@click.option("--method", "pattern", metavar="PATTERN", help="Glob on Class::method, or a bare method name.")
+@click.option("--method", "pattern", metavar="PATTERN",
+              help="Glob on Class::method (or Class.method), or a bare method name.")
 @click.option("--compile-id", type=int, metavar="N", help="The compilation with this compile id.")
 @click.option("--compiler", type=click.Choice(CHOSEN_COMPILERS), help="Only this compiler's compilations.")
 @click.option("--all", "all_", is_flag=True, help="Every matching compilation (one DOT graph each).")

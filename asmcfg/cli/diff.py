@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, RENDER_TIMEOUT, SETTINGS, SYNTAXES
+from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, RENDER_TIMEOUT, SETTINGS, SYNTAXES, Grouped
 from asmcfg.model import Compiler, DialectName, Syntax
 from asmcfg.render.svg import RENDERERS
 from asmcfg.run.guard import guarded
@@ -19,7 +19,34 @@ when both sides share them) and `asmcfg diff run.log --compile-id 8 --compile-id
 compilations). Loops, traps, checks, calls and polls are matched by debug info (method@bci chains, bytecodes),
 never by address. Writes tables on stderr; JSON, DOT, SVG and HTML where asked. --fail-on conditions: new-trap,
 check-in-loop, lost-vector, not-inlined, grew:PCT (repeatable or comma-separated). Exit codes: 0 ok, 1 input
-problem, 2 usage, 3 rendering, 4 internal error, 5 a --fail-on condition holds (each named on stderr)."""
+problem, 2 usage, 3 rendering, 4 internal error, 5 a --fail-on condition holds (each named on stderr).
+
+\b
+Examples:
+  # one method in two runs: what changed, on stderr
+  asmcfg diff before.log after.log --method Hot.hotMethod
+  # two compilations in one run (say C1's and C2's), as one page
+  asmcfg diff run.log --compile-id 8 --compile-id 9 --html diff.html
+  # a CI gate: exit 5 when a trap appears or the code grows by more than 10%
+  asmcfg diff old.log new.log --method Hot.run --fail-on new-trap,grew:10"""
+SIDES = tuple(f"{side}_{what}" for side in ("old", "new") for what in ("method", "compile_id", "compiler", "profile",
+                                                                    "log"))
+DIFF_SECTIONS = (
+    ("The two sides", ("pattern", "compile_ids", "compiler", "log", *SIDES, "jdk", "syntax", "input_format")),
+    ("What to write", ("json_", "dot", "svg", "html", "quiet")),
+    ("The gate", ("fail_on",)),
+    ("Drawing", ("no_fold", "renderer", "render_timeout")),
+    ("Other", ("debug", "help")),
+)
+"""The sections of `asmcfg diff --help`, and the options under each."""
+
+
+class _DiffCommand(Grouped):
+    """`asmcfg diff`, its help in sections."""
+
+    sections = DIFF_SECTIONS
+    arguments = (("OLD [NEW]", "The two inputs (any format asmcfg reads); one input when two compilations of it "
+                               "are compared."),)
 
 
 def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -40,7 +67,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
     return add
 
 
-@click.command(epilog=DIFF_EPILOG, context_settings=SETTINGS)
+@click.command(cls=_DiffCommand, epilog=DIFF_EPILOG, context_settings=SETTINGS)
 @click.argument("old", metavar="OLD")
 @click.argument("new", required=False, metavar="[NEW]")
 @click.option("--method", "pattern", metavar="PATTERN", help="Method of both compilations.")

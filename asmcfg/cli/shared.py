@@ -35,3 +35,34 @@ class Seconds(click.FloatRange):
 
 RENDER_TIMEOUT = Seconds(1, 3600)
 """`--render-timeout`: seconds Graphviz may take."""
+
+
+Sections = tuple[tuple[str, tuple[str, ...]], ...]
+_TERM_WIDTH = 30
+"""click's widest first column in an option list: longer terms go on a line of their own."""
+
+
+class Grouped(click.Command):
+    """A command whose --help lists its options in named sections (`sections`: title and parameter names, in
+    order), aligned as one list; `arguments` adds rows for positional arguments to the first section."""
+
+    sections: Sections = ()
+    arguments: tuple[tuple[str, str], ...] = ()
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each section's options under its title; a parameter no section names goes under `Other`."""
+        records: dict[str | None, tuple[str, str]] = {}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is not None:
+                records[param.name] = record
+        rows = [(title, [records[n] for n in names if n in records]) for title, names in self.sections]
+        rows[0][1][:0] = list(self.arguments)
+        placed = {name for _, names in self.sections for name in names}
+        rest = [r for name, r in records.items() if name not in placed]
+        if rest:
+            rows.append(("Other", rest))
+        width = min(max(len(term) for _, section in rows for term, _ in section), _TERM_WIDTH)
+        for title, section in rows:
+            with formatter.section(title):  # terms padded alike: every section aligns with the others
+                formatter.write_dl([(term.ljust(width), text) for term, text in section], col_max=_TERM_WIDTH)

@@ -29,7 +29,9 @@ from asmcfg.describe.profile import (  # re-exported: callers read every label f
     FIRST_PATH as FIRST_PATH,
     HOT_PATHS_TITLE as HOT_PATHS_TITLE,
     UNATTRIBUTED as UNATTRIBUTED,
+    UNCOUNTED_CYCLE as UNCOUNTED_CYCLE,
     percent as percent,
+    run_label as run_label,
     unprinted as unprinted,
 )
 from asmcfg.model import EdgeKind, Header, Tag, Trap, TrapEvidence, Verdict
@@ -235,3 +237,9 @@ def trap_summary(trap: Trap) -> str:
     where = f" at {trap.bytecode}@{trap.bci}" if trap.bci is not None else ""
     line = f" line {trap.line}" if trap.line is not None else ""
     return f"trap: {trap.reason} / {trap.action}{where}{line}"
+
+
+def count(number: int, word: str, plural: str = "") -> str:
+    """`1 loop`, `0 loops`, `2 type checks`: the number and the word, plural (`plural`, else `word` + s) unless
+    the number is one."""
+    return f"{number} {word if number == 1 else plural or word + 's'}"

@@ -36,5 +36,17 @@ def unprinted(name: str, share: tuple[float, ...], lines: int, threshold: int, c
     )
 
 HOT_PATHS_TITLE = "Hot paths (measured: 1 goes round the hottest loop, or from the entry; 2.. by share, highest first)"
-FIRST_PATH = {"loop": "1 loop", "entry": "1 entry"}
-"""The first hot path's rank cell: it goes round the hottest loop (or starts at the entry), whatever its share."""
+FIRST_PATH = {"loop": "1 loop", "entry": "1 entry", "cycle": "1 cycle"}
+"""The first hot path's rank cell: it goes round the hottest loop (or starts at the entry), whatever its share; a
+`cycle` is a loop of the printed regions that the method's loops do not count."""
+UNCOUNTED_CYCLE = (
+    "hot path 1 goes round a cycle of the printed regions that the loops count above leaves out: perfasm printed "
+    "none of the code that enters it, so no loop header of the method is seen to reach it"
+)
+
+
+def run_label(benchmark: str, parameters: str) -> str:
+    """A JMH run as the listing names it: `EnumSwitchBenchmark.chained_ifs (branches = 3)` (the benchmark's class
+    and method, without its package), empty when JMH printed neither."""
+    short = ".".join(benchmark.split(".")[-2:])
+    return f"{short} ({parameters})" if parameters else short

@@ -44,7 +44,8 @@ def choose(method: Method, requests: list[int], forced: int | None) -> JdkGuess:
     best = min(reversed(versions), key=lambda v: _implausible(requests, v))
     if _implausible(requests, best) < _implausible(requests, versions[-1]):
         return JdkGuess(best, f"{evidence}; JDK {best}'s reason table is the one without impossible reasons")
-    return JdkGuess(best, f"{evidence}; newest table assumed (use --jdk to choose)")
+    return JdkGuess(best, f"{evidence}; the input names no JDK: trap reasons named with JDK {best}'s table, the "
+                          "newest it allows (--jdk N to choose another)")
 
 
 def _implausible(requests: list[int], version: int) -> int:

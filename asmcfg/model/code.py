@@ -176,6 +176,8 @@ class Unprinted:
     """Event names, one per share figure."""
     share: tuple[float, ...]
     """The compilation's share of the run per event."""
+    parameters: str = ""
+    """The JMH parameters of that run (`branches = 3`), when JMH printed them."""
 
 
 @dataclass(frozen=True, slots=True)

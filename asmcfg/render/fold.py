@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from asmcfg import describe
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.model import Analysis
 
@@ -42,7 +43,7 @@ def _label(result: Analysis, run: list[int]) -> str:
     count = sum(reasons.values())
     ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
     listed = ", ".join(f"{reason} x{n}" if n > 1 else reason for reason, n in ranked)
-    traps = f"{count} trap{'s' if count != 1 else ''}: {listed}" if count else "no traps"
+    traps = f"{describe.count(count, 'trap')}: {listed}" if count else "no traps"
     differs = [f"B{b}" for b in run if b in result.trap_log and result.trap_log[b].disagrees]
     log = f"\nLOG DIFFERS at {', '.join(differs)}" if differs else ""
-    return f"{len(run)} blocks -> {traps}{log}"
+    return f"{describe.count(len(run), 'block')} -> {traps}{log}"

@@ -38,6 +38,8 @@ def write_heat(result: Analysis, console: Console) -> None:
     )
     console.print(_top_blocks(result))
     console.print(_paths(result))
+    if uncounted_cycle(result):
+        console.print(describe.UNCOUNTED_CYCLE, highlight=False, markup=False)
     cold = heat_report.cold_share(result)
     console.print(
         f"cold code (traps, stubs, handlers, check failures, out-of-line): {_pct(cold.heat)} of the run, "
@@ -100,10 +102,11 @@ def _paths(result: Analysis) -> Table:
         table.add_column(column)
     for rank, path in enumerate(result.hot_paths, 1):
         facts = heat_report.path_facts(result, path)
+        kind = "cycle" if rank == 1 and uncounted_cycle(result) else path.first
         checks = ", ".join(sorted({c for _, c in facts.checks})) or "-"
         literal.add_row(
             table,
-            describe.FIRST_PATH.get(path.first, str(rank)),
+            describe.FIRST_PATH.get(kind, str(rank)),
             _pct(path.share),
             " ".join(f"B{b}" for b in path.blocks),
             str(facts.instructions),
@@ -113,3 +116,10 @@ def _paths(result: Analysis) -> Table:
             ", ".join(sorted({c for _, c in facts.calls})) or "-",
         )
     return table
+
+
+def uncounted_cycle(result: Analysis) -> bool:
+    """The first hot path goes round a loop of the printed regions (a partial method) that is not one of the
+    method's loops: the loops pass, seeing no printed code enter it, found no header for it."""
+    paths = result.hot_paths
+    return bool(paths) and paths[0].first == "loop" and paths[0].blocks[0] not in {loop.header for loop in result.loops}

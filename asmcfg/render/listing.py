@@ -19,53 +19,63 @@ def _cell(value: object) -> str:
 
 
 _COLUMNS = ("compiler", "id", "tier", "osr", "flags", "method", "bytecode", "code bytes", "instructions", "line")
-_LEFT = ("compiler", "method", "flags")
+_LEFT = ("compiler", "method", "flags", "run")
 
 
 def write_listing(
-    methods: Iterable[Method | tuple[Method, str | None]], console: Console, unprinted: Sequence[Unprinted] = ()
+    methods: Iterable[Method | tuple[Method, str | None]], console: Console, unprinted: Sequence[Unprinted] = (),
+    runs: Sequence[str] = (),
 ) -> int:
     """Print the table and return how many rows it has. Each row is a compilation, or a compilation and the
     inlined method a pattern matched in it; compilations with measured heat get a `share` column (of the run,
-    per event), and those perfasm measured but did not print a row of their own."""
+    per event), and those perfasm measured but did not print a row of their own. `runs` names the JMH run of
+    each compilation (benchmark and parameters); a `run` column shows them when the input holds several runs."""
     from rich.table import Table
 
     from asmcfg import describe
     from asmcfg.render import literal
 
     rows = [item if isinstance(item, tuple) else (item, None) for item in methods]
+    if not rows and not unprinted:
+        return 0  # no header over nothing: the caller says why there is no row
     shares = bool(unprinted) or any(method.profile is not None for method, _ in rows)
+    unprinted_runs = [describe.run_label(u.benchmark, u.parameters) for u in unprinted]
+    several = len(set(runs) | set(unprinted_runs)) > 1
     table = Table(title=None, box=None, pad_edge=False)
-    for column in _COLUMNS + (("share",) if shares else ()):
+    columns = _COLUMNS[:5] + (("run",) if several else ()) + _COLUMNS[5:] + (("share",) if shares else ())
+    for column in columns:
         table.add_column(column, justify="left" if column in _LEFT else "right")
-    for method, inlined in rows:
+    for n, (method, inlined) in enumerate(rows):
         header = method.header
         size = method.code_end - method.code_begin if method.code_end and method.code_begin else None
         name = header.name + (f" (inlines {inlined})" if inlined else "")
         share = [describe.percent(method.profile.run_share) if method.profile is not None else ""] if shares else []
-        literal.add_row(table, *_header_cells(header, name), _cell(header.bytecode_size), _cell(size),
+        cell = [runs[n] if n < len(runs) else ""] if several else []
+        literal.add_row(table, *_header_cells(header, name, cell), _cell(header.bytecode_size), _cell(size),
                         str(len(method.instructions)), _cell(header.line), *share)
-    for item in unprinted:
+    for item, label in zip(unprinted, unprinted_runs, strict=True):
         header = item.header
-        literal.add_row(table, *_header_cells(header, header.name), _cell(header.bytecode_size), "",
-                        f"not printed ({item.lines} lines > {item.threshold})", _cell(header.line),
-                        describe.percent(item.share))
+        literal.add_row(table, *_header_cells(header, header.name, [label] if several else []),
+                        _cell(header.bytecode_size), "", f"not printed ({item.lines} lines > {item.threshold})",
+                        _cell(header.line), describe.percent(item.share))
     console.print(table)
     return len(rows) + len(unprinted)
 
 
-def _header_cells(header: Header, name: str) -> tuple[str, ...]:
-    return (header.compiler, _cell(header.compile_id), _cell(header.level), _cell(header.osr_bci), header.flags, name)
+def _header_cells(header: Header, name: str, run: list[str]) -> tuple[str, ...]:
+    return (header.compiler, _cell(header.compile_id), _cell(header.level), _cell(header.osr_bci), header.flags,
+            *run, name)
 
 
 def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
     """Write the fast index of a large log as fixed columns, rows as their headers are found; count the rows.
 
-    Plain text, not a rich table: a table would hold every row and measure it before printing the first. Rows
+    The header goes out with the first row (none when there is no row). Plain text, not a rich table: a table
+    would hold every row and measure it before printing the first. Rows
     go out in batches of _BATCH, or one at a time on a terminal, where they show the progress; the text taken from
     the log has its control characters made visible.
     """
-    out.write(
+    header = (
         f"{'compiler':8} {'id':>6} {'tier':>4} {'osr':>5} {'flags':5} {'bytecode':>8} {'main code':>9} "
         f"{'offset':>12}  method\n"
     )
@@ -74,6 +84,9 @@ def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
     count = 0
     try:
         for r in records:
+            if header:  # written with the first row: no header over an input that has none
+                out.write(header)
+                header = ""
             rows.append(  # _cell written out: this runs once per compilation of a whole log
                 f"{r.compiler:8} {'' if r.compile_id is None else r.compile_id:>6} "
                 f"{'' if r.level is None else r.level:>4} {'' if r.osr_bci is None else r.osr_bci:>5} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from asmcfg import describe
 from asmcfg.facts import meaning
 from asmcfg.model import Analysis
 from asmcfg.render import literal
@@ -27,7 +28,8 @@ def write_meaning(result: Analysis, console: Console) -> None:
            [[r["kind"], r["routine"], r["slow"], r["fast"]] for r in meaning.runtime_rows(result)])
     if result.type_checks:
         failing = sorted({t.fails_to for t in result.type_checks if t.fails_to})
-        line = f"{len(result.type_checks)} type check(s)" + (f"; failing to: {', '.join(failing)}" if failing else "")
+        line = describe.count(len(result.type_checks), "type check")
+        line += f"; failing to: {', '.join(failing)}" if failing else ""
         console.print(visible(line), highlight=False, markup=False)
 
 

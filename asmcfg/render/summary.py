@@ -45,7 +45,8 @@ def write_summary(result: Analysis, console: Console) -> None:
     title = literal.text(describe.compilation(method.header), style="bold")
     title.append(visible(
         f"  {method.loc}  "
-        f"{numbers['instructions']} instructions, {numbers['blocks']} blocks, {len(result.loops)} loops; "
+        f"{describe.count(numbers['instructions'], 'instruction')}, {describe.count(numbers['blocks'], 'block')}, "
+        f"{describe.count(len(result.loops), 'loop')}; "
         f"{method.isa} {method.syntax}; JDK {result.jdk} ({result.jdk_why})"
     ), style="")
     console.print(title, highlight=False)
@@ -161,7 +162,8 @@ def _skipped(result: Analysis, console: Console) -> None:
     if not skipped:
         return
     console.print(
-        f"{len(skipped)} line(s) inside the method were not understood and skipped:", highlight=False, markup=False
+        f"{describe.count(len(skipped), 'line')} inside the method {'was' if len(skipped) == 1 else 'were'} not "
+        "understood and skipped:", highlight=False, markup=False
     )
     for number, text in skipped[:_MAX_SKIPPED_SHOWN]:
         console.print(visible(f"  {result.cfg.method.at(number)}: {text[:100]!r}"), highlight=False, markup=False)

@@ -21,7 +21,8 @@ def tooltip(result: Analysis, block_id: int, sources: JavaSources | None = None)
     """`B10 0x… (8 instructions) [tags]` and the source lines the block's code comes from."""
     block = result.cfg.blocks[block_id]
     method = result.cfg.method
-    lines = [f"B{block_id}  0x{method.instructions[block.start].address:x}  ({block.end - block.start} instructions)"]
+    size = describe.count(block.end - block.start, "instruction")
+    lines = [f"B{block_id}  0x{method.instructions[block.start].address:x}  ({size})"]
     tags = describe.ordered_tags(result.block_tags(block_id))
     if tags:
         lines[0] += "  [" + ", ".join(describe.TAG_LABELS.get(t, t) for t in tags) + "]"

@@ -11,6 +11,7 @@ from asmcfg import describe, dialects
 from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method, Unprinted
 from asmcfg.run import selection, wholelog
+from asmcfg.run.matching import matching, run_labels
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import (
     Picked,
@@ -102,14 +103,15 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
 
 def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
     """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
-    rows = selection.matching(methods, selector)
+    rows = matching(methods, selector)
     unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
     from rich.console import Console
 
     from asmcfg.render.listing import write_listing
 
+    runs = run_labels(stream, rows)
     console = Console(width=300, no_color=True, highlight=False, markup=False, emoji=False)
-    if write_listing(rows, console, unprinted) == 0:
+    if write_listing([(method, inlined) for method, inlined, _ in rows], console, unprinted, runs) == 0:
         raise _nothing_selected(stream, methods, selector)
     return 0
 
@@ -205,7 +207,7 @@ def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
 
 
 def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
-    selected = [m for m, _ in selection.matching(methods, options.selector)]
+    selected = [m for m, _, _ in matching(methods, options.selector)]
     progress.close()
     selected = [stream.complete(m) for m in selected]
     if options.log:
@@ -254,8 +256,8 @@ def _write_svg(results: list[Analysis], options: Options) -> None:
     svg = render_svg(text.getvalue(), options.render_timeout, options.renderer).decode("utf-8")
     bytes_to(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
     if not options.quiet and options.svg != STDOUT:
-        header, blocks = results[0].cfg.method.header, len(results[0].cfg.blocks)
-        _wrote(options.svg, f"{describe.compilation(header)}, {blocks} blocks")
+        header, blocks = results[0].cfg.method.header, describe.count(len(results[0].cfg.blocks), "block")
+        _wrote(options.svg, f"{describe.compilation(header)}, {blocks}")
 
 
 def _write_html(results: list[Analysis], options: Options) -> None:

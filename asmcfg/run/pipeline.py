@@ -22,7 +22,8 @@ class Selector:
     """Which compilations the user asked for."""
 
     pattern: str | None = None
-    """Glob on `Class::method` or a bare method name."""
+    """Glob on `Class::method` or a bare method name; `Class.method` and `pkg/Class.method` are read as
+    `Class::method` when they match nothing as written."""
     compile_id: int | None = None
     """Exact compile id."""
     compiler: Compiler | None = None
@@ -67,7 +68,21 @@ class Selector:
 def _name_matches(name: str, pattern: str) -> bool:
     short = name.rsplit(".", 1)[-1]
     bare = name.split("::", 1)[-1]
-    return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in (name, short, bare))
+    candidates = (name, short, bare)
+    if any(fnmatch.fnmatchcase(candidate, pattern) for candidate in candidates):
+        return True
+    spelled = java_spelling(pattern)
+    return spelled != pattern and any(fnmatch.fnmatchcase(candidate, spelled) for candidate in candidates)
+
+
+def java_spelling(pattern: str) -> str:
+    """`pattern` in asmcfg's `pkg.Class::method` form when written as HotSpot and javap write methods:
+    `pkg/Class.method` or `pkg.Class.method` (the last dot separates class and method when there is no `::`)."""
+    spelled = pattern.replace("/", ".")
+    if "::" not in spelled and "." in spelled:
+        owner, _, method = spelled.rpartition(".")
+        spelled = f"{owner}::{method}"
+    return spelled
 
 
 @dataclass(slots=True)

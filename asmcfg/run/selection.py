@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from asmcfg.model import Compiler
-
-if TYPE_CHECKING:
-    from asmcfg.model import Method
-    from asmcfg.run.pipeline import Selector
 
 _MAX_SUGGESTIONS = 3
 
@@ -45,18 +40,3 @@ def _close_names(pattern: str, names: Iterable[str]) -> list[str]:
     close += difflib.get_close_matches(pattern, choices, _MAX_SUGGESTIONS, 0.6)
     close += [bare[b] for b in difflib.get_close_matches(pattern, list(bare), _MAX_SUGGESTIONS, 0.6)]
     return list(dict.fromkeys(close))[:_MAX_SUGGESTIONS]
-
-
-def matching(methods: Iterator[Method], selector: Selector) -> list[tuple[Method, str | None]]:
-    """The compilations the selector matches by their own name, else those that inline a matching method (with
-    the inlined method's name)."""
-    own: list[tuple[Method, str | None]] = []
-    inlining: list[tuple[Method, str | None]] = []
-    for method in methods:
-        if selector.matches(method):
-            own.append((method, None))
-        elif not own and selector.pattern is not None:
-            inlined = selector.inlined(method)
-            if inlined is not None:
-                inlining.append((method, inlined))
-    return own or inlining

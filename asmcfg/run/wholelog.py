@@ -101,10 +101,11 @@ def _jsonl(options: Options, progress: Progress) -> int:
                 else SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
             )
         if not options.quiet:
+            from asmcfg import describe
             from asmcfg.render.summary import stderr_console  # not before the workers fork: rich takes memory
 
             stderr_console().print(
-                f"{stats.analysed} of {stats.methods} compilations written as JSON Lines"
+                f"{stats.analysed} of {describe.count(stats.methods, 'compilation')} written as JSON Lines"
                 + (f"; {stats.failed} failed (see their error records)" if stats.failed else ""),
                 highlight=False,
             )

@@ -232,7 +232,9 @@ def opto_assembly(sample: Sequence[str]) -> Diagnosis | None:
                      "(use -XX:+PrintAssembly with hsdis instead)", line)
 
 
-_HEADER = re.compile(r"Compiled method \(|Decoding compiled method")
+_HEADER = re.compile(r"Compiled method \([\w/]+\)\s+\d|Decoding compiled method 0x[0-9a-fA-F]")
+"""A header as HotSpot prints it (a timestamp after `Compiled method (c2)`, an address after `Decoding compiled
+method`), not the words quoted in prose."""
 
 
 def headers_without_code(sample: Sequence[str]) -> Diagnosis | None:
@@ -244,9 +246,22 @@ def headers_without_code(sample: Sequence[str]) -> Diagnosis | None:
                      "printed no code: see asmcfg --help)", line)
 
 
+_MARKDOWN = re.compile(r"^(?:#{1,6} \S|```|\|.*\|\s*$|\[[^\]]+\]\([^)]+\))")
+_MARKDOWN_LINES = 3
+
+
+def markdown(sample: Sequence[str]) -> Diagnosis | None:
+    """Prose: Markdown headings, fences, tables and links (a README given as input)."""
+    lines = [n for n, text in enumerate(sample, 1) if _MARKDOWN.search(text)]
+    if len(lines) < _MARKDOWN_LINES:
+        return None
+    return Diagnosis("no HotSpot assembly found: this looks like Markdown text, not JVM output (give "
+                     "asmcfg what the JVM prints with -XX:+PrintAssembly; see asmcfg --help)", lines[0])
+
+
 RECOGNISERS: tuple[Recogniser, ...] = (
     blank, binary, xml_escaped, log_without_code, perf, objdump, debugger, opto_assembly, jvm_failure, jmh,
-    headers_without_code,
+    headers_without_code, markdown,
 )
 """In the order they are tried: the first that recognises the sample wins."""
 

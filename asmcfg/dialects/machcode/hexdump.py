@@ -24,8 +24,8 @@ _SCOPE, _RELOC, _IMPLICIT = 0, 1, 2
 _HEX = re.compile(r"^[0-9a-f]*$")
 _LITERAL = re.compile(r"^([wxsdq])\d+, #(0x[0-9a-f]+)$")
 _LITERAL_SIZE = {"w": 4, "x": 8, "s": 4, "d": 8, "q": 16}
-_SAMPLE_WORDS = 64
-_MIN_WORDS = 16
+_WIDE = re.compile(r"\$(\d{19,20})\b")  # capstone's AT&T `$18446744073709551615`: made hex, as all else it prints
+_SAMPLE_WORDS, _MIN_WORDS = 64, 16
 _AARCH64_MAX_INVALID = 0.3
 
 
@@ -159,7 +159,7 @@ def sweep(data: bytes, start: int, isa: IsaName, syntax: Syntax, starts: Collect
         for address, size, mnemonic, operands in md.disasm_lite(data[offset:limit], start + offset):
             if address in literals or (unit == 4 and mnemonic == "udf"):
                 break
-            out.append(Decoded(address, size, mnemonic, operands))
+            out.append(Decoded(address, size, mnemonic, _WIDE.sub(lambda m: f"${int(m.group(1)):#x}", operands)))
             offset += size
             literals.update(_literal_words(mnemonic, operands))
         if offset < limit:

@@ -142,7 +142,8 @@ def _unprinted(group: _Group, run: Run, width: int, shared: set[str]) -> Unprint
     totals = [_widen(run.totals.get(d.number, {}), width) for d in drafts]
     share = _share(group, run, width, shared) or tuple(sum(t[i] for t in totals) for i in range(width))
     events = tuple(run.events.get(i, f"column {i + 1}") for i in range(width))
-    return Unprinted(_header(group), run.number, run.benchmark, drafts[0].number, lines, threshold, events, share)
+    return Unprinted(_header(group), run.number, run.benchmark, drafts[0].number, lines, threshold, events, share,
+                     run.parameters)
 
 
 def _assign_owner(draft: Draft) -> None:

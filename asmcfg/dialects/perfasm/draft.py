@@ -54,6 +54,7 @@ class Run:
 
     number: int
     benchmark: str = ""
+    parameters: str = ""
     events: dict[int, str] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)
     regions: list[Draft] = field(default_factory=list)

@@ -43,6 +43,7 @@ _RESULT = re.compile(r'^Secondary result "(.*?):\S*asm"')
 _TOO_BIG = re.compile(rf"<region is too big to display, has ({DIGITS}) lines, but threshold is ({DIGITS})>")
 _EVEX = re.compile(r"^\.byte\s+0x62\s*(?:;|$)")
 _BENCHMARK = re.compile(r"^# Benchmark: (\S+)")
+_PARAMETERS = re.compile(r"^# Parameters: \((.*)\)\s*$")
 _VM_VERSION = re.compile(rf"# VM version: JDK ({DIGITS})(?:\.({DIGITS}))?")
 
 
@@ -66,6 +67,8 @@ class Origin:
     """Benchmark of the run, when JMH printed it."""
     key: str
     """Identity of the compilation within the file (`run 1: compile id 568`)."""
+    parameters: str = ""
+    """JMH parameters of the run (`branches = 3`), when JMH printed them."""
 
 
 class Reader:
@@ -84,6 +87,7 @@ class Reader:
         self._mode = "outside"
         self._section = ""
         self._benchmark = ""
+        self._parameters = ""
 
     def complete(self, method: Method) -> Method:
         """`method` as read: nothing follows the code in this dialect."""
@@ -184,12 +188,14 @@ class Reader:
         return []
 
     def _note(self, text: str) -> None:
-        version, benchmark = _VM_VERSION.search(text), _BENCHMARK.match(text)
+        version, benchmark, parameters = _VM_VERSION.search(text), _BENCHMARK.match(text), _PARAMETERS.match(text)
         if version:
             major = int(version.group(1))
             self.jdk_hint = int(version.group(2)) if major == 1 and version.group(2) else major
         if benchmark:
-            self._benchmark = benchmark.group(1)
+            self._benchmark, self._parameters = benchmark.group(1), ""
+        if parameters:
+            self._parameters = parameters.group(1)
         if text.strip():
             self.outside += 1
 
@@ -200,6 +206,7 @@ class Reader:
             done = self._flush()
         if benchmark is not None or not self._run.benchmark:
             self._run.benchmark = benchmark or self._benchmark
+            self._run.parameters = self._parameters
         return done
 
     def _flush(self) -> list[Method]:
@@ -209,7 +216,7 @@ class Reader:
         built = build_run(run, self.source, self.jdk_hint)
         self.regions.extend(built.regions)
         self.unprinted.extend(built.unprinted)
-        self.origins.extend(Origin(run.number, run.benchmark, key) for key, _ in built.methods)
+        self.origins.extend(Origin(run.number, run.benchmark, key, run.parameters) for key, _ in built.methods)
         return [method for _, method in built.methods]
 
 
