@@ -33,7 +33,7 @@ SIDES = tuple(f"{side}_{what}" for side in ("old", "new") for what in ("method",
                                                                     "log"))
 DIFF_SECTIONS = (
     ("The two sides", ("pattern", "compile_ids", "compiler", "log", *SIDES, "jdk", "syntax", "input_format")),
-    ("What to write", ("json_", "dot", "svg", "html", "quiet")),
+    ("What to write", ("json_", "dot", "svg", "html", "source_path", "quiet")),
     ("The gate", ("fail_on",)),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
     ("Other", ("debug", "help")),

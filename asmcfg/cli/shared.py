@@ -60,7 +60,9 @@ class Grouped(click.Command):
         rows[0][1][:0] = list(self.arguments)
         placed = {name for _, names in self.sections for name in names}
         rest = [r for name, r in records.items() if name not in placed]
-        if rest:
+        if rest and rows[-1][0] == "Other":
+            rows[-1][1].extend(rest)
+        elif rest:
             rows.append(("Other", rest))
         width = min(max(len(term) for _, section in rows for term, _ in section), _TERM_WIDTH)
         for title, section in rows:
