@@ -28,8 +28,20 @@ from asmcfg.model import Analysis, Feature, Loop, LoopFacts, LoopRole
 from asmcfg.model.factory import replace
 
 _NUMBER = re.compile(r"-?0x[0-9a-fA-F]+|#-?\d+")
-_MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 
+
+
+def _memory(operands: str) -> tuple[int, str] | None:
+    """(start, text) of the first `(…)` or `[…]` in `operands`: what `\\([^)]*\\)|\\[[^\\]]*\\]` searches for, in one
+    pass (the search would scan to the end from every `(` of a line of them). Only the first opening bracket of a
+    kind can start one: when no closing bracket follows it, none follows a later one either."""
+    found = []
+    for opening, closing in ("()", "[]"):
+        start = operands.find(opening)
+        end = operands.find(closing, start + 1) if start >= 0 else -1
+        if end >= 0:
+            found.append((start, operands[start : end + 1]))
+    return min(found) if found else None
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
     """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
@@ -60,11 +72,11 @@ def unroll(ctx: Context, result: Analysis, loop: Loop) -> int:
             continue
         b = ctx.block(block)
         for ins in ctx.cfg.method.instructions[b.start : b.end]:
-            memory = _MEMORY.search(ins.operands)
+            memory = _memory(ins.operands)
             if memory:
-                outside = ins.operands[: memory.start()].rsplit(",", 1)[-1]
-                displacement = outside + "".join(_NUMBER.findall(memory.group()))
-                accesses.setdefault(ins.mnemonic + _NUMBER.sub("N", memory.group()), set()).add(displacement)
+                outside = ins.operands[: memory[0]].rsplit(",", 1)[-1]
+                displacement = outside + "".join(_NUMBER.findall(memory[1]))
+                accesses.setdefault(ins.mnemonic + _NUMBER.sub("N", memory[1]), set()).add(displacement)
             if ins.frames and ins.bytecode and not ins.poll:
                 scopes[(ins.frames[0].method, ins.frames[0].bci, ins.bytecode)] += 1
     return max([1, *map(len, accesses.values()), *scopes.values()])

@@ -12,13 +12,19 @@ if TYPE_CHECKING:
     from asmcfg.model import Header
 
 _HEADER = re.compile(
-    rf"Compiled method \((?P<compiler>[^)]+)\)\s+(?P<ts>{DIGITS})\s+(?:\S+:)?\s*(?P<id>{DIGITS}) "
+    rf"Compiled method \((?P<compiler>[^)]{{1,64}})\)\s+(?P<ts>{DIGITS})\s+(?:\S+:\s*)?(?P<id>{DIGITS}) "
     rf"(?P<flags>[%sbn! ]{{5}}) (?:(?P<level>\d|-) )?\s*(?P<name>\S+)(?: @ (?P<osr>{DIGITS}))?"
     rf"(?: \((?:(?P<size>{DIGITS}) bytes|native)\))?"
 )
 """A method's header; a number of more digits than HotSpot prints makes the line no header (or, the OSR bci and
 bytecode size, leaves that field out)."""
-_SECTION = re.compile(r"^\s*(?P<name>[a-zA-Z][a-zA-Z ]*?)\s*\[(0x[0-9a-fA-F]+),(0x[0-9a-fA-F]+)\]\s*=\s*\d+")
+_SECTION = re.compile(
+    r"^\s*(?P<name>[a-zA-Z](?:[a-zA-Z ]*[a-zA-Z])?)\s*\[(0x[0-9a-fA-F]+),(0x[0-9a-fA-F]+)\]\s*=\s*\d+"
+)
+_BANNER = re.compile(r"(?<!=)=+ (C1|C2|JVMCI)-compiled nmethod =+")
+# Every pattern here is linear on any line: no two neighbouring repeats can share a character (the compiler name
+# is bounded, the section name ends at a letter, a banner's `=` run is tried from its start only), so a line of
+# spaces, of `=` or of `Compiled method (` does not make them backtrack over the same text again and again.
 _METHOD_LABEL = re.compile(r"#\s*\{method\}\s*(?:\{0x[0-9a-fA-F]+\}\s*)?'([^']*)'\s*'[^']*'\s*in\s*'([^']*)'")
 
 
@@ -97,5 +103,5 @@ def method_label(text: str) -> str | None:
 
 def banner_compiler(text: str) -> Compiler | None:
     """`c2` from `==== C2-compiled nmethod ====`."""
-    match = re.search(r"=+ (C1|C2|JVMCI)-compiled nmethod =+", text)
+    match = _BANNER.search(text)
     return Compiler.named(match.group(1)) if match else None

@@ -117,7 +117,8 @@ def objdump(sample: Sequence[str]) -> Diagnosis | None:
 
 _GDB_BANNER = re.compile(r"^Dump of assembler code for function |^End of assembler dump\.")
 _GDB_CODE = re.compile(r"^(?:=>)?\s*0x[0-9a-fA-F]+ <[^>]*>:\s")
-_LLDB_CODE = re.compile(r"^(?:->)?\s*0x[0-9a-fA-F]+ <\+\d+>:\s|^\S+`\S+:$")
+_LLDB_CODE = re.compile(r"^(?:->)?\s*0x[0-9a-fA-F]+ <\+\d+>:\s|^(?=\S+:$)\S+`\S+:$")
+"""The lookahead first checks the whole line, so a line of backticks is not split at each of them in turn."""
 
 
 def debugger(sample: Sequence[str]) -> Diagnosis | None:
@@ -130,8 +131,10 @@ def debugger(sample: Sequence[str]) -> Diagnosis | None:
     return None
 
 
-_PERF_SAMPLE = re.compile(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?[\w.:-]+:")
-_PERF_FRAME = re.compile(r"^\s+[0-9a-f]+ .+ \(.*\)$")
+_PERF_SAMPLE = re.compile(r"^\s*\S(?:.*?\S)??\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?[\w.:-]+:")
+_PERF_FRAME = re.compile(r"^\s+[0-9a-f]+ (?=.*\)$).+ \(.*\)$")
+"""Both linear on any line: a sample's command ends at a non-blank (not inside a run of blanks, each of which would
+scan the rest of the run), and a frame's closing `)` is checked once before its ` (` is looked for."""
 _PERF_REPORT = re.compile(r"^# Samples: \d|^# Overhead\s+Command|^# Event count \(approx\.\)")
 _PERF_ANNOTATE = re.compile(r"Source code & Disassembly of ")
 _PERF_HINT = "asmcfg needs the JIT's code: use JMH -prof perfasm, or -XX:+PrintAssembly"

@@ -13,8 +13,9 @@ from asmcfg.dialects.logcompilation.logxml import nmethod_record, unescape
 STALE = 16 << 20
 """Bytes after an `<nmethod>` record within which its printed header is awaited."""
 NMETHOD = b"<nmethod compile_id="
-_SIMPLE_ATTR = re.compile(r"(\w+)='([^']*)'")
-"""HotSpot writes every attribute in single quotes."""
+_SIMPLE_ATTR = re.compile(r"(?<!\w)(\w+)='([^']*)'")
+"""HotSpot writes every attribute in single quotes. A key starts a run of word characters: tried inside a run, it
+would scan the rest of the run again (quadratic on a long one) and could never match where the whole run did not."""
 
 
 Found = tuple[int, int, Fields | None]

@@ -19,8 +19,10 @@ _ENTITY = re.compile(r"&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 REPLACEMENT = "\ufffd"
 """What a character reference to no character XML allows is read as."""
-_TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)([^<>]*)>")
-_ATTR = re.compile(r"([\w.:-]+)\s*=\s*(?:'([^']*)'|\"([^\"]*)\")")
+# Linear on any line: a name is a whole run of name characters (the lookaround fails at once on a part of a run,
+# which could never match where the whole run does not), so no text is backtracked over twice.
+_TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)(?![\w.:-])([^<>]*)>")
+_ATTR = re.compile(r"(?<![\w.:-])([\w.:-]+)\s*=\s*(?:'([^']*)'|\"([^\"]*)\")")
 _RELEASE = re.compile(rf"^\s*(?:1\.)?({DIGITS})")
 
 

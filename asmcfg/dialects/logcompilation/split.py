@@ -30,7 +30,8 @@ HEADERLESS_BYTES = 8 << 20
 _END = b"[/Disassembly]"
 _FOLLOWED = re.compile(rb"</?(?:writer|print_nmethod|nmethod|tty|release)")
 """The start of every tag `TtyMachine` follows (and of some others: any name these begin)."""
-_HEADER_ID = re.compile(rb"Compiled method \([^)]*\)\s+%s\s+(?:\S+:)?\s*(%s) " % (BYTES_DIGITS, BYTES_DIGITS))
+_HEADER_ID = re.compile(rb"Compiled method \([^)]{0,64}\)\s+%s\s+(?:\S+:\s*)?(%s) " % (BYTES_DIGITS, BYTES_DIGITS))
+"""`header._HEADER`'s compile id, linear as it is."""
 
 
 def last_end(data: bytes) -> int:

@@ -37,9 +37,11 @@ _REGION = re.compile(rf"\.\[Hottest Region ({DIGITS})\]")
 _SECTION = re.compile(r"^\.{4}\[(Hottest Regions|Hottest Methods[^\]]*|Distribution by Source)\]")
 _DOTS = re.compile(r"^\.{20,}\s*$")
 _TOTAL = re.compile(rf"<total for region ({DIGITS})>")
-_COLUMN = re.compile(rf"^\s*Column ([1-9][0-9]?): (\S+).*\(({DIGITS}) events\)")
+_COLUMN = re.compile(r"^\s*Column ([1-9][0-9]?): (\S+)")
 """An event column: JMH prints a few (the number bounds how many columns a run has)."""
-_RESULT = re.compile(r'^Secondary result "(.*?):\S*asm"')
+_EVENTS = re.compile(rf".*\(({DIGITS}) events\)")
+_RESULT = 'Secondary result "'
+_BLANK = re.compile(r"\s")
 _TOO_BIG = re.compile(rf"<region is too big to display, has ({DIGITS}) lines, but threshold is ({DIGITS})>")
 _EVEX = re.compile(r"^\.byte\s+0x62\s*(?:;|$)")
 _BENCHMARK = re.compile(r"^# Benchmark: (\S+)")
@@ -56,6 +58,34 @@ def sniff(sample: list[str]) -> float:
         return 0.9
     return 0.0
 
+
+
+def _column(text: str) -> tuple[int, str, int] | None:
+    """(number, event, count) of a `Column 1: cycles (1234 events)` line: what `^\\s*Column (\\d+): (\\S+).*\\((\\d+)
+    events\\)` matches, in linear time (the expression retries `.*` after each shorter event name: quadratic on a
+    long one). The count is the last `(N events)`; the name stops before it when it is inside the name."""
+    head = _COLUMN.match(text)
+    events = _EVENTS.match(text, head.start(2) + 1) if head else None
+    if head is None or events is None:
+        return None
+    name = head.group(2)[: events.start(1) - 1 - head.start(2)]
+    return int(head.group(1)), name, int(events.group(1))
+
+
+def _result(text: str) -> str | None:
+    """The benchmark of a `Secondary result "bench.Name.method:asm"` line: what `^Secondary result "(.*?):\\S*asm"`
+    finds, in linear time. When a `:` has no `asm"` after it in its run of non-blanks, no later `:` of the run has,
+    so the search goes on after the run (the expression scanned the rest of the run again from every `:`)."""
+    if not text.startswith(_RESULT):
+        return None
+    at = len(_RESULT)
+    while (colon := text.find(":", at)) >= 0:
+        blank = _BLANK.search(text, colon + 1)
+        end = blank.start() if blank else len(text)
+        if text.find('asm"', colon + 1, end) >= 0:
+            return text[len(_RESULT) : colon]
+        at = end
+    return None
 
 @dataclass(frozen=True, slots=True)
 class Origin:
@@ -175,14 +205,14 @@ class Reader:
 
     def _outside(self, line: Line) -> list[Method]:
         text = line.text
-        total, column, result = _TOTAL.search(text), _COLUMN.match(text), _RESULT.match(text)
+        total, column, result = _TOTAL.search(text), _column(text), _result(text)
         if total:
             self._run.totals[int(total.group(1))] = split_columns(text)[0]
         elif column:
-            self._run.events[int(column.group(1)) - 1] = column.group(2)
-            self._run.counts[int(column.group(1)) - 1] = int(column.group(3))
-        elif result or "PrintAssembly processed" in text:
-            return self._next_run(result.group(1) if result else None)
+            self._run.events[column[0] - 1] = column[1]
+            self._run.counts[column[0] - 1] = column[2]
+        elif result is not None or "PrintAssembly processed" in text:
+            return self._next_run(result)
         else:
             self._note(text)
         return []

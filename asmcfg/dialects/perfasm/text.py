@@ -27,8 +27,10 @@ _TITLE = re.compile(
     rf"^(?P<compiler>[A-Za-z0-9]+), level (?P<level>{DIGITS}), (?P<name>\S+), version (?P<version>{DIGITS})"
     rf"(?:, compile id (?P<id>{DIGITS}))?(?: \(\d+ bytes\))?\s*$"
 )
-_OLD_TITLE = re.compile(r"^\[0x[0-9a-fA-F]+:0x[0-9a-fA-F]+\] in (?P<name>.+?)\s*$")
-_SHARE_ROW = re.compile(r"^(?P<source>\S.*?)\s{2,}(?P<name>\S.*?)\s*$")
+# A name runs to its last non-blank (what `.+?\s*$` takes, without trying `\s*$` at every blank); a source runs
+# to its first gap of two blanks: linear on a line of blanks.
+_OLD_TITLE = re.compile(r"^\[0x[0-9a-fA-F]+:0x[0-9a-fA-F]+\] in (?P<name>.*\S|.)\s*$")
+_SHARE_ROW = re.compile(r"^(?P<source>\S+(?:\s\S+)*)\s{2,}(?P<name>\S(?:.*\S)?)\s*$")
 _COMPILE_ID = re.compile(rf", compile id ({DIGITS})\s*$")
 _NOISE = re.compile(
     r"^(?:$|-{10,}|={10,}|#|<|Address\s+hex4|Decoding CodeBlob|ImmutableOopMap|\[/?Disassembly\]|\[Constant)"
