@@ -23,10 +23,8 @@ BANNER = b"-compiled nmethod"
 END = b"[/Disassembly]"
 _VM_VERSION = re.compile(sources.VM_VERSION.encode())
 """`lines.VM_VERSION` in bytes."""
-SPAN_TARGETS = 16
-"""A piece grows to at most this many times the target size when no method starts in it (`text_pieces`)."""
-MIN_SPAN = 16 << 20
-"""Bytes a piece may hold without a method start, at least, whatever the target: more than any one method's text."""
+SPAN_TARGETS, MIN_SPAN = 16, 16 << 20
+"""A piece with no method start in it grows to this many targets, at least this many bytes (`text_pieces`)."""
 _BANNER_REACH = 400
 """How far before a header the `==== C2-compiled nmethod ====` banner may start."""
 
