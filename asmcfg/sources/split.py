@@ -23,6 +23,8 @@ BANNER = b"-compiled nmethod"
 END = b"[/Disassembly]"
 _VM_VERSION = re.compile(sources.VM_VERSION.encode())
 """`lines.VM_VERSION` in bytes."""
+SPAN_TARGETS, MIN_SPAN = 16, 16 << 20
+"""A piece with no method start in it grows to this many targets, at least this many bytes (`text_pieces`)."""
 _BANNER_REACH = 400
 """How far before a header the `==== C2-compiled nmethod ====` banner may start."""
 
@@ -244,14 +246,20 @@ def named_jdk(data: bytes) -> int | None:
 
 
 def text_pieces(stream: Readable, target: int = 1 << 20, source: str = "") -> Iterator[Piece]:
-    """Cut PrintAssembly text into pieces of about `target` bytes that start at a method (or the input's start)."""
+    """Cut PrintAssembly text into pieces of about `target` bytes that start at a method (or the input's start).
+
+    Text with no method header for more than `SPAN_TARGETS` times `target` bytes (lines outside any method, or one
+    method of that much text) is cut at the end of its last `[/Disassembly]` line, else of its last whole line, so
+    that no piece, and no buffer here, grows with the input."""
     buf = b""
     line, offset = 1, 0
+    span = max(SPAN_TARGETS * target, MIN_SPAN)
     for block in chunks(stream, CHUNK, source):
         buf += block
         start = 0
         cut = next_cut(buf, start, target)
-        while cut > start:
+        while cut > start or len(buf) - start > span:
+            cut = cut if cut > start else headerless_cut(buf, start)
             piece = buf[start:cut]
             yield Piece(line, piece, offset)
             line += piece.count(b"\n")
@@ -261,6 +269,14 @@ def text_pieces(stream: Readable, target: int = 1 << 20, source: str = "") -> It
         buf = buf[start:]
     if buf:
         yield Piece(line, buf, offset)
+
+
+def headerless_cut(buf: bytes, start: int) -> int:
+    """Where to cut text after `start` in which no method starts: after its last `[/Disassembly]` line, where a
+    reader holds nothing of a method, else after its last whole line."""
+    end = buf.rfind(END, start)
+    line_end = buf.find(b"\n", end) + 1 if end >= 0 else 0
+    return line_end if line_end > start else buf.rfind(b"\n", start) + 1 or len(buf)
 
 
 def next_cut(buf: bytes, start: int, target: int) -> int:

@@ -85,7 +85,7 @@ class Reader:
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method once read, with lines another compiler thread printed inside it given back."""
-        return self.numbered((line.number, line.text) for line in lines)
+        return self.numbered(pairs(lines))
 
     def numbered(self, lines: Numbered) -> Iterator[Method]:
         """`methods` of lines given as (number, text) pairs."""
@@ -247,6 +247,13 @@ class Reader:
         if _KNOWN_NOISE.match(text) or banner_compiler(text):
             return
         current.skipped.append((number, text))
+
+
+def pairs(lines: Iterable[Line]) -> Iterator[tuple[int, str]]:
+    """The lines as (number, text) pairs, one at a time. A generator function, never a generator expression: the
+    compiled build (mypyc) makes a generator expression a list, which would hold the whole input."""
+    for line in lines:
+        yield line.number, line.text
 
 
 def runs(lines: Numbered) -> Iterator[tuple[int, list[str]]]:

@@ -132,13 +132,21 @@ def read_text(
     if raw_hex if raw_hex is not None else any("[MachCode]" in text for _, texts in lines for text in texts):
         raw = machcode.Reader(ctx.source, ctx.options)
         raw.jdk_hint = ctx.jdk_hint
-        read = raw.methods(Line(number, text) for first, texts in lines for number, text in enumerate(texts, first))
+        read = raw.methods(_lines(lines))
     else:
         hsdis_reader = hsdis.Reader(ctx.source, ctx.options)
         hsdis_reader.jdk_hint = ctx.jdk_hint
         raw, read = hsdis_reader, hsdis_reader.texts(lines)  # type: ignore[assignment]
     methods = [complete(m, ctx, printing) for m in read]
     return methods, raw.outside
+
+
+def _lines(runs: list[tuple[int, list[str]]]) -> Iterator[Line]:
+    """The lines of `runs`, one at a time (a generator function: the compiled build makes a generator expression a
+    list)."""
+    for first, texts in runs:
+        for number, text in enumerate(texts, first):
+            yield Line(number, text)
 
 
 def _named(method: Method) -> Method:
@@ -243,7 +251,7 @@ class Reader(TtyMachine[ThreadText, Method]):
         lines = thread.take(keep_banner)
         if not lines:
             return
-        methods, outside = read_text(list(hsdis.runs((line.number, line.text) for line in lines)), self._ctx,
+        methods, outside = read_text(list(hsdis.runs(hsdis.pairs(lines))), self._ctx,
                                      thread.printing)
         self.outside += outside
         yield from methods
