@@ -226,3 +226,40 @@ def test_methods_stream_one_at_a_time() -> None:
     first = next(reader.methods(lines()))
     assert (first.header.compiler, first.header.compile_id, first.dialect) == ("c1", 10, "machcode")
     assert reader.outside == 5
+
+
+def _tensor_cut(junk: str, name_end: str = "m4") -> str:
+    """The JDK 17 Tensor4D dump with the frame line `; - Tensor4D::sum4@61 (line 9)` at its line 1150 cut inside
+    the method's name by program output (`junk`) and a line break, as a program printing meanwhile cuts it."""
+    lines = (NOHSDIS / "jdk17-Tensor4D-print-nohsdis.txt").read_text().split("\n")
+    assert lines[1149].strip() == "; - Tensor4D::sum4@61 (line 9)"
+    head, _, tail = lines[1149].rpartition(name_end)
+    lines[1149:1150] = [head + junk, name_end + tail]
+    return "\n".join(lines)
+
+
+def _frames_of(text: str) -> tuple[list[str], list[str]]:
+    reader = Reader("cut.txt")
+    lines = (Line(number, line) for number, line in enumerate(text.split("\n"), 1))
+    methods = [reader.complete(m) for m in reader.methods(lines)]
+    method = next(m for m in methods if m.header.compile_id == 9)
+    frames = [f"{f.method}@{f.bci}" for ins in method.instructions for f in ins.frames]
+    return frames, [t for _, t in method.skipped]
+
+
+def test_a_frame_line_cut_by_program_output_is_glued_and_the_output_dropped() -> None:
+    whole, _ = _frames_of((NOHSDIS / "jdk17-Tensor4D-print-nohsdis.txt").read_text())
+    frames, skipped = _frames_of(_tensor_cut("4711 done"))
+    assert frames == whole and "Tensor4D::sum4@61" in frames
+    assert "4711 done" in skipped
+
+
+def test_gluing_a_cut_frame_line_is_linear_in_the_comment() -> None:
+    """1 MB of program output inside a cut frame line: each known name is compared once, not every cut (which
+    took hours on such a line)."""
+    import time
+
+    started = time.process_time()
+    frames, skipped = _frames_of(_tensor_cut("x" * (1 << 20)))
+    assert "Tensor4D::sum4@61" in frames and "x" * (1 << 20) in skipped
+    assert time.process_time() - started < 60  # a generous bound: the quadratic search takes hours here

@@ -25,6 +25,13 @@ _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
 _MORE_NOTE = re.compile(r"^\s+;")
 _CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
 _FRAME = re.compile(r"^;\s*-\s+(?:\(reexecute\)\s+)?(\S+?)@-?\d+(?:\s+\(line \d+\))?\s*$")
+_FRAME_LEAD = re.compile(r";\s*-\s+(?:\(reexecute\)\s+)?")
+"""What comes before the method's name in a frame line."""
+_FRAME_TAIL = re.compile(r"(\S*?)@-?\d+(?:\s+\(line \d+\))?\s*$")
+"""The end of a frame line: the end of the method's name (up to its first `@`) and the bci and line."""
+_GLUE_NAMES = 4096
+"""A method whose frames name more methods than this is no real one: its cut frame lines are not repaired (each
+line would be compared with every name)."""
 _VM_VERSION = re.compile(VM_VERSION)
 _NOISE = re.compile(r"^\s*(?:#|=|Address\s+hex4)")
 _SECTIONS = {*sections.ROOTS, sections.STUB_CODE}
@@ -217,13 +224,19 @@ def _add_note_line(dump: Dump, text: str) -> None:
 
 
 def _glue(dump: Dump, line: Line) -> bool:
-    """Join a frame line cut by program output, dropping the output: `; - C::m<junk>` + `@12 (line 3)`."""
+    """Join a frame line cut by program output, dropping the output: `; - C::m<junk>` + `@12 (line 3)`. The line
+    holds the end of a known method's name and the rest of the frame; the cut is where the name's start ends in
+    the held comment, so each name is compared once (trying every cut took time quadratic in the comment)."""
     assert dump.note
     last = dump.note[-1]
-    names = dump.names | {dump.header.name}
-    for k in range(len(last), 0, -1):
-        frame = _FRAME.match(last[:k] + line.text)
-        if frame and frame.group(1) in names:
+    lead, tail = _FRAME_LEAD.match(last), _FRAME_TAIL.match(line.text)
+    if lead is None or tail is None or len(dump.names) > _GLUE_NAMES:
+        return False
+    rest, start = tail.group(1), lead.end()
+    cuts = [start + len(name) - len(rest) for name in dump.names | {dump.header.name}
+            if name.endswith(rest) and last.startswith(name[: len(name) - len(rest)], start)]
+    for k in sorted((k for k in cuts if 0 < k <= len(last)), reverse=True):
+        if _FRAME.match(last[:k] + line.text):
             dump.note[-1] = last[:k] + line.text
             dump.skipped.append((line.number - 1, last[k:]))
             return True
