@@ -58,13 +58,13 @@ def _seeds(folder: Path) -> dict[str, list[bytes]]:
     return seeds
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A scratch folder for the cases of this module."""
+    """A scratch folder for the cases of this module (one per pytest-xdist worker)."""
     return tmp_path_factory.mktemp("fuzz")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def seeds(folder: Path) -> dict[str, list[bytes]]:
     """The seeds, built once."""
     return _seeds(folder)
@@ -90,6 +90,7 @@ def _check(folder: Path, data: bytes, forced: str | None) -> None:
         properties.run_case(str(path), forced)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", dialects.DIALECTS)
 def test_mutated_dumps_keep_every_property(seeds: dict[str, list[bytes]], folder: Path, dialect: str) -> None:
     @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
