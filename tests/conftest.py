@@ -1,4 +1,5 @@
-"""Shared test helpers: where the copied corpus samples live."""
+"""Shared test helpers: where the copied corpus samples live, and how tests are shared out between pytest-xdist's
+workers."""
 
 from __future__ import annotations
 
@@ -19,3 +20,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     """True when the run was asked to rewrite the golden files."""
     return bool(request.config.getoption("--update-goldens"))
+
+
+SHARED_SCOPES = frozenset({"class", "module", "package"})
+"""Fixture scopes whose value is built once for several tests of one module or class (a browser, a generated log)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With `--dist loadgroup`, keep the tests of a module that share a fixture of SHARED_SCOPES in one worker, so
+    that it is built once; every other test goes to whichever worker is free. (Before xdist reads the groups.)"""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        definitions = info.name2fixturedefs.values() if info is not None else ()
+        if any(d.scope in SHARED_SCOPES for defs in definitions for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))

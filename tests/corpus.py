@@ -9,11 +9,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from asmcfg.cli import main
 
 DATA = Path(__file__).parent / "data"
+LARGE_COMPRESSED = 100_000
+"""Bytes on disk above which a compressed sample (the BigMethod dumps, the perfasm savelogs, the javac excerpt) takes
+seconds to read through the whole pipeline: tests over every sample mark those `slow`."""
 HSDIS = DATA / "hsdis"
 _HEADER = re.compile(r"Compiled method \((\w+)\)\s+\d+\s+(\d+)")
 _CONSTANT_ROW = re.compile(r"^\s+0x[0-9a-f]+:\s+0x[0-9a-f]+")
@@ -77,3 +81,12 @@ def json_methods(*args: str) -> list[dict[str, Any]]:
     document = json.loads(out)
     assert document["schema"] == 1
     return document["methods"]  # type: ignore[no-any-return]
+
+
+def slow_when_large(paths: list[Path]) -> list[Any]:
+    """`paths` as parameters, the large compressed ones marked `slow` (still run by default)."""
+    return [
+        pytest.param(path, marks=pytest.mark.slow)
+        if path.suffix in (".gz", ".xz") and path.stat().st_size > LARGE_COMPRESSED else path
+        for path in paths
+    ]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import DATA
+from corpus import DATA, slow_when_large
 from native import built
 
 from asmcfg.dialects import annotations, builder
@@ -44,7 +44,7 @@ class Native:
     notes: annotations.ReadNotes
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def native(tmp_path_factory: pytest.TempPathFactory) -> Native:
     """The installed C readers, or ones built from their sources for these tests."""
     if reader.SCAN is not None and builder.BUILD is not None and annotations.NOTES is not None:
@@ -95,7 +95,7 @@ def python_read(path: Path) -> list[Method] | None:
         return methods(path, None, patch)
 
 
-@pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(DATA)))
+@pytest.mark.parametrize("path", slow_when_large(INPUTS), ids=lambda p: str(p.relative_to(DATA)))
 def test_methods_read_in_c_equal_the_python_readers(
     path: Path, native: Native, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -28,7 +28,7 @@ SAMPLE = [
 """x86 AT&T and Intel, AArch64, LogCompilation, and binutils-style text of JDK 6-8."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def c_make(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The installed C record makers, or ones built from `_make.c` for these tests."""
     if make.COMPILED is not None:

@@ -24,7 +24,7 @@ LOGS = sorted((DATA / "logc").glob("*.xml.gz"))
 ReadTags = Callable[[str, type, Callable[[str], str]], "list[Tag] | None"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def module(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The installed C module, or one built from its source for these tests."""
     if logxml.TAGS is not None and inline.COLLECT is not None:

@@ -77,13 +77,13 @@ def _seeds(folder: Path) -> dict[str, list[bytes]]:
     return seeds
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A scratch folder for the cases of this module."""
+    """A scratch folder for the cases of this module (one per pytest-xdist worker)."""
     return tmp_path_factory.mktemp("fuzz")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def seeds(folder: Path) -> dict[str, list[bytes]]:
     """The seeds, built once."""
     return _seeds(folder)
@@ -135,6 +135,7 @@ _SETTINGS = settings(derandomize=True, deadline=None, database=None,
                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", dialects.DIALECTS)
 def test_mutated_dumps_keep_every_property(seeds: dict[str, list[bytes]], folder: Path, dialect: str) -> None:
     @settings(_SETTINGS, max_examples=EXAMPLES)

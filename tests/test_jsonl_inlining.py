@@ -56,6 +56,7 @@ def test_every_jsonl_record_of_a_log_is_its_single_method_json_record(name: str)
         assert ("Inlining::tiny", True) in {(d["callee"], d["inlined"]) for d in run["inlining"]}
 
 
+@pytest.mark.slow
 def test_the_javac_excerpt_gives_the_same_records_in_parallel_as_one_by_one() -> None:
     path = str(LOGC / "javac-jdk17-excerpt.xml.gz")
     out = io.StringIO()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import DATA
+from corpus import DATA, slow_when_large
 
 from asmcfg.errors import InputError
 from asmcfg.model import Analysis
@@ -44,7 +44,7 @@ def records(path: Path) -> list[dict[str, Any]]:
     return list(parallel.analyse_file(str(path), both, workers=1))
 
 
-@pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(DATA)))
+@pytest.mark.parametrize("path", slow_when_large(INPUTS), ids=lambda p: str(p.relative_to(DATA)))
 def test_direct_text_equals_the_encoded_record(path: Path) -> None:
     try:
         found = records(path)
@@ -56,6 +56,7 @@ def test_direct_text_equals_the_encoded_record(path: Path) -> None:
         assert record["direct"] == record["encoded"]
 
 
+@pytest.mark.slow
 def test_the_inputs_hold_every_field_the_direct_writer_handles_apart() -> None:
     seen: set[str] = set()
     for name in ("hsdis/jdk17-ExcSyncAlloc-print-hsdis-att.txt.gz", "nohsdis", "perfasm", "logc"):

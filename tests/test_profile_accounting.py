@@ -128,6 +128,7 @@ def test_too_big_region_beside_a_printed_one(tmp_path: Path) -> None:
     assert "c2 id 485 tier 4 bench.BigBench::mix: not printed by perfasm" in err
 
 
+@pytest.mark.slow
 def test_too_big_compilation_from_its_savelog_with_the_profile() -> None:
     """`--profile` with the saveLog: the run's hottest compilation, heat from the saveLog's own lines."""
     code, _, err = run_cli(str(TOOBIG_SAVELOG), "--profile", str(TOOBIG), "--dot", os.devnull)

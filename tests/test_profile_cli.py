@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from corpus import DATA, json_methods, run_cli
 
 DEVBENCH = DATA / "perfasm" / "jdk25-DevBench"
@@ -10,6 +11,7 @@ CONSOLE25 = DEVBENCH / "perfasm-console.txt"
 CONSOLE17 = DATA / "perfasm" / "jdk17-DevBench" / "perfasm-console.txt"
 
 
+@pytest.mark.slow
 def test_overlay_puts_measured_heat_and_ranked_paths_on_the_whole_graph() -> None:
     (method,) = json_methods(str(SAVELOG), "--profile", str(CONSOLE25), "--paths", "2")
     assert method["compile_id"] == 568

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from asmcfg.sources.lines import STDIN
@@ -21,9 +22,11 @@ _REDRAW = 0.1
 
 
 class Progress:
-    """Counts bytes read and methods found; draws them when a bar is shown."""
+    """Counts bytes read and methods found; draws them when a bar is shown. `clock` (seconds) times the redraws and
+    the rate."""
 
-    def __init__(self, path: str = STDIN, quiet: bool = True) -> None:
+    def __init__(self, path: str = STDIN, quiet: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
         self._bar: Any = None
         self._task: Any = None
         self._bytes = 0
@@ -40,7 +43,7 @@ class Progress:
             bars.TransferSpeedColumn(), bars.TextColumn("{task.fields[methods]:,} methods"), bars.TimeRemainingColumn(),
         )
         console = Console(stderr=True, markup=False)
-        self._bar = bars.Progress(*columns, console=console, auto_refresh=False, transient=True)
+        self._bar = bars.Progress(*columns, console=console, auto_refresh=False, transient=True, get_time=clock)
         self._task = self._bar.add_task("reading", total=total, methods=0)
         self._bar.start()
 
@@ -74,7 +77,7 @@ class Progress:
     def _draw(self) -> None:
         if self._bar is None:
             return
-        now = time.monotonic()
+        now = self._clock()
         if now - self._drawn < _REDRAW:
             return
         self._drawn = now
