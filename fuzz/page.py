@@ -102,10 +102,15 @@ def check_page(page: str, template: str, script: str) -> None:
     require(spoof is None, f"page: raw bidi control U+{ord(spoof.group()):04X} in the page" if spoof else "")
 
 
+_SOURCES = r"'sha(?:256|384|512)-[A-Za-z0-9+/=]+'(?: 'sha(?:256|384|512)-[A-Za-z0-9+/=]+')*"
+"""What a `{{SCRIPT_HASH}}` of a template's policy becomes: one or more quoted script hashes, nothing else."""
+
+
 def _placeholders(template_csp: str) -> re.Pattern[str]:
-    """The template's policy, a `{{NAME}}` in it (a hash or nonce filled in per page) matching base64 text."""
+    """The template's policy, each `{{NAME}}` in it (the page's script hashes, filled in per page) matching only
+    quoted hashes."""
     pieces = re.split(r"\{\{\w+\}\}", template_csp)
-    return re.compile("[A-Za-z0-9+/=_-]*".join(map(re.escape, pieces)))
+    return re.compile(_SOURCES.join(map(re.escape, pieces)))
 
 
 def _hashes(text: str) -> set[str]:

@@ -156,8 +156,8 @@ def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
     size = to_int(attrs.get("size"))
     code_size = None
     if insts is not None and size is not None:
-        offsets = (to_int(v) for k, v in attrs.items() if k.endswith("_offset") and v.isdigit())
-        code_size = min([*(v for v in offsets if v is not None and v > insts), size]) - insts
+        offsets = [to_int(v) for k, v in attrs.items() if k.endswith("_offset") and v.isdigit()]
+        code_size = min([v for v in offsets if v is not None and v > insts] + [size]) - insts
     kind = attrs.get("compile_kind", "")
     return NMethodRecord(
         compile_id=compile_id,
