@@ -173,6 +173,24 @@ def test_the_summary_of_a_method_with_no_end_states_all_its_skipped_lines(unende
     assert peak < PEAK_MB
 
 
+COPIES = 2_000
+"""Compilations in the input listed: copies of one real compilation (29 MB)."""
+LIST_PEAK_MB = 100
+"""Bound on the peak of listing them. Holding each whole compilation until the table is printed peaks near 200 MB
+in either build; a small row per compilation, near 40 MB."""
+
+
+def test_a_listing_holds_a_small_row_per_compilation(tmp_path: Path, c_readers: tuple[str, str]) -> None:
+    path = tmp_path / "many.txt"
+    path.write_bytes(METHOD.read_bytes() * COPIES)
+    for readers in (("", ""), c_readers):
+        status, out, peak = run([str(path), "--list"], readers)
+        assert status == 0
+        rows = [line.split() for line in out.splitlines()[1:]]
+        assert len(rows) == COPIES and all("Shapes::total" in row for row in rows)
+        assert peak < LIST_PEAK_MB, readers
+
+
 class Chunks:
     """A stream of `count` copies of `block`."""
 
