@@ -42,7 +42,7 @@ from asmcfg.render.facts import facts_record
 from asmcfg.render.html import PageOptions, Render
 from asmcfg.render.json import jsonl_record
 from asmcfg.render.jsonl import COMPACT, record_line
-from asmcfg.render.listing import write_listing
+from asmcfg.render.listing import listed, write_listing
 from asmcfg.render.svg import find_renderer, render_svg
 from asmcfg.run import guard, parallel
 from asmcfg.run.pipeline import no_methods_error
@@ -103,7 +103,7 @@ def terminal(result: Analysis) -> None:
         summary.write_summary(result, console)
         check_terminal(screen_text(console), "summary")
     listing = plain(Console(file=_Terminal(), width=300, no_color=True, highlight=False, markup=False))
-    write_listing([result.cfg.method], listing)
+    write_listing([listed(result.cfg.method)], listing)
     check_terminal(screen_text(listing), "--list row")
 
 

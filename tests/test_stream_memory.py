@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import gzip
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -94,12 +95,18 @@ def c_readers(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
 def run(args: list[str], readers: tuple[str, str] = ("", "")) -> tuple[int, str, int]:
     """(exit status, stdout, peak resident memory in MB) of `asmcfg ARGS` in a fresh process."""
+    status, out, _, peak = run_all(args, readers)
+    return status, out, peak
+
+
+def run_all(args: list[str], readers: tuple[str, str] = ("", "")) -> tuple[int, str, str, int]:
+    """(exit status, stdout, stderr, peak resident memory in MB) of `asmcfg ARGS` in a fresh process."""
     done = subprocess.run(
         [sys.executable, "-c", CHILD, *readers, *args], capture_output=True, text=True, cwd=ROOT, timeout=900
     )
     last = done.stderr.strip().splitlines()[-1].split()
     assert last[0] == "peak-kb", done.stderr[-2000:]
-    return int(last[3]) if last[3] != "None" else 0, done.stdout, int(last[1]) // 1024
+    return int(last[3]) if last[3] != "None" else 0, done.stdout, done.stderr, int(last[1]) // 1024
 
 
 def test_the_python_readers_list_a_large_input_in_bounded_memory(large_input: Path) -> None:
@@ -128,6 +135,69 @@ def test_a_compressed_large_input_streams_in_bounded_memory(
     assert status == 0
     assert out.count("Shapes::total") == 2
     assert peak < PEAK_MB
+
+
+@pytest.fixture(scope="module")
+def unended_input(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """A real method with no end marker (a JDK 8 dump prints none), then 32 MB of what the program printed after
+    it, all read as the method's lines; and how many of them are not understood."""
+    path = tmp_path_factory.mktemp("unended") / "unended.txt"
+    method, outside = METHOD.read_bytes().replace(b"[/Disassembly]\n", b""), OUTSIDE.read_bytes()
+    copies = JUNK_BYTES // len(outside)
+    with path.open("wb") as out:
+        out.write(method)
+        for _ in range(copies):
+            out.write(outside)
+    once = tmp_path_factory.mktemp("unended") / "once.txt"
+    once.write_bytes(method + outside)
+    status, out, _ = run([str(once), "--json", "-"])
+    (skipped,) = [m["skipped_lines"] for m in json.loads(out)["methods"]]
+    assert status == 0 and skipped  # the program's lines: after the method's own
+    assert min(item["line"] for item in skipped) > method.count(b"\n")
+    return path, copies * len(skipped)
+
+
+def test_a_method_with_no_end_keeps_its_first_skipped_lines_and_counts_them_all(
+    unended_input: tuple[Path, int], c_readers: tuple[str, str]
+) -> None:
+    path, total = unended_input
+    status, out, peak = run([str(path), "--json", "-"], c_readers)
+    assert status == 0
+    (method,) = json.loads(out)["methods"]
+    assert len(method["skipped_lines"]) == builder.KEPT_SKIPPED
+    assert method["skipped_lines_total"] == total > 1_000_000
+    per_copy = total // (JUNK_BYTES // len(OUTSIDE.read_bytes()))  # skipped lines per copy of the program's lines
+    last_copy = -(-builder.KEPT_SKIPPED // per_copy)  # the copy holding the last one kept
+    method_lines = METHOD.read_bytes().count(b"\n") - 1
+    assert method["skipped_lines"][-1]["line"] <= method_lines + last_copy * OUTSIDE.read_bytes().count(b"\n")
+    assert peak < PEAK_MB  # keeping each skipped line took over 400 MB
+
+
+def test_the_summary_of_a_method_with_no_end_states_all_its_skipped_lines(unended_input: tuple[Path, int]) -> None:
+    path, total = unended_input
+    status, out, err, peak = run_all([str(path)])
+    assert status == 0
+    assert out.startswith("digraph")
+    assert f"\n{total} lines inside the method were not understood and skipped (only the first 1000 are kept):\n" in err
+    assert peak < PEAK_MB
+
+
+COPIES = 2_000
+"""Compilations in the input listed: copies of one real compilation (29 MB)."""
+LIST_PEAK_MB = 100
+"""Bound on the peak of listing them. Holding each whole compilation until the table is printed peaks near 200 MB
+in either build; a small row per compilation, near 40 MB."""
+
+
+def test_a_listing_holds_a_small_row_per_compilation(tmp_path: Path, c_readers: tuple[str, str]) -> None:
+    path = tmp_path / "many.txt"
+    path.write_bytes(METHOD.read_bytes() * COPIES)
+    for readers in (("", ""), c_readers):
+        status, out, peak = run([str(path), "--list"], readers)
+        assert status == 0
+        rows = [line.split() for line in out.splitlines()[1:]]
+        assert len(rows) == COPIES and all("Shapes::total" in row for row in rows)
+        assert peak < LIST_PEAK_MB, readers
 
 
 class Chunks:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,37 @@ BUILD: Build | None = compiled("asmcfg.dialects._build", "instructions")
 """The maker `MethodBuilder.build` uses, or None: then it makes each Instruction in Python."""
 _FIELDS = field_descriptors(Instruction)
 """The descriptors of Instruction's fields, in order, which `BUILD` sets."""
+KEPT_SKIPPED = 1_000
+"""Lines not understood inside a method that the method keeps (line and text); those beyond are only counted. A
+method with no end marker (a JDK 8 dump has none) runs to the end of the input, so all the program printed after
+it, maybe GBs, would otherwise be kept as its skipped lines."""
+
+
+@dataclass(slots=True)
+class Skipped:
+    """The lines not understood inside one method: the first `KEPT_SKIPPED`, and a count of the rest."""
+
+    kept: list[tuple[int, str]] = field(default_factory=list)
+    """(line, text) of the first ones."""
+    beyond: int = 0
+    """How many came after those kept."""
+
+    def append(self, item: tuple[int, str]) -> None:
+        """Keep the line, or count it once `KEPT_SKIPPED` are kept."""
+        if len(self.kept) < KEPT_SKIPPED:
+            self.kept.append(item)
+        else:
+            self.beyond += 1
+
+    def extend(self, items: Iterable[tuple[int, str]]) -> None:
+        """`append` each of `items`."""
+        for item in items:
+            self.append(item)
+
+    def merge(self, other: Skipped) -> None:
+        """Add the lines of `other`, kept and counted, after these."""
+        self.extend(other.kept)
+        self.beyond += other.beyond
 
 
 @dataclass(slots=True)
@@ -44,7 +75,7 @@ class MethodBuilder:
     """Comment lines by instruction index, the one on the instruction's own line first."""
     markers: list[tuple[int, str]] = field(default_factory=list)
     constants: list[tuple[int, int]] = field(default_factory=list)
-    skipped: list[tuple[int, str]] = field(default_factory=list)
+    skipped: Skipped = field(default_factory=Skipped)
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
     features: set[Feature] = field(default_factory=set)
     label: str | None = None
@@ -88,9 +119,10 @@ class MethodBuilder:
             code_end=end,
             constants=tuple(self.constants),
             jdk_hint=jdk_hint,
-            skipped=tuple(self.skipped),
+            skipped=tuple(self.skipped.kept),
             dialect=self.dialect,
             features=frozenset(self.features | layout_features(instructions, self.sections)),
+            skipped_beyond=self.skipped.beyond,
         )
 
     def _instructions(self) -> tuple[Instruction, ...]:

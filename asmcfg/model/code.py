@@ -216,6 +216,13 @@ class Method:
     """The LogCompilation log's `<uncommon_trap>` records of this compilation; None when there is no such log."""
     log_inlines: tuple[LogInline, ...] | None = None
     """The log's inlining decisions of this compilation (its `<task>`'s parse tree); None when there is no log."""
+    skipped_beyond: int = 0
+    """Lines not understood inside the method beyond those `skipped` keeps (the first 1,000): only counted."""
+
+    @property
+    def skipped_total(self) -> int:
+        """All the lines not understood inside the method, those kept and those only counted."""
+        return len(self.skipped) + self.skipped_beyond
 
     @property
     def loc(self) -> SourceLoc:

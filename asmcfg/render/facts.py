@@ -32,7 +32,7 @@ def facts_record(result: Analysis) -> dict[str, Any]:
             for edge, check in result.checks.items()
         ],
         "calls": [call_facts(call) for call in result.calls],
-        "skipped_lines": len(result.cfg.method.skipped),
+        "skipped_lines": result.cfg.method.skipped_total,
         "trap_log": report.trap_log_counts(result),
     }
 

@@ -127,6 +127,7 @@ def method_tail(result: Analysis) -> dict[str, Any]:
         "hot_path_kind": "static",
         "counts": counts(result),
         "skipped_lines": [{"line": n, "text": t} for n, t in result.cfg.method.skipped],
+        "skipped_lines_total": result.cfg.method.skipped_total,
         "trap_log": report.trap_log_counts(result),
         **meaning.method_fields(result),
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from asmcfg.terminal import visible
@@ -18,16 +19,39 @@ def _cell(value: object) -> str:
     return "" if value is None else str(value)
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """What the table shows of one compilation: a row kept as the compilations stream by, instead of the whole
+    compilation, so a listing holds a few small records per compilation whatever the size of its code."""
+
+    header: Header
+    """The compilation's header."""
+    inlined: str | None
+    """The inlined method a pattern matched in it, when that is why it is listed."""
+    code_size: int | None
+    """Bytes from the start of `main code` to the end of `stub code` (or `main code`), when the dump says."""
+    instructions: int
+    """How many instructions were read."""
+    share: tuple[float, ...] | None
+    """Its share of the run per event, when a profile measured it."""
+
+
+def listed(method: Method, inlined: str | None = None) -> Listed:
+    """The row of `method`, listed by its own name or (`inlined`) for a method it inlines."""
+    size = method.code_end - method.code_begin if method.code_end and method.code_begin else None
+    share = method.profile.run_share if method.profile is not None else None
+    return Listed(method.header, inlined, size, len(method.instructions), share)
+
+
 _COLUMNS = ("compiler", "id", "tier", "osr", "flags", "method", "bytecode", "code bytes", "instructions", "line")
 _LEFT = ("compiler", "method", "flags", "run")
 
 
 def write_listing(
-    methods: Iterable[Method | tuple[Method, str | None]], console: Console, unprinted: Sequence[Unprinted] = (),
-    runs: Sequence[str] = (),
+    rows: Sequence[Listed], console: Console, unprinted: Sequence[Unprinted] = (), runs: Sequence[str] = ()
 ) -> int:
-    """Print the table and return how many rows it has. Each row is a compilation, or a compilation and the
-    inlined method a pattern matched in it; compilations with measured heat get a `share` column (of the run,
+    """Print the table and return how many rows it has. Each row is a compilation, listed by its own name or for
+    the inlined method a pattern matched in it; compilations with measured heat get a `share` column (of the run,
     per event), and those perfasm measured but did not print a row of their own. `runs` names the JMH run of
     each compilation (benchmark and parameters); a `run` column shows them when the input holds several runs."""
     from rich.table import Table
@@ -35,24 +59,22 @@ def write_listing(
     from asmcfg import describe
     from asmcfg.render import literal
 
-    rows = [item if isinstance(item, tuple) else (item, None) for item in methods]
     if not rows and not unprinted:
         return 0  # no header over nothing: the caller says why there is no row
-    shares = bool(unprinted) or any(method.profile is not None for method, _ in rows)
+    shares = bool(unprinted) or any(row.share is not None for row in rows)
     unprinted_runs = [describe.run_label(u.benchmark, u.parameters) for u in unprinted]
     several = len(set(runs) | set(unprinted_runs)) > 1
     table = Table(title=None, box=None, pad_edge=False)
     columns = _COLUMNS[:5] + (("run",) if several else ()) + _COLUMNS[5:] + (("share",) if shares else ())
     for column in columns:
         table.add_column(column, justify="left" if column in _LEFT else "right")
-    for n, (method, inlined) in enumerate(rows):
-        header = method.header
-        size = method.code_end - method.code_begin if method.code_end and method.code_begin else None
-        name = header.name + (f" (inlines {inlined})" if inlined else "")
-        share = [describe.percent(method.profile.run_share) if method.profile is not None else ""] if shares else []
+    for n, row in enumerate(rows):
+        header = row.header
+        name = header.name + (f" (inlines {row.inlined})" if row.inlined else "")
+        share = [describe.percent(row.share) if row.share is not None else ""] if shares else []
         cell = [runs[n] if n < len(runs) else ""] if several else []
-        literal.add_row(table, *_header_cells(header, name, cell), _cell(header.bytecode_size), _cell(size),
-                        str(len(method.instructions)), _cell(header.line), *share)
+        literal.add_row(table, *_header_cells(header, name, cell), _cell(header.bytecode_size), _cell(row.code_size),
+                        str(row.instructions), _cell(header.line), *share)
     for item, label in zip(unprinted, unprinted_runs, strict=True):
         header = item.header
         literal.add_row(table, *_header_cells(header, header.name, [label] if several else []),

@@ -158,12 +158,14 @@ def _trap_log(result: Analysis, console: Console) -> None:
 
 
 def _skipped(result: Analysis, console: Console) -> None:
-    skipped = result.cfg.method.skipped
+    method = result.cfg.method
+    skipped, total = method.skipped, method.skipped_total
     if not skipped:
         return
+    kept = f" (only the first {len(skipped)} are kept)" if total > len(skipped) else ""
     console.print(
-        f"{describe.count(len(skipped), 'line')} inside the method {'was' if len(skipped) == 1 else 'were'} not "
-        "understood and skipped:", highlight=False, markup=False
+        f"{describe.count(total, 'line')} inside the method {'was' if total == 1 else 'were'} not "
+        f"understood and skipped{kept}:", highlight=False, markup=False
     )
     for number, text in skipped[:_MAX_SKIPPED_SHOWN]:
         console.print(visible(f"  {result.cfg.method.at(number)}: {text[:100]!r}"), highlight=False, markup=False)

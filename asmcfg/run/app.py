@@ -103,15 +103,15 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
 
 def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
     """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
-    rows = matching(methods, selector)
+    from asmcfg.render.listing import listed, write_listing
+
+    rows = matching(methods, selector, listed)
     unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
     from rich.console import Console
 
-    from asmcfg.render.listing import write_listing
-
     runs = run_labels(stream, rows)
     console = Console(width=300, no_color=True, highlight=False, markup=False, emoji=False)
-    if write_listing([(method, inlined) for method, inlined, _ in rows], console, unprinted, runs) == 0:
+    if write_listing([row for row, _ in rows], console, unprinted, runs) == 0:
         raise _nothing_selected(stream, methods, selector)
     return 0
 
@@ -207,7 +207,7 @@ def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
 
 
 def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
-    selected = [m for m, _, _ in matching(methods, options.selector)]
+    selected = [m for m, _ in matching(methods, options.selector, _whole)]
     progress.close()
     selected = [stream.complete(m) for m in selected]
     if options.log:
@@ -226,6 +226,11 @@ def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Prog
         for result in results:
             summary.write_summary(result, err)
     return 0
+
+
+def _whole(method: Method, inlined: str | None) -> Method:
+    """The compilation itself, kept whole for the analysis of every matching compilation."""
+    return method
 
 
 def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Unprinted] | None = None) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asmcfg import isa
-from asmcfg.dialects.builder import code_range, layout_features
+from asmcfg.dialects.builder import Skipped, code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
 from asmcfg.dialects.machcode import c1patch, hexdump
 from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
@@ -63,8 +63,8 @@ class Dump:
     """Constant-pool rows as (address, 8-byte value)."""
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
     """The section table (`main code` -> (begin, end))."""
-    skipped: list[tuple[int, str]] = field(default_factory=list)
-    """Lines or text not understood or dropped."""
+    skipped: Skipped = field(default_factory=Skipped)
+    """Lines or text not understood or dropped (the first of them, and a count of the rest)."""
     names: set[str] = field(default_factory=set)
     """Methods named by inlining frames so far."""
     label: str | None = None
@@ -271,7 +271,8 @@ def assemble(dump: Dump, source: str, syntax: Syntax, jdk_hint: int | None, prio
         code_end=end,
         constants=tuple(dump.constants),
         jdk_hint=jdk_hint,
-        skipped=tuple(dump.skipped),
+        skipped=tuple(dump.skipped.kept),
         dialect=DialectName.MACHCODE,
         features=frozenset({Feature.DECODED, *layout_features(instructions, dump.sections)}),
+        skipped_beyond=dump.skipped.beyond,
     )

@@ -213,7 +213,7 @@ def _method(
             builder.add_comment(comment)
     for piece in group.pieces:
         builder.constants.extend(piece.constants)
-        builder.skipped.extend(piece.skipped)
+        builder.skipped.merge(piece.skipped)
     builder.constants = sorted(set(builder.constants))
     builder.features.add(Feature.PARTIAL)
     profile = Profile(

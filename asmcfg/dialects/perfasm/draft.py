@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from asmcfg.dialects.builder import Skipped
 from asmcfg.dialects.perfasm.text import Title
 
 
@@ -28,7 +29,7 @@ class Piece:
     title: Title
     rows: list[Row] = field(default_factory=list)
     constants: list[tuple[int, int]] = field(default_factory=list)
-    skipped: list[tuple[int, str]] = field(default_factory=list)
+    skipped: Skipped = field(default_factory=Skipped)
     owner: bool = False
     key: str = ""
 

@@ -543,7 +543,7 @@
         h("span", {}, list.map((b) => [blockRef(view, b.id, trapWhere(b.trap) || `B${b.id}`), " "]))])));
     }
     if (m.trap_log) out.push(h("p", {}, `LogCompilation: ${m.trap_log.records} trap records; of the decoded traps ${m.trap_log.agrees} agree, ${m.trap_log.differs} differ, ${m.trap_log.unlogged} unlogged; ${m.trap_log.fired} fired at run time`));
-    if (m.skipped_lines.length) out.push(h("p", {class: "hint"}, `${m.skipped_lines.length} line(s) inside the method were not understood and skipped.`));
+    if (m.skipped_lines_total) out.push(h("p", {class: "hint"}, `${m.skipped_lines_total} line(s) inside the method were not understood and skipped.`));
     $("#tables").replaceChildren(...out);
   }
 
