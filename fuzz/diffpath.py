@@ -20,7 +20,7 @@ from asmcfg.diff.match import diff
 from asmcfg.model import DialectName
 from asmcfg.render.html import PageOptions, Render
 from asmcfg.render.summary import stderr_console
-from asmcfg.run.diff import DiffOptions, read_sides
+from asmcfg.run.diff import DiffOptions, read_sides, say_failures
 
 FAIL_ON = gate.parse(("new-trap,check-in-loop,lost-vector,not-inlined,grew:0",))
 """Every condition, so that each kind of `--fail-on` line is written."""
@@ -49,6 +49,5 @@ def check(old: str, new: str, forced: str | None, render: Render = paths.stub_sv
     with paths.terminal_stderr():
         console = paths.plain(stderr_console())
         report.write_tables(result, console)
-        for failure in failures:
-            console.print(f"asmcfg diff: --fail-on {failure.condition}: {failure.where}", highlight=False)
+        say_failures(failures, console)
         paths.check_terminal(paths.screen_text(console), "diff tables and --fail-on lines")

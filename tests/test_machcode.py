@@ -139,6 +139,20 @@ def test_row_buffer_repairs_a_split_group() -> None:
     assert parse_hex("89842400") is None
 
 
+def test_row_buffer_repair_is_linear_in_the_row_and_its_lines() -> None:
+    """A row cut by 1 MB of program output, with 1 MB lines after it: the cut is found among the cuts a real
+    row can have (trying every cut of every line took hours on such a row)."""
+    import time
+
+    junk = "4711 " * (1 << 18)
+    started = time.process_time()
+    row = RowBuffer(0x100, "8984 2400 | 448b " + junk, 10, [(11, "x" * (1 << 20)), (12, "f641 | 83e6 ")])
+    data, dropped = row.close(10)
+    assert data is not None and data.data == bytes.fromhex("89842400448bf64183e6")
+    assert dropped == [(10, junk), (11, "x" * (1 << 20))]
+    assert time.process_time() - started < 60  # generous: the quadratic search takes hours here
+
+
 def test_undecodable_bytes_become_data_and_never_branches() -> None:
     x86 = sweep(bytes.fromhex("c3620f"), 0x1000, IsaName.X86_64, Syntax.ATT)
     assert [(d.mnemonic, d.size) for d in x86] == [("retq", 1), (DATA, 1), (DATA, 1)]

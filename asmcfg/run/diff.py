@@ -6,7 +6,7 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from asmcfg import describe, dialects
 from asmcfg.diff import gate, items, report
@@ -18,6 +18,9 @@ from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs, selection
 from asmcfg.run.pipeline import Selector, analyse_method, no_methods_error, open_input
 from asmcfg.terminal import visible
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +81,14 @@ def run(options: DiffOptions) -> int:
     err = stderr_console()
     if not options.quiet:
         report.write_tables(result, err)
+    say_failures(failures, err)
+    return gate.EXIT_CODE if failures else 0
+
+
+def say_failures(failures: list[gate.Failure], err: Console) -> None:
+    """One stderr line per place where a `--fail-on` condition holds, its text from the log made visible."""
     for failure in failures:
         err.print(visible(f"asmcfg diff: --fail-on {failure.condition}: {failure.where}"), highlight=False)
-    return gate.EXIT_CODE if failures else 0
 
 
 def diff_outputs(options: DiffOptions) -> list[outputs.Named]:

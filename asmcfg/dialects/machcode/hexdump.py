@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from asmcfg.dialects.annotations import read_notes
+from asmcfg.dialects.machcode.hexrows import layout, parse_hex
 from asmcfg.isa.base import Isa
 from asmcfg.model import Flow, Instruction, IsaName, Syntax
 
@@ -21,7 +22,6 @@ ROW = re.compile(r"^\s*0x([0-9a-fA-F]{1,16}):(?: (.*))?$")  # at most 64 bits: `
 _ADDRESS = re.compile(r"0x[0-9a-f]{8}")
 _CALL_RELOCS = ("runtime_call", "static_call", "opt_virtual_call", "virtual_call")
 _SCOPE, _RELOC, _IMPLICIT = 0, 1, 2
-_HEX = re.compile(r"^[0-9a-f]*$")
 _LITERAL = re.compile(r"^([wxsdq])\d+, #(0x[0-9a-f]+)$")
 _LITERAL_SIZE = {"w": 4, "x": 8, "s": 4, "d": 8, "q": 16}
 _WIDE = re.compile(r"\$(\d{19,20})\b")  # capstone's AT&T `$18446744073709551615`: made hex, as all else it prints
@@ -65,20 +65,8 @@ class Decoded:
     """Capstone's operand string, or the data bytes as `0x..` literals."""
 
 
-def layout(data: bytes) -> str:
-    """`data` laid out as HotSpot prints a row: 2-byte blocks, 4-byte groups joined by ` | `."""
-    groups = (data[i : i + 4] for i in range(0, len(data), 4))
-    return " | ".join(" ".join(g[j : j + 2].hex() for j in range(0, len(g), 2)) for g in groups)
-
-
-def parse_hex(body: str) -> bytes | None:
-    """The bytes of a row body when it is laid out exactly as HotSpot prints it, else None."""
-    text = body.strip().lower()
-    digits = text.replace("|", "").replace(" ", "")
-    if not digits or len(digits) % 2 or not _HEX.match(digits):
-        return None
-    data = bytes.fromhex(digits)
-    return data if layout(data) == text else None
+REPAIRABLE = len(layout(bytes(64)))
+"""The longest row text a cut is looked for in (HotSpot prints 32 bytes a row): keeps the search linear."""
 
 
 @dataclass(slots=True)
@@ -95,17 +83,18 @@ class RowBuffer:
     """Lines without an address that followed it: the rest of a cut row, or program output."""
 
     def close(self, expected: int | None) -> tuple[Row | None, list[tuple[int, str]]]:
-        """The row with interleaved text removed, and that text as (line, text) pairs.
-
-        Program output ends with a newline, so it cuts a row in two: the first part ends with the output and
-        the rest follows on a line of its own. `expected` (the next row's address less this one's) tells
-        which cut gives a well-laid-out row of the right length.
-        """
+        """The row with interleaved text removed, and that text as (line, text) pairs. Program output ends with
+        a newline, so it cuts a row in two: the first part ends with the output, the rest follows on a line of
+        its own. `expected` (the next row's address less this one's) tells which cut gives a well-laid-out row
+        of the right length."""
         whole = parse_hex(self.body)
         if whole is not None and expected in (None, len(whole)):
             return Row(self.address, whole, self.line), list(self.extra)
+        longest = len(self.body) - len(self.body.lstrip()) + REPAIRABLE
         for j, (_, tail) in enumerate([*self.extra, (self.line, "")]):
-            for k in range(len(self.body), -1, -1):
+            if len(tail.rstrip()) > REPAIRABLE:
+                continue
+            for k in range(min(len(self.body), longest), -1, -1):
                 data = parse_hex(self.body[:k] + tail)
                 if data is not None and expected in (None, len(data)):
                     dropped = [(self.line, self.body[k:]), *self.extra[:j], *self.extra[j + 1 :]]
