@@ -241,3 +241,21 @@ def test_hex_dump_numbers_of_5000_digits_are_not_read(tmp_path: Path, line: int,
     fib = by_line(found, 8)
     assert fib["name"] == "RecOsr::fib" and len(fib["blocks"]) > 1
     assert all(int(i["address"], 16) < 1 << 64 for b in fib["blocks"] for i in b["instructions"])
+
+
+# -- hex numbers outside the rows ----------------------------------------------------------------------------
+
+HSDIS_OSR = DATA / "hsdis" / "jdk17-RecOsr-print-hsdis-att.txt.gz"
+"""hsdis text: `RecOsr::fib`'s section table, line 12 `stub code [0x00007f7911401220,0x00007f7911401290] = 112`
+(the end of its code)."""
+
+
+@pytest.mark.parametrize("digits", [17, 5000])
+def test_a_section_address_of_more_than_64_bits_is_not_read(tmp_path: Path, digits: int) -> None:
+    """A code end of thousands of hex digits made the code size and the early-end note numbers no string could
+    hold (exit 4); it is no section line now, and the method's other sections still bound it."""
+    path = crafted(tmp_path, HSDIS_OSR, 12, "0x00007f7911401290", "0x" + "f" * digits)
+    found = every_output(tmp_path, path)
+    fib = by_line(found, 8)
+    assert fib["name"] == "RecOsr::fib" and len(fib["blocks"]) > 1
+    assert all(int(i["address"], 16) < 1 << 64 for b in fib["blocks"] for i in b["instructions"])

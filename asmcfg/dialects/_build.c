@@ -405,7 +405,7 @@ static int segment(Notes *n, Py_ssize_t start, Py_ssize_t end)
         while (e < end && isxdigit(b[e])) {
             e++;
         }
-        if (e == at + size) {
+        if (e == at + size || e - (at + size) > 16) { /* `numbers.HEX`: at most 64 bits, else no address */
             continue;
         }
         PyObject *address = number(b, at + size, e, 16, n);

@@ -10,9 +10,9 @@ from typing import Any
 
 from asmcfg.model import Frame
 from asmcfg.model.make import compiled, field_descriptors, maker
-from asmcfg.sources.numbers import DIGITS
+from asmcfg.sources.numbers import DIGITS, HEX
 
-_IMPLICIT = re.compile(r"implicit exception: dispatches to (0x[0-9a-fA-F]+)")
+_IMPLICIT = re.compile(rf"implicit exception: dispatches to ({HEX})")
 _FRAME = re.compile(rf"^-\s+(?:\(reexecute\)\s+)?(\S+?)@(-?{DIGITS})(?:\s+\(line ({DIGITS})\))?")
 """A scope line; a bci or line number of more digits than HotSpot prints is not read (`_build.c` alike)."""
 _RELOC = re.compile(r"^\{(.*)\}$")

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from asmcfg.model import Compiler
-from asmcfg.sources.numbers import DIGITS
+from asmcfg.sources.numbers import DIGITS, HEX
 
 if TYPE_CHECKING:
     from asmcfg.model import Header
@@ -19,7 +19,7 @@ _HEADER = re.compile(
 """A method's header; a number of more digits than HotSpot prints makes the line no header (or, the OSR bci and
 bytecode size, leaves that field out)."""
 _SECTION = re.compile(
-    r"^\s*(?P<name>[a-zA-Z](?:[a-zA-Z ]*[a-zA-Z])?)\s*\[(0x[0-9a-fA-F]+),(0x[0-9a-fA-F]+)\]\s*=\s*\d+"
+    rf"^\s*(?P<name>[a-zA-Z](?:[a-zA-Z ]*[a-zA-Z])?)\s*\[({HEX}),({HEX})\]\s*=\s*\d+"
 )
 _BANNER = re.compile(r"(?<!=)=+ (C1|C2|JVMCI)-compiled nmethod =+")
 # Every pattern here is linear on any line: no two neighbouring repeats can share a character (the compiler name

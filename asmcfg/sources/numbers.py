@@ -13,6 +13,8 @@ DIGITS = rf"\d{{1,{MAX_DIGITS}}}(?!\d)"
 """A pattern's decimal number: at most MAX_DIGITS digits, and not followed by another."""
 ADDRESS = r"0x[0-9a-fA-F]{1,16}"
 """A code address, at most 64 bits: a row whose address has more hex digits is no row of code."""
+HEX = rf"{ADDRESS}(?![0-9a-fA-F])"
+"""A hex number of at most 64 bits, not followed by another hex digit: a longer run does not match at all."""
 BYTES_DIGITS = rf"[0-9]{{1,{MAX_DIGITS}}}(?![0-9])".encode()
 """`DIGITS` for a bytes pattern."""
 

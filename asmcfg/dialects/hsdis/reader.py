@@ -19,7 +19,7 @@ from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, DialectName, Feature, Header, Method
 from asmcfg.model.make import compiled
 from asmcfg.sources.lines import VM_VERSION, Line
-from asmcfg.sources.numbers import ADDRESS
+from asmcfg.sources.numbers import ADDRESS, HEX
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
@@ -34,7 +34,7 @@ _INSTRUCTION = re.compile(r"^\s*0x[0-9a-fA-F]+:\s+[a-z.]")
 _ADDRESS = re.compile(rf"\s*({ADDRESS}):\s*")
 """`builder.HEX_ADDRESS` without its second group: what follows the match is the line's body."""
 _MNEMONIC_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz.")
-_CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
+_CONSTANT_ROW = re.compile(rf"^\s*({HEX}):\s+{HEX}(?:\s+({HEX}))?\s*$")
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]\s*$")
 _RESUMED = re.compile(r"^[a-z][a-z0-9.]*(?:\t| {2,}|$)")
 _VM_VERSION = re.compile(VM_VERSION)

@@ -17,13 +17,14 @@ from asmcfg.dialects.machcode.labels import unlabelled_handlers, unverified_entr
 from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, DialectName, Feature, Header, IsaName, Method, Syntax
 from asmcfg.sources.lines import VM_VERSION, Line
+from asmcfg.sources.numbers import HEX
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
 
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
 _MORE_NOTE = re.compile(r"^\s+;")
-_CONSTANT_ROW = re.compile(r"^\s*(0x[0-9a-fA-F]+):\s+0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
+_CONSTANT_ROW = re.compile(rf"^\s*({HEX}):\s+{HEX}(?:\s+({HEX}))?\s*$")
 _FRAME = re.compile(r"^;\s*-\s+(?:\(reexecute\)\s+)?(\S+?)@-?\d+(?:\s+\(line \d+\))?\s*$")
 _FRAME_LEAD = re.compile(r";\s*-\s+(?:\(reexecute\)\s+)?")
 """What comes before the method's name in a frame line."""

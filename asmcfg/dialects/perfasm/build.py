@@ -11,10 +11,11 @@ from asmcfg.dialects.builder import MethodBuilder
 from asmcfg.dialects.perfasm.draft import Draft, Piece, Row, Run
 from asmcfg.dialects.perfasm.text import Title, estimate
 from asmcfg.model import Compiler, DialectName, Feature, Header, Method, Profile, RegionHeat, Unprinted
+from asmcfg.sources.numbers import HEX
 
 GAP = "gap"
 """Marker label put before an instruction that does not follow the previous one in any printout."""
-_RANGE = re.compile(r"^\[(0x[0-9a-fA-F]+):(0x[0-9a-fA-F]+)\]")
+_RANGE = re.compile(rf"^\[({HEX}):({HEX})\]")
 MERGE_DISTANCE = 4096
 """Regions named alike (old JMH prints no version) are one compilation when at most this many bytes apart."""
 

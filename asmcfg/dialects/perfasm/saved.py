@@ -16,8 +16,9 @@ from dataclasses import replace
 from asmcfg.dialects.perfasm.text import split_columns
 from asmcfg.model import Method, Profile
 from asmcfg.sources.lines import Line
+from asmcfg.sources.numbers import HEX
 
-_SAMPLED = re.compile(r"^(?:\s*\d{1,3}\.\d\d%)+(?=\s+(0x[0-9a-fA-F]+):)")
+_SAMPLED = re.compile(rf"^(?:\s*\d{{1,3}}\.\d\d%)+(?=\s+({HEX}):)")
 
 
 class SavedHeat:

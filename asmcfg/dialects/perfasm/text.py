@@ -12,17 +12,17 @@ from dataclasses import dataclass
 from asmcfg.dialects.header import parse_header
 from asmcfg.hotspot import sections
 from asmcfg.model import Compiler, Header
-from asmcfg.sources.numbers import ADDRESS, DIGITS
+from asmcfg.sources.numbers import ADDRESS, DIGITS, HEX
 
 _PREFIX = re.compile(r"^(?:\s+|\d{1,3}\.\d\d%)*")
 _PERCENT = re.compile(r"(\d{1,3}\.\d\d)%")
 _GUTTER = re.compile(r"^[\s╭│╰↗↘╵]*")
 _ADDRESS = re.compile(rf"^({ADDRESS}):\s*(.*)$")
-_CONSTANT = re.compile(r"^0x[0-9a-fA-F]+(?:\s+(0x[0-9a-fA-F]+))?\s*$")
+_CONSTANT = re.compile(rf"^{HEX}(?:\s+({HEX}))?\s*$")
 _RAW_BYTES = re.compile(r"^(?:[0-9a-f]{2} )+\s+(?=[a-z])")
-_RELATIVE = re.compile(r"^(\S+)\s+-?\d+\s*;\s*(0x[0-9a-fA-F]+)(.*)$")
+_RELATIVE = re.compile(rf"^(\S+)\s+-?\d+\s*;\s*({HEX})(.*)$")
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
-_STUB = re.compile(r"^(StubRoutines::\S+) \[(0x[0-9a-fA-F]+), (0x[0-9a-fA-F]+)[\]\[]")
+_STUB = re.compile(rf"^(StubRoutines::\S+) \[({HEX}), ({HEX})[\]\[]")
 _TITLE = re.compile(
     rf"^(?P<compiler>[A-Za-z0-9]+), level (?P<level>{DIGITS}), (?P<name>\S+), version (?P<version>{DIGITS})"
     rf"(?:, compile id (?P<id>{DIGITS}))?(?: \(\d+ bytes\))?\s*$"
