@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus import run_cli
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 NO_CHROMIUM = "Chromium is not installed (.ci/run installs Debian's)"
@@ -35,3 +36,11 @@ def open_offline(browser: Any, path: Path, width: int, height: int) -> Any:
     page.wait_for_selector("body[data-ready]")
     assert errors == [], "the page raised no error and loaded nothing but itself"
     return page
+
+
+def write_report(folder: Path, *args: str) -> Path:
+    """`asmcfg ARGS --html FOLDER/report.html -q`, which must succeed; the page's path."""
+    out = folder / "report.html"
+    code, _, err = run_cli(*args, "--html", str(out), "-q")
+    assert code == 0, err
+    return out

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import DATA, json_methods, run_cli
-from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline
+from corpus import DATA, json_methods
+from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
 IMAGES = Path(__file__).parent.parent / "docs" / "images"
@@ -32,16 +32,9 @@ def _page(browser: Any, path: Path, width: int = 1600, height: int = 1000) -> An
     return open_offline(browser, path, width, height)
 
 
-def _html(tmp: Path, *args: str) -> Path:
-    out = tmp / "report.html"
-    code, _, err = run_cli(*args, "--html", str(out), "-q")
-    assert code == 0, err
-    return out
-
-
 @pytest.fixture(scope="module")
 def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _html(tmp_path_factory.mktemp("example"), str(EXAMPLE))
+    return write_report(tmp_path_factory.mktemp("example"), str(EXAMPLE))
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +153,7 @@ def test_search_marks_the_blocks_holding_an_instruction(
 
 def test_all_page_lists_every_compilation_and_opens_one(browser: Any, tmp_path: Path) -> None:
     listed = json_methods(str(TENSOR4D), "--all")
-    page = _page(browser, _html(tmp_path, str(TENSOR4D), "--all"))
+    page = _page(browser, write_report(tmp_path, str(TENSOR4D), "--all"))
     rows = page.locator("#index tr")
     assert rows.count() == len(listed) == 6
     ids = [int(t) for t in page.eval_on_selector_all("#index tr td:nth-child(2)", "ts => ts.map(t => t.textContent)")]
@@ -184,7 +177,7 @@ def test_all_page_lists_every_compilation_and_opens_one(browser: Any, tmp_path: 
 
 def test_source_lines_highlight_the_code_they_became(browser: Any, tmp_path: Path) -> None:
     model = json_methods(str(TENSOR4D), "--compile-id", "9")[0]
-    page = _page(browser, _html(tmp_path, str(TENSOR4D), "--compile-id", "9", "--source-path", str(JAVA)))
+    page = _page(browser, write_report(tmp_path, str(TENSOR4D), "--compile-id", "9", "--source-path", str(JAVA)))
     assert page.locator("#source-files button").all_inner_texts() == ["Tensor4D.java"]
     line = 9
     assert "s += t[a][b][c][d];" in page.locator(f'#source [data-line="{line}"]').inner_text()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from corpus import DATA, json_methods, run_cli
-from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline
+from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
 IMAGES = Path(__file__).parent.parent / "docs" / "images"
@@ -30,26 +30,20 @@ def browser() -> Iterator[Any]:
     yield from launch()
 
 
-def _html(folder: Path, *args: str) -> Path:
-    out = folder / "report.html"
-    code, _, err = run_cli(*args, "--html", str(out), "-q")
-    assert code == 0, err
-    return out
-
-
 @pytest.fixture(scope="module")
 def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _html(tmp_path_factory.mktemp("example"), str(EXAMPLE))
+    return write_report(tmp_path_factory.mktemp("example"), str(EXAMPLE))
 
 
 @pytest.fixture(scope="module")
 def tensor(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _html(tmp_path_factory.mktemp("tensor"), str(TENSOR4D), "--compile-id", "9", "--source-path", str(JAVA))
+    folder = tmp_path_factory.mktemp("tensor")
+    return write_report(folder, str(TENSOR4D), "--compile-id", "9", "--source-path", str(JAVA))
 
 
 @pytest.fixture(scope="module")
 def devbench(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _html(tmp_path_factory.mktemp("devbench"), str(DEVBENCH))
+    return write_report(tmp_path_factory.mktemp("devbench"), str(DEVBENCH))
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:
@@ -204,7 +198,7 @@ def test_an_expanded_fold_covers_no_other_block(browser: Any, example: Path) -> 
 
 
 def test_the_index_headers_are_whole(browser: Any, tmp_path: Path) -> None:
-    page = open_offline(browser, _html(tmp_path, str(TENSOR4D), "--all"), W, H)
+    page = open_offline(browser, write_report(tmp_path, str(TENSOR4D), "--all"), W, H)
     heads = page.eval_on_selector_all("#index-head th", "ths => ths.map(t => [t.textContent, t.title, "
                                       "t.scrollWidth <= t.clientWidth, t.getBoundingClientRect().height])")
     assert [h[0] for h in heads][:3] == ["compiler", "id", "tier"]
