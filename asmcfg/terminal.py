@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 
-_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them (a name holding U+202E can read as another): the marks ALM,
+LRM and RLM, the embeddings, overrides and isolates. The terminal, the report page and DOT all show them escaped."""
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f" + "".join(sorted(BIDI_CONTROLS)) + "]")
 """What a terminal acts on or reorders rather than shows: the C0 controls (tab and newline included: in a
 name they are spoofing, never layout), DEL, the C1 controls (`\\x9b` is an 8-bit CSI to some terminals) and
-the bidi controls (the marks ALM, LRM and RLM, the embeddings, overrides and isolates)."""
+the bidi controls."""
 
 
 def visible(text: str) -> str:

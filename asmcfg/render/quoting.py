@@ -3,10 +3,10 @@ bidirectional controls escaped in the report page, as the DOT writer escapes the
 
 from __future__ import annotations
 
+from asmcfg.terminal import BIDI_CONTROLS
+
 MAX_LINE = 240
 """The longest line of a label, tooltip or title written to DOT; longer ones end in `...`."""
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Characters that reorder the text around them (a name holding U+202E can read as another): shown escaped."""
 
 
 def shown_escape(char: str) -> str:
