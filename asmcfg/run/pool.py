@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from asmcfg.dialects.scan import die_with_parent
 from asmcfg.errors import WorkerError
-from asmcfg.run import compiled
+from asmcfg.run import compiled, signals
 
 Batch = TypeVar("Batch")
 Result = TypeVar("Result")
@@ -118,7 +118,7 @@ def _init(function: Callable[[Any], Any], parent: int) -> None:
     parent handles Ctrl-C, SIGTERM and SIGHUP, and ends its workers)."""
     global _FUNCTION
     _FUNCTION = function
-    for caught in (signal.SIGTERM, signal.SIGHUP):
+    for caught in signals.CAUGHT:
         signal.signal(caught, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
