@@ -33,6 +33,11 @@ class SelectionError(InputError):
 class StrictError(InputError):
     """A line was not understood and `--strict` asked to stop there."""
 
+    @classmethod
+    def at(cls, text: str, source: str, line: int) -> StrictError:
+        """The error for line `line` of `source`, which reads `text`."""
+        return cls(f"line not understood: {text[:80]!r} (drop --strict to skip such lines)", source, line)
+
 
 class WorkerError(AsmcfgError):
     """A worker process of a run over a whole log stopped before returning its part."""

@@ -151,8 +151,28 @@ class Dialect:
         cut: Cut = _function(self.cutter)
         return cut
 
+    def methods(self, reader: Reader, lines: Iterable[Line], source: str) -> Iterator[Method]:
+        """The methods `reader` reads from `lines`; outside perfasm output, a JMH saveLog's percentage columns
+        are blanked before the reader sees them and become the heat of the instructions printed on their lines."""
+        if self.measured:
+            return reader.methods(lines)
+        from asmcfg.dialects.perfasm.saved import SavedHeat
+
+        saved = SavedHeat(source)
+        return map(saved.attach, reader.methods(saved.lines(lines)))
+
     def read_piece(self, piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
-        """The methods of one piece its cutter cut, one at a time; its lines outside methods go to `counts`."""
+        """The methods of one piece its cutter cut, one at a time, as `methods` reads them from the whole input;
+        its lines outside methods go to `counts`."""
+        if self.measured:
+            yield from self._read_piece(piece, source, options, counts)
+            return
+        from asmcfg.dialects.perfasm.saved import SavedHeat
+
+        saved = SavedHeat(source)
+        yield from map(saved.attach, self._read_piece(piece.mapped(saved.blank), source, options, counts))
+
+    def _read_piece(self, piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
         if self.piece_reader is not None:
             read: ReadPiece = _function(self.piece_reader)
             yield from read(piece, source, options, counts)

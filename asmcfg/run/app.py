@@ -10,14 +10,13 @@ from typing import TYPE_CHECKING
 from asmcfg import describe, dialects
 from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method, Unprinted
-from asmcfg.run import selection, wholelog
+from asmcfg.run import enrich, selection, wholelog
 from asmcfg.run.matching import matching, run_labels
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import (
     Picked,
     Selector,
     Stream,
-    analyse_method,
     no_methods_error,
     open_input,
     pick_one,
@@ -29,7 +28,6 @@ from asmcfg.terminal import visible
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from asmcfg.dialects.perfasm.profile import Perfasm
 
 STDOUT = "-"
 STDIN = "-"
@@ -52,7 +50,9 @@ def run(options: Options) -> int:
 def _run(options: Options, progress: Progress) -> int:
     if options.jsonl is not None or (options.list and wholelog.large(options.input)):
         return wholelog.run(options, progress)
-    perf = _read_profiles(options.profile) if options.profile else None
+    how = enrich.load(options.log, options.profile, options.jdk, options.paths,
+                      strict_log=not options.all and not options.list)
+    perf = how.profile
     read = dialects.ReadOptions(options.syntax)
     meter = progress.read if progress.shown else None
     stream = open_input(options.input, options.input_format, read, meter=meter)
@@ -60,7 +60,7 @@ def _run(options: Options, progress: Progress) -> int:
     if options.list:
         return _list(stream, methods, options.selector)
     if options.all:
-        return _run_all(stream, methods, options, progress)
+        return _run_all(stream, methods, options, how, progress)
     if perf is not None and not options.selector.any:
         picked = pick_profiled(methods, perf.profiles, perf.hottest_unprinted())
     else:
@@ -73,13 +73,11 @@ def _run(options: Options, progress: Progress) -> int:
 
     err = summary.stderr_console()
     method = stream.complete(picked.method)
-    if options.log:
-        from asmcfg.dialects.logcompilation import link
-
-        method = link.attach(method, link.read(options.log), strict=True)
-    if perf is not None:
-        method = _overlaid(method, perf, err)
-    result = analyse_method(method, options.jdk, options.paths)
+    done = enrich.enrich(method, how)
+    result = done.analysis
+    if done.overlay is not None:
+        prefix = "profile" if done.overlay.matched else "profile NOT applied"
+        err.print(visible(f"{prefix}: {done.overlay.message}"), highlight=False, markup=False)
     if not options.quiet:
         _say_choice(err, picked, options.selector)
     unprinted = perf.unprinted if perf is not None else _unprinted(stream)
@@ -133,9 +131,7 @@ class _Checked(Iterator[Method]):
         method = next(self._methods)
         if self._strict and method.skipped:
             number, text = method.skipped[0]
-            raise StrictError(
-                f"line not understood: {text[:80]!r} (drop --strict to skip such lines)", self._source, number
-            )
+            raise StrictError.at(text, self._source, number)
         self.count += 1
         self._progress.found()
         if len(self.names) < _MAX_NAMES:
@@ -190,32 +186,13 @@ def _say_choice(err: Console, picked: Picked, selector: Selector) -> None:
 _NAMES_SHOWN = 4
 
 
-def _read_profiles(path: str) -> Perfasm:
-    from asmcfg.dialects.perfasm.profile import read_perfasm
-
-    return read_perfasm(path)
-
-
-def _overlaid(method: Method, perf: Perfasm, err: Console) -> Method:
-    """The method with the profile's heat, saying on stderr how well the addresses matched."""
-    from asmcfg.dialects.perfasm.profile import overlay
-
-    overlaid, found = overlay(method, perf.profiles, perf.unprinted)
-    prefix = "profile" if found.matched else "profile NOT applied"
-    err.print(visible(f"{prefix}: {found.message}"), highlight=False, markup=False)
-    return overlaid
-
-
-def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Progress) -> int:
+def _run_all(
+    stream: Stream, methods: _Checked, options: Options, how: enrich.Enrichment, progress: Progress
+) -> int:
     selected = [m for m, _ in matching(methods, options.selector, _whole)]
     progress.close()
-    selected = [stream.complete(m) for m in selected]
-    if options.log:
-        from asmcfg.dialects.logcompilation import link
-
-        records = link.read(options.log)
-        selected = [link.attach(m, records) for m in selected]
-    results = [analyse_method(m, options.jdk, options.paths) for m in selected]
+    done = [enrich.enrich(stream.complete(m), how) for m in selected]
+    results = [d.analysis for d in done]
     if not results:
         raise _nothing_selected(stream, methods, options.selector)
     _write_outputs(results, options)
@@ -223,6 +200,10 @@ def _run_all(stream: Stream, methods: _Checked, options: Options, progress: Prog
         from asmcfg.render import summary
 
         err = summary.stderr_console()
+        if how.profile is not None:
+            fitted = sum(1 for d in done if d.overlay is not None and d.overlay.matched)
+            err.print(f"profile: heat put on {fitted} of {describe.count(len(done), 'compilation')}",
+                      highlight=False, markup=False)
         for result in results:
             summary.write_summary(result, err)
     return 0

@@ -18,14 +18,13 @@ from typing import Any, TextIO
 
 from asmcfg import dialects
 from asmcfg.dialects import ReadOptions
-from asmcfg.dialects.logcompilation import link
-from asmcfg.dialects.logcompilation.inline import LogRecords
-from asmcfg.errors import WorkerError
+from asmcfg.errors import StrictError, WorkerError
 from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, DialectName, Method
 from asmcfg.render.jsonl import COMPACT
 from asmcfg.run import pool
-from asmcfg.run.pipeline import analyse_method, no_methods_error
+from asmcfg.run.enrich import Enrichment, enrich
+from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
 from asmcfg.sources.split import Readable, line_pieces, open_binary, peek
@@ -83,15 +82,15 @@ class Job:
     """Per-method serializer: a record, or its JSON text."""
     encode: bool = False
     """Return JSON text instead of dicts (less to send between processes)."""
-    jdk: int | None = None
-    """Forced JDK version."""
+    how: Enrichment = field(default_factory=Enrichment)
+    """What goes onto every method before it is analysed (`--log`, `--profile`, `--jdk`, `--paths`): loaded
+    before the workers fork, which share it."""
     select: Select | None = None
     """Method filter; None keeps every method."""
     options: ReadOptions | None = None
     """Dialect read options."""
-    log: LogRecords | None = None
-    """A LogCompilation log of the same run (`--log`) whose records go onto the methods it has tasks of; read
-    before the workers fork, which share it."""
+    strict: bool = False
+    """`--strict`: the run stops at the first line not understood."""
     large_records: bool = False
     """The records are larger than their input (full `--jsonl` records): smaller batches, and the heap's free
     memory given back now and then (`memory`)."""
@@ -124,35 +123,40 @@ class _Result:
     methods: int = 0
     failed: int = 0
     outside: int = 0
+    strict: tuple[int, str] | None = None
+    """Under `--strict`, the number and text of the first line not understood; the batch stops there."""
 
 
 def analyse_file(
     path: str, serializer: Serializer = summary, *, workers: int | None = None, dialect: DialectName | None = None,
-    jdk: int | None = None, select: Select | None = None, options: ReadOptions | None = None,
-    stats: RunStats | None = None, log: LogRecords | None = None,
+    how: Enrichment | None = None, select: Select | None = None, options: ReadOptions | None = None,
+    stats: RunStats | None = None, strict: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """Serialized analyses of every (selected) method of `path` or `-`, in input order.
 
     `workers` is the number of processes to use, this one included (default: one per core); `stats`, if
-    given, is filled in as the records come; `log` is a LogCompilation log's records (`link.read`) to attach.
+    given, is filled in as the records come; `how` is what goes onto each method before its analysis
+    (`enrich.load`); `strict` stops the run at the first line not understood (a `StrictError`).
     """
-    job = Job(display_name(path), None, serializer, False, jdk, select, options, log)
+    job = Job(display_name(path), None, serializer, False, how or Enrichment(), select, options, strict)
     for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress()):
         yield from result.records
 
 
 def analyse_to_jsonl(
     path: str, out: TextIO, serializer: Serializer | LineSerializer = summary, *, workers: int | None = None,
-    dialect: DialectName | None = None, jdk: int | None = None, select: Select | None = None,
-    options: ReadOptions | None = None, progress: Progress | None = None, log: LogRecords | None = None,
+    dialect: DialectName | None = None, how: Enrichment | None = None, select: Select | None = None,
+    options: ReadOptions | None = None, progress: Progress | None = None, strict: bool = False,
     large_records: bool = False,
 ) -> RunStats:
     """Write one JSON line per (selected) method of `path`, serialized where it was analysed; return the counts.
 
-    `progress` is told the bytes read and the methods found; `log` is as in `analyse_file`; `large_records` says
-    the records are larger than their input (full records), which keeps fewer of them in flight."""
+    `progress` is told the bytes read and the methods found; `how` and `strict` are as in `analyse_file`;
+    `large_records` says the records are larger than their input (full records), which keeps fewer of them in
+    flight."""
     stats = RunStats()
-    job = Job(display_name(path), None, serializer, True, jdk, select, options, log, large_records)
+    job = Job(display_name(path), None, serializer, True, how or Enrichment(), select, options, strict,
+              large_records)
     for result in _results(path, job, workers, dialect, stats, progress or Progress()):
         for line in result.records:
             out.write(line)
@@ -192,6 +196,8 @@ def _results(
                 stats.analysed += len(result.records)
                 stats.failed += result.failed
                 stats.outside += result.outside
+                if result.strict is not None:
+                    raise StrictError.at(result.strict[1], job.source, result.strict[0])
                 yield result
         except WorkerError as error:
             raise WorkerError(error.message, job.source) from None
@@ -219,10 +225,11 @@ def _works(stream: Readable, path: str, job: Job, target: int) -> Iterator[Work]
 
 def _serial(stream: Readable, job: Job) -> Iterator[tuple[Method, ...] | Tally]:
     """Other dialects: read here, line by line, and send whole methods to the workers."""
-    reader = job.reads().reader(job.source, job.options)
+    dialect = job.reads()
+    reader = dialect.reader(job.source, job.options)
     lines = (line for piece in line_pieces(stream, job.source) for line in piece.lines())
     batch: list[Method] = []
-    for method in reader.methods(lines):
+    for method in dialect.methods(reader, lines, job.source):
         batch.append(method)
         if len(batch) >= 16:
             yield tuple(batch)
@@ -255,8 +262,11 @@ def _execute(job: Job, batch: list[Work]) -> _Result:
     for work in batch:
         for method in _read(job, work, result):
             result.methods += 1
+            if job.strict and method.skipped:
+                result.strict = method.skipped[0]
+                return result
             if job.select is None or job.select(method):
-                _analyse(job, method if job.log is None else link.attach(method, job.log), result)
+                _analyse(job, method, result)
     if job.large_records:
         from asmcfg.run import memory
 
@@ -276,7 +286,7 @@ def _read(job: Job, work: Work, result: _Result) -> Iterator[Method]:
 
 def _analyse(job: Job, method: Method, result: _Result) -> None:
     try:
-        record = job.serializer(analyse_method(method, job.jdk))
+        record = job.serializer(enrich(method, job.how).analysis)
     except Exception as exc:  # one bad method must not stop the run
         result.failed += 1
         header = method.header

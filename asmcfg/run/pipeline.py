@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from asmcfg import dialects
-from asmcfg.dialects.perfasm.saved import SavedHeat
 from asmcfg.errors import InputError
 from asmcfg.model import Analysis, Compiler, DialectName, Header, Method
 from asmcfg.sources.lines import Line, Meter, display_name, read_lines
@@ -112,10 +111,7 @@ def open_input(
     head: list[str] = []
     lines: Iterator[Line] = read_lines(path, meter, head)
     chosen, reader, stream = dialects.open_reader(lines, name, dialect, options)
-    if chosen.measured:
-        return Stream(name, reader, reader.methods(stream), chosen.name, head)
-    saved = SavedHeat(name)
-    return Stream(name, reader, map(saved.attach, reader.methods(saved.lines(stream))), chosen.name, head)
+    return Stream(name, reader, chosen.methods(reader, stream, name), chosen.name, head)
 
 
 def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:

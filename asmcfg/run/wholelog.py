@@ -12,7 +12,6 @@ from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
-    from asmcfg.dialects.logcompilation.inline import LogRecords
     from asmcfg.model import DialectName
     from asmcfg.run.options import Options
     from asmcfg.run.pipeline import Selector
@@ -77,7 +76,7 @@ def _jsonl(options: Options, progress: Progress) -> int:
     from asmcfg.render import jsonl
     from asmcfg.render.facts import facts_record
     from asmcfg.render.files import write_to
-    from asmcfg.run import parallel
+    from asmcfg.run import enrich, parallel
     from asmcfg.run.pipeline import no_methods_error
 
     select = options.selector.matches if options.selector.any else None
@@ -85,13 +84,12 @@ def _jsonl(options: Options, progress: Progress) -> int:
     assert options.jsonl is not None
 
     serializer = facts_record if options.facts else jsonl.record_line
-    log = _log(options.log)
+    how = enrich.load(options.log, options.profile, options.jdk, options.paths)
 
     def write(out: TextIO) -> None:
         stats = parallel.analyse_to_jsonl(
-            options.input, out, serializer, dialect=options.input_format, jdk=options.jdk, select=select,
-            options=read, progress=progress, log=log,
-            large_records=not options.facts,
+            options.input, out, serializer, dialect=options.input_format, how=how, select=select,
+            options=read, progress=progress, strict=options.strict, large_records=not options.facts,
         )
         progress.close()
         if stats.analysed == 0:
@@ -112,12 +110,3 @@ def _jsonl(options: Options, progress: Progress) -> int:
 
     write_to(options.jsonl, write)
     return 0
-
-
-def _log(path: str | None) -> LogRecords | None:
-    """The records of `--log`, read before any output is written (a bad log writes nothing)."""
-    if path is None:
-        return None
-    from asmcfg.dialects.logcompilation import link
-
-    return link.read(path)

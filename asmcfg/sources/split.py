@@ -198,6 +198,11 @@ class Piece:
         """The piece as Line records, decoded like `sources.read_lines`."""
         return to_lines(self.first_line, self.data)
 
+    def mapped(self, change: Callable[[int, bytes], bytes]) -> Piece:
+        """The piece with its bytes replaced by `change(first_line, data)` (which keeps the lines' count)."""
+        data = change(self.first_line, self.data)
+        return self if data is self.data else replace(self, data=data)
+
     def texts(self) -> list[str]:
         """The texts of the piece's lines (the first is line `first_line`), decoded like `lines`."""
         return to_texts(self.data)

@@ -165,9 +165,10 @@ def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     if record is not None and method.code_begin is None and record.code_begin is not None:
         end = record.code_begin + (record.code_size or 0)
         method = replace(method, code_begin=record.code_begin, code_end=end)
-    compile_id = header.compile_id or -1
-    traps = None if ctx.traps is None else tuple(ctx.traps.get(compile_id, ()))
-    inlines = None if ctx.inlines is None else tuple(ctx.inlines.get(compile_id, ()))
+    compile_id = header.compile_id
+    # code printed without a compile id (a stub, an adapter) has no compiler task in the log: no records to show
+    traps = None if ctx.traps is None or compile_id is None else tuple(ctx.traps.get(compile_id, ()))
+    inlines = None if ctx.inlines is None or compile_id is None else tuple(ctx.inlines.get(compile_id, ()))
     return interleave.guard(replace(_named(method), header=header, log_traps=traps, log_inlines=inlines))
 
 
@@ -208,7 +209,9 @@ class Reader(TtyMachine[ThreadText, Method]):
     def complete(self, method: Method) -> Method:
         """`method` with the log's `<uncommon_trap>` records and inlining decisions of its compilation (call once
         `methods()` is done: the compiler tasks holding them follow all the code)."""
-        compile_id = method.header.compile_id or -1
+        compile_id = method.header.compile_id
+        if compile_id is None:  # a stub or adapter: the log has no compiler task of it
+            return method
         return replace(method, log_traps=tuple(self.log_traps.get(compile_id, ())),
                        log_inlines=tuple(self._inlines.inlines.get(compile_id, ())))
 

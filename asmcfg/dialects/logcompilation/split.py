@@ -8,8 +8,8 @@ as bytes. A unit is read later, in any process, with `read_unit`, and gives what
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asmcfg.dialects.logcompilation.logxml import NMethodRecord, feature_version, tags, unescape
@@ -66,6 +66,12 @@ class Unit:
     def size(self) -> int:
         """Bytes of text."""
         return sum(len(s.data) for s in self.segments)
+
+    def mapped(self, change: Callable[[int, bytes], bytes]) -> Unit:
+        """The unit with each segment's bytes replaced by `change(first_line, data)` (as `Piece.mapped`)."""
+        segments = tuple(s.mapped(change) for s in self.segments)
+        same = all(new is old for new, old in zip(segments, self.segments, strict=True))
+        return self if same else replace(self, segments=segments)
 
 
 def read_piece(unit: Unit, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:

@@ -17,8 +17,11 @@ from asmcfg.dialects.perfasm.text import split_columns
 from asmcfg.model import Method, Profile
 from asmcfg.sources.lines import Line
 from asmcfg.sources.numbers import HEX
+from asmcfg.sources.split import to_texts
 
 _SAMPLED = re.compile(rf"^(?:\s*\d{{1,3}}\.\d\d%)+(?=\s+({HEX}):)")
+_PERCENT = re.compile(rb"\d\.\d\d%")
+"""What every percentage column holds: a piece of input without it has no sampled line."""
 
 
 class SavedHeat:
@@ -27,28 +30,42 @@ class SavedHeat:
     def __init__(self, source: str) -> None:
         self.source = source
         self._by_line: dict[int, tuple[int, dict[int, float]]] = {}
-        self._width = 0
 
     def lines(self, lines: Iterable[Line]) -> Iterator[Line]:
         """The lines, sampled ones with their columns blanked."""
         for line in lines:
-            match = _SAMPLED.match(line.text)
-            if match is None:
-                yield line
-                continue
-            values, _ = split_columns(match.group(0))
-            self._by_line[line.number] = (int(match.group(1), 16), values)
-            self._width = max(self._width, max(values, default=-1) + 1)
-            yield Line(line.number, " " * match.end() + line.text[match.end() :])
+            text = self._blank(line.number, line.text)
+            yield line if text is line.text else Line(line.number, text)
+
+    def blank(self, first_line: int, data: bytes) -> bytes:
+        """The bytes of whole lines, the first numbered `first_line`, with sampled lines' columns blanked (the
+        same bytes when none is sampled): a piece of the input cut for a worker, read as `lines` reads lines."""
+        if _PERCENT.search(data) is None:
+            return data
+        texts = to_texts(data)
+        blanked = [self._blank(number, text) for number, text in enumerate(texts, first_line)]
+        ending = "\n" if data.endswith(b"\n") else ""
+        return ("\n".join(blanked) + ending).encode("utf-8")
+
+    def _blank(self, number: int, text: str) -> str:
+        match = _SAMPLED.match(text)
+        if match is None:
+            return text
+        values, _ = split_columns(match.group(0))
+        self._by_line[number] = (int(match.group(1), 16), values)
+        return " " * match.end() + text[match.end() :]
 
     def attach(self, method: Method) -> Method:
-        """`method` with the heat printed on its instruction lines; unchanged when none was sampled."""
-        heat: dict[int, tuple[float, ...]] = {}
-        for ins in method.instructions:
-            found = self._by_line.get(ins.line)
-            if found is not None and found[0] == ins.address:
-                heat[ins.address] = tuple(found[1].get(i, 0.0) for i in range(self._width))
-        if not heat or method.profile is not None:
+        """`method` with the heat printed on its instruction lines, one column per event (as many as its most
+        filled line has); unchanged when none was sampled."""
+        if not self._by_line or method.profile is not None:
             return method
-        events = tuple(f"column {i + 1}" for i in range(self._width))
+        found = [(ins.address, self._by_line.get(ins.line)) for ins in method.instructions]
+        sampled = {address: values for address, row in found if row is not None and row[0] == address
+                   for values in (row[1],)}
+        if not sampled:
+            return method
+        width = max(max(values, default=-1) for values in sampled.values()) + 1
+        heat = {address: tuple(values.get(i, 0.0) for i in range(width)) for address, values in sampled.items()}
+        events = tuple(f"column {i + 1}" for i in range(width))
         return replace(method, profile=Profile(self.source, events, heat))
