@@ -16,7 +16,8 @@ from asmcfg.model import Analysis, Compiler, DialectName, JavaSources, Method, S
 from asmcfg.render.files import bytes_to, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs, selection
-from asmcfg.run.pipeline import Selector, analyse_method, no_methods_error, open_input
+from asmcfg.run.enrich import enrich, load
+from asmcfg.run.pipeline import Selector, no_methods_error, open_input
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
@@ -114,17 +115,8 @@ def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
     else:
         (old,) = _pick(options.old, (options.old_selector,), options)
         (new,) = _pick(options.new, (options.new_selector,), options)
-    old, new = _logged(old, options.old_log), _logged(new, options.new_log)
-    return _analysed(old, options.old_profile, options), _analysed(new, options.new_profile, options)
-
-
-def _logged(method: Method, log: str | None) -> Method:
-    """The method with the inlining decisions and trap records of its compile id in `log` (the same run's)."""
-    if log is None:
-        return method
-    from asmcfg.dialects.logcompilation import link
-
-    return link.attach(method, link.read(log), strict=True)
+    return (_analysed(old, options.old_log, options.old_profile, options),
+            _analysed(new, options.new_log, options.new_profile, options))
 
 
 def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> list[Method]:
@@ -153,16 +145,13 @@ def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> lis
     return chosen
 
 
-def _analysed(method: Method, profile: str | None, options: DiffOptions) -> Analysis:
-    if profile is not None:
-        from asmcfg.dialects.perfasm.profile import overlay, read_perfasm
-
-        perf = read_perfasm(profile)
-        method, found = overlay(method, perf.profiles, perf.unprinted)
-        if not options.quiet:
-            prefix = "profile" if found.matched else "profile NOT applied"
-            stderr_console().print(visible(f"{prefix} ({profile}): {found.message}"), highlight=False)
-    return analyse_method(method, options.jdk)
+def _analysed(method: Method, log: str | None, profile: str | None, options: DiffOptions) -> Analysis:
+    """The side's compilation with its run's log records and profile heat, analysed as every mode does."""
+    done = enrich(method, load(log, profile, options.jdk, strict_log=True))
+    if done.overlay is not None and not options.quiet:
+        prefix = "profile" if done.overlay.matched else "profile NOT applied"
+        stderr_console().print(visible(f"{prefix} ({profile}): {done.overlay.message}"), highlight=False)
+    return done.analysis
 
 
 def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: DiffOptions) -> None:
