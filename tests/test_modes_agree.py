@@ -33,7 +33,7 @@ def _inputs() -> list[Path]:
 
 
 def _all_json(*args: str) -> tuple[int, list[dict[str, Any]]]:
-    code, out, err = run_cli(*args, "--all", "--json", "-", "-q")
+    code, out, _ = run_cli(*args, "--all", "--json", "-", "-q")
     return code, json.loads(out)["methods"] if code == 0 else []
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from asmcfg import __version__
 from asmcfg.cli.shared import CHOSEN_COMPILERS, FORMATS, RENDER_TIMEOUT, SETTINGS, SYNTAXES, Grouped
@@ -165,7 +166,11 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
-    from asmcfg.run import app, outputs  # loaded once the flags are read: --help and usage errors need none of it
+    from asmcfg.run import (  # loaded once the flags are read: --help and usage errors need none of it
+        app,
+        flags,
+        outputs,
+    )
     from asmcfg.run.options import Options
     from asmcfg.run.pipeline import Selector
 
@@ -193,7 +198,11 @@ def main(
         log=log,
         paths=paths,
     )
-    problem = outputs.run_problem(options)  # before anything is read: an output over an input, two on stdout…
+    context = click.get_current_context()
+    typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    given = [name for name in context.params if context.get_parameter_source(name) in typed]
+    # before anything is read: a flag the mode ignores, an output over an input, two on stdout…
+    problem = flags.unused(options, given) or outputs.run_problem(options)
     if problem is not None:
         raise click.UsageError(problem)
     sys.exit(guarded(lambda: app.run(options), input, debug))

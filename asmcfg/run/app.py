@@ -48,7 +48,7 @@ def run(options: Options) -> int:
 
 
 def _run(options: Options, progress: Progress) -> int:
-    if options.jsonl is not None or (options.list and wholelog.large(options.input)):
+    if options.jsonl is not None or (options.list and not options.strict and wholelog.large(options.input)):
         return wholelog.run(options, progress)
     how = enrich.load(options.log, options.profile, options.jdk, options.paths,
                       strict_log=not options.all and not options.list)
