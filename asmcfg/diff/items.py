@@ -10,6 +10,7 @@ from asmcfg.diff import facts
 from asmcfg.diff.facts import Inlined, Scope
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
+from asmcfg.hotspot.stubs import routine_key
 from asmcfg.model import Analysis, Call, CallKind, Check, EdgeKind, Loop, LoopFacts, LoopRole
 
 _MAX_HOPS = 32
@@ -177,7 +178,8 @@ def _call(result: Analysis, call: Call) -> CallItem:
     inlined = None
     if call.decisions:
         inlined = all(d.inlined for d in call.decisions)
-    return CallItem(call.block, call.kind, call.callee, facts.short_name(call.callee), facts.scope_of(call.frames),
+    short = facts.short_name(routine_key(call.callee))  # one routine under its JDK 17 and JDK 25 names
+    return CallItem(call.block, call.kind, call.callee, short, facts.scope_of(call.frames),
                     bytecode, inlined, call.not_inlined_because())
 
 

@@ -253,8 +253,8 @@ def _checks(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
 
 def _calls(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
     pairs, gone, came = pair(old.calls, new.calls, [
-        lambda c: (c.name, c.scope) if c.java else (c.kind, c.callee, c.scope),
-        lambda c: (c.name, methods(c.scope)) if c.java else (c.kind, c.callee),
+        lambda c: (c.name, c.scope) if c.java else (c.kind, c.name, c.scope),
+        lambda c: (c.name, methods(c.scope)) if c.java else (c.kind, c.name),
     ])
     matched += [Matched("call", o, n) for o, n in pairs]
     changes = [Change("call", "kind", o, n) for o, n in pairs if o.kind != n.kind]

@@ -28,5 +28,18 @@ first that matches names it): G1's `write_ref_field_pre_entry`, `_new_instance_J
 NOT_A_RUNTIME_PATH = "method_entry_barrier"
 """The nmethod entry barrier's routine: a barrier, but not the GC barrier of an access."""
 
+_JAVA_STUB = re.compile(r"_(\w+)_Java")
+_C2_RUNTIME = "C2 Runtime "
+
+
+def routine_key(name: str) -> str:
+    """A C2 runtime stub's routine under every JDK's spelling of it: JDK 17's `_new_instance_Java` and JDK 25's
+    `C2 Runtime new_instance` are both `new_instance`; other names are returned as they are."""
+    if name.startswith(_C2_RUNTIME):
+        return name[len(_C2_RUNTIME) :]
+    stub = _JAVA_STUB.fullmatch(name)
+    return stub.group(1) if stub else name
+
+
 SUBTYPE_CHECK = re.compile(r"subtype_check")
 """C1's and C2's subtype-check stubs (`slow_subtype_check`, `partial_subtype_check`)."""

@@ -14,7 +14,6 @@ from asmcfg.run import enrich, selection, wholelog
 from asmcfg.run.matching import matching, run_labels
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import (
-    Picked,
     Selector,
     Stream,
     no_methods_error,
@@ -26,7 +25,7 @@ from asmcfg.run.progress import Progress
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    pass
 
 
 STDOUT = "-"
@@ -79,7 +78,7 @@ def _run(options: Options, progress: Progress) -> int:
         prefix = "profile" if done.overlay.matched else "profile NOT applied"
         err.print(visible(f"{prefix}: {done.overlay.message}"), highlight=False, markup=False)
     if not options.quiet:
-        _say_choice(err, picked, options.selector)
+        selection.say_choice(err, picked, options.selector)
     unprinted = perf.unprinted if perf is not None else _unprinted(stream)
     _write_outputs([result], options, unprinted)
     if not options.quiet:
@@ -151,39 +150,6 @@ def _nothing_selected(stream: Stream, seen: _Checked, selector: Selector) -> Asm
         return no_methods_error(stream.source, stream.head)
     what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
     return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
-
-
-def _say_choice(err: Console, picked: Picked, selector: Selector) -> None:
-    """Which compilation was chosen and by what rule, with how many others there are."""
-
-    def say(line: str) -> None:
-        err.print(visible(line), highlight=False, markup=False, soft_wrap=True)
-
-    if picked.rule in ("profile", "unprinted"):
-        why = ("the profile's samples land on" if picked.rule == "profile"
-               else "the profile names as the run's hottest (perfasm did not print it)")
-        say(f"chose the compilation {why}, of {picked.total} in the input (see --list)")
-        return
-    if picked.inlined is not None:
-        say(f"no compilation is named {selector.pattern!r}: chose among those that inline {picked.inlined}")
-    if picked.candidates == 1:
-        if picked.total > 1:
-            say(f"{picked.total} compilations in the input: see --list")
-        return
-    share = picked.method.profile.run_share if picked.method.profile is not None else ()
-    rule = {"hottest": f"the hottest ({describe.percent(share)} of its run)", "last_c2": "the last C2",
-            "last": "the last"}[picked.rule]
-    kind = "matching compilations" if selector.any else "compilations in the input"
-    names = ""
-    if len(picked.names) > 1 and selector.pattern is not None:
-        shown = ", ".join(picked.names[:_NAMES_SHOWN]) + (", …" if len(picked.names) > _NAMES_SHOWN else "")
-        names = f" (of {len(picked.names)} methods: {shown}; narrow the pattern or give --compile-id)"
-    others = picked.total - picked.candidates
-    tail = f"; {others} other compilations in the input" if others else ""
-    say(f"chose {rule} of {picked.candidates} {kind}{names}{tail}: see --list")
-
-
-_NAMES_SHOWN = 4
 
 
 def _run_all(

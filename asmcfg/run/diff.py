@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
@@ -12,12 +12,12 @@ from asmcfg import describe, dialects
 from asmcfg.diff import gate, items, report
 from asmcfg.diff.match import Diff, diff
 from asmcfg.errors import SelectionError
-from asmcfg.model import Analysis, Compiler, DialectName, JavaSources, Method, Syntax
+from asmcfg.model import Analysis, DialectName, JavaSources, Method, Syntax
 from asmcfg.render.files import bytes_to, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs, selection
 from asmcfg.run.enrich import enrich, load
-from asmcfg.run.pipeline import Selector, no_methods_error, open_input
+from asmcfg.run.pipeline import Selector, no_methods_error, open_input, pick_each
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
@@ -109,40 +109,61 @@ def diff_problem(options: DiffOptions) -> str | None:
 
 
 def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
-    """The two analysed compilations; one input read once when both sides come from it."""
+    """The two analysed compilations, chosen by the rule `asmcfg` itself follows and said on stderr; one input read
+    once when both sides come from it."""
     if options.old == options.new:
-        old, new = _pick(options.old, (options.old_selector, options.new_selector), options)
+        old, new = _pick(options.old, (options.old_selector, options.new_selector), ("old", "new"), options)
     else:
-        (old,) = _pick(options.old, (options.old_selector,), options)
-        (new,) = _pick(options.new, (options.new_selector,), options)
+        (old,) = _pick(options.old, (options.old_selector,), ("old",), options)
+        (new,) = _pick(options.new, (options.new_selector,), ("new",), options)
+    _same_method(old, new, options)
     return (_analysed(old, options.old_log, options.old_profile, options),
             _analysed(new, options.new_log, options.new_profile, options))
 
 
-def _pick(path: str, selectors: Sequence[Selector], options: DiffOptions) -> list[Method]:
-    """For each selector, the last C2 compilation it matches (else the last), reading `path` once."""
+def _pick(path: str, selectors: Sequence[Selector], sides: Sequence[str], options: DiffOptions) -> list[Method]:
+    """For each selector, the compilation `asmcfg` would choose (the hottest, else the last C2, else the last
+    match), reading `path` once."""
     read = dialects.ReadOptions(options.syntax)
     stream = open_input(path, options.input_format, read)
-    last_c2: list[Method | None] = [None] * len(selectors)
-    last_any: list[Method | None] = [None] * len(selectors)
-    total = 0
-    for method in stream.methods:
-        total += 1
-        for n, selector in enumerate(selectors):
-            if selector.matches(method):
-                last_any[n] = method
-                if method.header.compiler is Compiler.C2:
-                    last_c2[n] = method
-    if total == 0:
+    counted = _Counted(stream.methods)
+    picks = pick_each(counted, selectors)
+    if counted.total == 0:
         raise no_methods_error(stream.source, stream.head)
     chosen = []
-    for n, selector in enumerate(selectors):
-        found = last_c2[n] or last_any[n]
-        if found is None:
+    for picked, selector, side in zip(picks, selectors, sides, strict=True):
+        if picked is None:
             what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
-            raise SelectionError(f"{what} not found among its {total} compilations (see --list)", stream.source)
-        chosen.append(stream.complete(found))
+            raise SelectionError(f"{what} not found among its {counted.total} compilations (see --list)",
+                                 stream.source)
+        if not options.quiet:
+            selection.say_choice(stderr_console(), picked, selector, f"{side}: ")
+        chosen.append(stream.complete(picked.method))
     return chosen
+
+
+class _Counted(Iterator[Method]):
+    def __init__(self, methods: Iterator[Method]) -> None:
+        self._methods = methods
+        self.total = 0
+
+    def __next__(self) -> Method:
+        method = next(self._methods)
+        self.total += 1
+        return method
+
+
+def _same_method(old: Method, new: Method, options: DiffOptions) -> None:
+    """Two different methods are compared only when asked for by name or compile id on each side."""
+    if old.header.name == new.header.name:
+        return
+    named = all(s.pattern is not None or s.compile_id is not None
+                for s in (options.old_selector, options.new_selector))
+    if not named:
+        raise SelectionError(
+            f"the two sides are different methods ({old.header.name} and {new.header.name}): name the method "
+            "with --method (or each side with --old-method/--new-method, --old-compile-id/--new-compile-id)",
+            old.source)
 
 
 def _analysed(method: Method, log: str | None, profile: str | None, options: DiffOptions) -> Analysis:

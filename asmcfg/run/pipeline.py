@@ -186,19 +186,41 @@ def pick_one(methods: Iterator[Method], selector: Selector) -> Picked | None:
     """The hottest match when compilations carry measured heat (perfasm, a JMH saveLog), else the last C2 match
     (else the last match). A name pattern matches a compilation's own name; only when no compilation has such a
     name does it match the compilations that inline a method of that name. One candidate of each kind is kept."""
-    own, inlining = _Best(), _Best()
+    return pick_each(methods, (selector,))[0]
+
+
+def pick_each(methods: Iterator[Method], selectors: Sequence[Selector]) -> list[Picked | None]:
+    """`pick_one` of each selector, reading the methods once (the two sides of a diff of one input)."""
+    choices = [_Choice(selector) for selector in selectors]
     total = 0
-    inlined: str | None = None
     for method in methods:
         total += 1
-        if selector.matches(method):
-            own.add(method)
-        elif not own.count and selector.inlined(method) is not None:
-            inlining.add(method)
-            inlined = inlined or selector.inlined(method)
-    if own.count:
-        return own.picked(total, None)
-    return inlining.picked(total, inlined)
+        for choice in choices:
+            choice.add(method)
+    return [choice.picked(total) for choice in choices]
+
+
+class _Choice:
+    """One selector's candidates: compilations named as it asks, else those that inline such a method."""
+
+    def __init__(self, selector: Selector) -> None:
+        self.selector = selector
+        self.own, self.inlining = _Best(), _Best()
+        self.inlined: str | None = None
+
+    def add(self, method: Method) -> None:
+        if self.selector.matches(method):
+            self.own.add(method)
+        elif not self.own.count:
+            inlined = self.selector.inlined(method)
+            if inlined is not None:
+                self.inlining.add(method)
+                self.inlined = self.inlined or inlined
+
+    def picked(self, total: int) -> Picked | None:
+        if self.own.count:
+            return self.own.picked(total, None)
+        return self.inlining.picked(total, self.inlined)
 
 
 _MAX_NAMES = 100

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from asmcfg import describe
 from asmcfg.model import Compiler
+from asmcfg.terminal import visible
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from asmcfg.run.pipeline import Picked, Selector
 
 _MAX_SUGGESTIONS = 3
 
@@ -40,3 +48,37 @@ def _close_names(pattern: str, names: Iterable[str]) -> list[str]:
     close += difflib.get_close_matches(pattern, choices, _MAX_SUGGESTIONS, 0.6)
     close += [bare[b] for b in difflib.get_close_matches(pattern, list(bare), _MAX_SUGGESTIONS, 0.6)]
     return list(dict.fromkeys(close))[:_MAX_SUGGESTIONS]
+
+
+def say_choice(err: Console, picked: Picked, selector: Selector, side: str = "") -> None:
+    """Which compilation was chosen and by what rule, with how many others there are; `side` (`old: `) starts
+    each line."""
+
+    def say(line: str) -> None:
+        err.print(visible(side + line), highlight=False, markup=False, soft_wrap=True)
+
+    if picked.rule in ("profile", "unprinted"):
+        why = ("the profile's samples land on" if picked.rule == "profile"
+               else "the profile names as the run's hottest (perfasm did not print it)")
+        say(f"chose the compilation {why}, of {picked.total} in the input (see --list)")
+        return
+    if picked.inlined is not None:
+        say(f"no compilation is named {selector.pattern!r}: chose among those that inline {picked.inlined}")
+    if picked.candidates == 1:
+        if picked.total > 1:
+            say(f"{picked.total} compilations in the input: see --list")
+        return
+    share = picked.method.profile.run_share if picked.method.profile is not None else ()
+    rule = {"hottest": f"the hottest ({describe.percent(share)} of its run)", "last_c2": "the last C2",
+            "last": "the last"}[picked.rule]
+    kind = "matching compilations" if selector.any else "compilations in the input"
+    names = ""
+    if len(picked.names) > 1 and selector.pattern is not None:
+        shown = ", ".join(picked.names[:NAMES_SHOWN]) + (", …" if len(picked.names) > NAMES_SHOWN else "")
+        names = f" (of {len(picked.names)} methods: {shown}; narrow the pattern or give --compile-id)"
+    others = picked.total - picked.candidates
+    tail = f"; {others} other compilations in the input" if others else ""
+    say(f"chose {rule} of {picked.candidates} {kind}{names}{tail}: see --list")
+
+
+NAMES_SHOWN = 4

@@ -1,0 +1,44 @@
+"""`asmcfg diff` chooses each side as `asmcfg` does, compares one method with itself unless asked otherwise, and
+pairs a runtime routine across the JDKs that spell it differently."""
+
+from __future__ import annotations
+
+import json
+
+from tests.corpus import DATA, run_cli
+
+NOHSDIS = DATA / "nohsdis"
+EXC17 = str(NOHSDIS / "jdk17-ExcSyncAlloc-print-nohsdis.txt")
+EXC25 = str(NOHSDIS / "jdk25-ExcSyncAlloc-print-nohsdis.txt")
+PERFASM = str(DATA / "perfasm" / "jdk25-DevBench" / "perfasm-console.txt")
+
+
+def test_monitor_enter_under_its_jdk17_and_jdk25_names_is_one_call() -> None:
+    # JDK 17 calls `_complete_monitor_locking_Java`, JDK 25 `C2 Runtime complete_monitor_locking`: one routine
+    code, out, err = run_cli("diff", EXC17, EXC25, "--method", "ExcSyncAlloc::syncAdd", "--json", "-", "-q")
+    assert code == 0, err
+    changes = json.loads(out)["changes"]
+    locking = [c for c in changes if "monitor_locking" in json.dumps(c)]
+    assert locking == [], "the monitor-enter calls pair across the JDKs instead of being removed and added"
+
+
+def test_different_methods_are_compared_only_when_named() -> None:
+    # the last C2 compilation of each file is a different method: --compiler alone must not compare them
+    code, out, err = run_cli("diff", EXC17, EXC25, "--compiler", "c2", "--json", "-")
+    assert code == 1 and out == ""
+    assert "different methods (ExcSyncAlloc::parseOr and ExcSyncAlloc::copyAndCompare)" in err
+    code, out, err = run_cli("diff", EXC17, EXC25, "--old-method", "parseOr", "--new-method", "copyAndCompare",
+                             "--json", "-", "-q")
+    assert code == 0, err
+
+
+def test_diff_chooses_each_side_by_the_rule_asmcfg_follows_and_says_so() -> None:
+    code, out, err = run_cli(PERFASM, "--json", "-")
+    assert code == 0
+    (chosen,) = json.loads(out)["methods"]
+    assert "chose the hottest" in err
+    code, out, err = run_cli("diff", PERFASM, PERFASM, "--json", "-")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["old"]["compile_id"] == report["new"]["compile_id"] == chosen["compile_id"] == 542
+    assert "old: chose the hottest (97.09% of its run)" in err and "new: chose the hottest" in err
