@@ -42,3 +42,12 @@ def test_diff_chooses_each_side_by_the_rule_asmcfg_follows_and_says_so() -> None
     report = json.loads(out)
     assert report["old"]["compile_id"] == report["new"]["compile_id"] == chosen["compile_id"] == 542
     assert "old: chose the hottest (97.09% of its run)" in err and "new: chose the hottest" in err
+
+
+def test_a_changed_jdk_tier_or_osr_bci_is_no_percentage() -> None:
+    code, out, err = run_cli("diff", EXC17, EXC25, "--method", "ExcSyncAlloc::allocPoints")
+    assert code == 0, err
+    tables = out + err  # the tables go to stdout, or to stderr when no output file takes stdout
+    rows = {line.split("│")[1].strip(): line for line in tables.splitlines() if line.count("│") >= 3}
+    assert "17 → 25" in rows["JDK"] and "%" not in rows["JDK"]
+    assert "%" in rows["code bytes"], "an amount's change is still a percentage"

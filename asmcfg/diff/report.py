@@ -150,12 +150,16 @@ def _cell(before: object, after: object) -> str:
     return shown[0] if shown[0] == shown[1] else f"{shown[0]} → {shown[1]}"
 
 
+_SIZES = frozenset({"code_bytes", "instructions", "blocks", "loops", "uncommon_traps"})
+"""The compilation facts that are amounts, whose change is a percentage (a compile id, tier or JDK is a name)."""
+
+
 def _facts_rows(result: Diff) -> list[list[str]]:
     rows = []
     for label, key in _FACT_ROWS:
         before, after = result.old.facts[key], result.new.facts[key]
         change = ""
-        if isinstance(before, int) and isinstance(after, int) and before and before != after and key != "compile_id":
+        if isinstance(before, int) and isinstance(after, int) and before and before != after and key in _SIZES:
             change = f"{100.0 * (after - before) / before:+.1f}%"
         rows.append([label, _cell(before, after), change])
     return rows
