@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         Syntax,
         Tag,
         TrapOrigin,
+        VectorIsa,
         Verdict,
         Word,
     )
@@ -75,6 +76,7 @@ _HOMES = {
     "Loop": "results",
     "LoopFacts": "results",
     "LoopRole": "words",
+    "VectorIsa": "words",
     "Method": "code",
     "PathKind": "words",
     "Profile": "profile",
@@ -145,6 +147,7 @@ __all__ = [
     "TrapOrigin",
     "TypeCheck",
     "Unprinted",
+    "VectorIsa",
     "Verdict",
     "Word",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 
 from asmcfg.model.code import Cfg, Edge, Frame
 from asmcfg.model.log import LogInline, LogTrap
-from asmcfg.model.words import CallKind, Check, LoopRole, PathKind, Tag, Verdict, Word
+from asmcfg.model.words import CallKind, Check, LoopRole, PathKind, Tag, VectorIsa, Verdict, Word
 
 
 class TrapKind(Word):
@@ -155,7 +155,7 @@ class LoopFacts:
     """Width of the widest packed SIMD register the loop's own blocks use (None: scalar, or SVE's scalable width)."""
     element: str
     """Element type the packed arithmetic names (`float`, `double`, `byte`, `short`, `int`, `long`), or empty."""
-    vector_isa: str = ""
+    vector_isa: VectorIsa = VectorIsa.NONE
     """`sse`/`avx`/`avx512` (x86), `neon` or `sve` (AArch64) when the loop is vectorized, else empty."""
 
     @property

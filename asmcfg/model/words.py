@@ -1,5 +1,5 @@
 """asmcfg's vocabularies as types: block tags, checks, compilers, log verdicts, dialect, ISA and syntax names,
-layout features, call kinds, loop copy roles and runtime path kinds.
+layout features, call kinds, loop copy roles, vector instruction sets and runtime path kinds.
 
 Every vocabulary is a `Word` enum, whose members ARE their text: they hash, compare, print and format as the
 string they stand for (`"loop_header" in tags` holds for `Tag.LOOP_HEADER`, `f"{tag}"` is `loop_header`) and
@@ -193,6 +193,24 @@ class LoopRole(Word):
     DRAIN = "drain"
     """A vector post-loop."""
     STRIP_MINED_OUTER = "strip_mined_outer"
+
+
+class VectorIsa(Word):
+    """The instruction-set extension a vectorized loop's packed instructions need."""
+
+    NONE = ""
+    """Not vectorized (or not known to be)."""
+    SSE = "sse"
+    """x86 SSE: legacy-encoded `xmm` instructions."""
+    AVX = "avx"
+    """x86 AVX/AVX2: VEX-encoded `xmm`/`ymm` instructions."""
+    AVX512 = "avx512"
+    """x86 AVX-512: a `zmm` register, `xmm16`-`ymm31`, a mask register (`{%k7}`) or an EVEX-only mnemonic
+    (`vmovdqu64`, `vpternlogd`)."""
+    NEON = "neon"
+    """AArch64 Advanced SIMD."""
+    SVE = "sve"
+    """AArch64 SVE (scalable vector length)."""
 
 
 class PathKind(Word):
