@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from asmcfg.analyses import copies
 from asmcfg.dialects import header
 from asmcfg.dialects.logcompilation import index, logxml, split
 from asmcfg.dialects.perfasm import reader as perfasm, text as perfasm_text
@@ -78,8 +77,14 @@ ADVERSARIAL = {
                                           "'Column 1: ' + 'a' * MB", "None"),
     "perfasm result: a run of `:`": ("from asmcfg.dialects.perfasm.reader import _result as f",
                                      "'Secondary result \"' + ':' * MB", "None"),
-    "memory operand: a run of `(`": ("from asmcfg.analyses.copies import _memory as f", "'(' * MB + '[' * MB",
-                                     "None"),
+    "memory operand: a run of `(`": ("from asmcfg.analyses.strides import _split as f", "'(' * MB + '[' * MB",
+                                     "['(' * MB + '[' * MB]"),
+    "memory operand: a long AT&T address": (
+        "from asmcfg.analyses.strides import _operand; f = lambda t: _operand(t, True)", "'0x10(%' + 'r' * MB + ','",
+        "'0x10(%' + 'r' * MB + ','"),
+    "memory operand: a long Intel address": (
+        "from asmcfg.analyses.strides import _operand; f = lambda t: _operand(t, False).base", "'[' + 'a +' * MB + ']'",
+        "'a'"),
     "lldb line: a run of backticks": (
         "from asmcfg.sources.diagnose import _LLDB_CODE; f = lambda t: bool(_LLDB_CODE.search(t))",
         "'a' + '`' * MB", "False",
@@ -122,7 +127,6 @@ OLD_TITLE = re.compile(r"^\[0x[0-9a-fA-F]+:0x[0-9a-fA-F]+\] in (?P<name>.+?)\s*$
 OLD_SHARE_ROW = re.compile(r"^(?P<source>\S.*?)\s{2,}(?P<name>\S.*?)\s*$")
 OLD_COLUMN = re.compile(r"^\s*Column (\d+): (\S+).*\((\d+) events\)")
 OLD_RESULT = re.compile(r'^Secondary result "(.*?):\S*asm"')
-OLD_MEMORY = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 OLD_LLDB = re.compile(r"^(?:->)?\s*0x[0-9a-fA-F]+ <\+\d+>:\s|^\S+`\S+:$")
 OLD_PERF_SAMPLE = re.compile(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?[\w.:-]+:")
 OLD_PERF_FRAME = re.compile(r"^\s+[0-9a-f]+ .+ \(.*\)$")
@@ -174,8 +178,6 @@ def test_perfasm_and_diagnosis_lines_read_as_the_old_patterns_did(line: str) -> 
     )
     old_result = OLD_RESULT.match(line)
     assert perfasm._result(line) == (None if old_result is None else old_result[1])
-    old_memory = OLD_MEMORY.search(line)
-    assert copies._memory(line) == (None if old_memory is None else (old_memory.start(), old_memory.group()))
     for new, old in ((diagnose._LLDB_CODE, OLD_LLDB), (diagnose._PERF_SAMPLE, OLD_PERF_SAMPLE),
                      (diagnose._PERF_FRAME, OLD_PERF_FRAME)):
         assert bool(new.search(line)) == bool(old.search(line))

@@ -1,47 +1,37 @@
-"""C2's copies of one source loop: the pre-loop, the unrolled main loop, the vector drain loop and the post-loop.
+"""C2's copies of one Java loop: the pre-loop, the unrolled main loop, the vector drain loop and the post-loop.
 
 C2 splits a counted loop into a pre-loop (a few iterations, to align), a main loop (unrolled, vectorized,
-and strip-mined: wrapped in an outer loop that holds the safepoint poll) and a post-loop (the remaining
-iterations); after a vectorized main loop, a vector post-loop drains what is left at full width before the
-scalar post-loop. From the code: the main loop is the only loop inside a strip-mined outer loop (it polls, the
-inner one does not) or, without strip mining, the innermost loop that repeats its memory accesses most;
-it counts as main only when another innermost loop of the same enclosing loop leads to it (the pre-loop);
-another strip-mined main loop is never a pre- or post-loop.
-Innermost loops it leads to are the post-loop, or the drain loop when both it and the main loop are vectorized.
-Control is followed forward inside the enclosing loop, never through its header or another loop's header.
-In a partial method (perfasm regions) only the strip-mined main loop is named: the code between copies may
-not be shown.
-The unroll factor of a main or drain loop is the number of copies its own blocks hold of one memory access
-(same mnemonic and address registers at distinct displacements) or of one bytecode@bci of the debug info.
+and strip-mined: wrapped in an outer loop that holds the safepoint poll) and post-loops (the remaining
+iterations: after a vectorized main loop a vector drain loop at full width, then the scalar post-loop), laid
+out in that order. The copies of one Java loop walk the same Java array elements (same base registers, element
+sizes, reads and writes: see analyses.strides) in the same enclosing loop; loops that walk none (the compare
+loops of `String.equals`, the zeroing of a new array, other intrinsic and stub loops) are nobody's copies.
+Among the copies of one walk, the main loop is the loop a strip-mined outer loop holds or, without strip
+mining, the one loop stepping furthest per trip. Another copy is its pre-loop when its exit leads forward to
+the main loop (through no other loop header, inside the enclosing loop) and the main loop does not lead to it,
+and it is scalar; a post-loop (scalar) or drain loop (packed, after a packed main loop) when the main loop
+leads to it. A copy with more than one such place, a second pre-loop, and a copy whose debug info names none of
+the methods the main loop's debug info names get no role; nor does a main loop with no copy that is not
+packed (it may be a loop C2 never split). In a partial method (perfasm regions) only packed strip-mined main
+loops are named: the code between copies may not be shown.
+The unroll factor of a main or drain loop is its stride per trip over the elements one copy handles (1 scalar,
+register width over element size packed) times the Java loop's step, which is the scalar copies' stride;
+absent when any of these is not known.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from asmcfg.analyses.context import Context
+from asmcfg.analyses.dominators import immediate_dominators, postorder
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.analyses.vectors import own_blocks
+from asmcfg.analyses.loops import _ROOT as ROOT, block_graph
+from asmcfg.analyses.strides import Walk, walk
 from asmcfg.model import Analysis, Feature, Loop, LoopFacts, LoopRole
 from asmcfg.model.factory import replace
 
-_NUMBER = re.compile(r"-?0x[0-9a-fA-F]+|#-?\d+")
-
-
-
-def _memory(operands: str) -> tuple[int, str] | None:
-    """(start, text) of the first `(…)` or `[…]` in `operands`: what `\\([^)]*\\)|\\[[^\\]]*\\]` searches for, in one
-    pass (the search would scan to the end from every `(` of a line of them). Only the first opening bracket of a
-    kind can start one: when no closing bracket follows it, none follows a later one either."""
-    found = []
-    for opening, closing in ("()", "[]"):
-        start = operands.find(opening)
-        end = operands.find(closing, start + 1) if start >= 0 else -1
-        if end >= 0:
-            found.append((start, operands[start : end + 1]))
-    return min(found) if found else None
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
     """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
@@ -53,33 +43,12 @@ def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Role and unroll factor of every loop, in `loop_facts`."""
     facts = dict(result.loop_facts)
-    roles = _roles(ctx, result)
+    walks = {loop.header: walk(ctx, result, loop) for loop in result.loops}
+    roles, unrolls = _roles(ctx, result, walks)
     for loop in result.loops:
-        old = facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, 1, None, ""))
-        role = roles.get(loop.header, LoopRole.NONE)
-        copies = unroll(ctx, result, loop) if role in (LoopRole.MAIN, LoopRole.DRAIN) else 1
-        facts[loop.header] = replace(old, role=role, unroll=copies)
+        old = facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, None, None, ""))
+        facts[loop.header] = replace(old, role=roles.get(loop.header, LoopRole.NONE), unroll=unrolls.get(loop.header))
     return replace(result, loop_facts=facts)
-
-
-def unroll(ctx: Context, result: Analysis, loop: Loop) -> int:
-    """How many copies of one memory access (same mnemonic and address registers, distinct displacements) or of
-    one bytecode@bci the loop's own blocks hold (1 when none repeats)."""
-    accesses: dict[str, set[str]] = {}
-    scopes: Counter[tuple[str, int, str]] = Counter()
-    for block in own_blocks(result, loop):
-        if is_cold(result, block):
-            continue
-        b = ctx.block(block)
-        for ins in ctx.cfg.method.instructions[b.start : b.end]:
-            memory = _memory(ins.operands)
-            if memory:
-                outside = ins.operands[: memory[0]].rsplit(",", 1)[-1]
-                displacement = outside + "".join(_NUMBER.findall(memory[1]))
-                accesses.setdefault(ins.mnemonic + _NUMBER.sub("N", memory[1]), set()).add(displacement)
-            if ins.frames and ins.bytecode and not ins.poll:
-                scopes[(ins.frames[0].method, ins.frames[0].bci, ins.bytecode)] += 1
-    return max([1, *map(len, accesses.values()), *scopes.values()])
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,65 +86,133 @@ def _strip_mined(loops: tuple[Loop, ...], blocks: dict[int, frozenset[int]], loo
     return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
 
 
-def _roles(ctx: Context, result: Analysis) -> dict[int, LoopRole]:
-    roles: dict[int, LoopRole] = {}
+def _roles(ctx: Context, result: Analysis, walks: dict[int, Walk]) -> tuple[dict[int, LoopRole], dict[int, int]]:
+    """Roles of C2's copies, grouped by the array elements they walk in one enclosing loop, and the unroll factor
+    of each main and drain loop whose stride and lanes say it."""
     nest = _nest(result)
-    innermost = [loop for loop in result.loops if not _contains_loop(result, nest, loop)]
-    outers = [loop for loop in result.loops if loop.header in nest.strip_mined]
-    for outer in outers:
-        roles[outer.header] = LoopRole.STRIP_MINED_OUTER
-    mains = [(_inner(result, nest, o), o) for o in outers]
-    if Feature.PARTIAL in ctx.cfg.method.features:
-        return roles | {main.header: LoopRole.MAIN for main, _ in mains}  # code between the copies may not be shown
-    if not mains:
-        mains = _unstripped_mains(ctx, result, nest, innermost)
-    chosen = [(main, entry, _pres(ctx, result, nest, innermost, main, entry, mains)) for main, entry in mains]
-    chosen = [(main, entry, pres) for main, entry, pres in chosen if pres]
-    for main, _, pres in chosen:
-        roles[main.header] = LoopRole.MAIN
-        roles.update({pre.header: LoopRole.PRE for pre in pres})
-    for main, entry, _ in chosen:
-        vector = result.loop_facts.get(main.header)
-        for after in _siblings(nest, innermost, entry, mains):
-            if after.header not in roles and _leads(ctx, result, nest, entry, after):
-                facts = result.loop_facts.get(after.header)
-                drain = vector is not None and vector.vectorized and facts is not None and facts.vectorized
-                roles[after.header] = LoopRole.DRAIN if drain else LoopRole.POST
-    return roles
+    roles = {header: LoopRole.STRIP_MINED_OUTER for header in nest.strip_mined}
+    entries = {_inner(result, nest, outer).header: outer for outer in result.loops if outer.header in nest.strip_mined}
+    groups: dict[tuple[int | None, frozenset[tuple[int, bool]]], list[Loop]] = {}
+    walking = [loop for loop in result.loops if loop.header in nest.strip_mined or walks[loop.header].elements]
+    for loop in walking:
+        held = nest.blocks[loop.header]
+        if loop.header in nest.strip_mined or any(nest.blocks[o.header] < held for o in walking):
+            continue  # a loop holding loops that walk arrays is no copy: the loops it holds may be
+        groups.setdefault((nest.parent[loop.header], walks[loop.header].elements), []).append(loop)
+    partial = Feature.PARTIAL in ctx.cfg.method.features
+    unrolls: dict[int, int] = {}
+    for members in groups.values():
+        mains = _mains(members, walks, entries, partial)
+        copies = {} if partial else _copies(ctx, result, nest, members, mains, entries, walks)
+        for main in mains:
+            mine = {h: r for h, (m, r) in copies.items() if m == main.header}
+            if not mine and (walks[main.header].lanes or 1) < 2:
+                continue
+            roles[main.header] = LoopRole.MAIN
+            roles.update(mine)
+            unrolls.update(_unrolls(walks, main.header, mine))
+    return roles, unrolls
 
 
-def _siblings(nest: _Nest, innermost: list[Loop], entry: Loop, mains: list[tuple[Loop, Loop]]) -> list[Loop]:
-    """Innermost loops in the same enclosing loop as `entry`, main loops (of any copy group) excepted."""
-    taken = {main.header for main, _ in mains}
-    parent = nest.parent[entry.header]
-    return [s for s in innermost if s.header not in taken and nest.parent[s.header] == parent]
+def _mains(members: list[Loop], walks: dict[int, Walk], entries: dict[int, Loop], partial: bool) -> list[Loop]:
+    """The main loops among copies of one walk: each loop a strip-mined outer loop holds; without strip mining,
+    the one loop stepping furthest per trip when every other steps less."""
+    stripped = [m for m in members if m.header in entries]
+    if stripped or partial:
+        return [m for m in stripped if not partial or (walks[m.header].lanes or 1) > 1]
+    strides = [(walks[m.header].stride, m) for m in members]
+    known = sorted(((s, m.header) for s, m in strides if s is not None), reverse=True)
+    if len(members) < 2 or len(known) < len(members) or known[0][0] <= known[1][0]:
+        return []
+    return [m for m in members if m.header == known[0][1]]
 
 
-def _pres(ctx: Context, result: Analysis, nest: _Nest, innermost: list[Loop], main: Loop, entry: Loop,
-          mains: list[tuple[Loop, Loop]]) -> list[Loop]:
-    """The sibling loops whose exit leads forward to the main loop's entry: its pre-loops."""
-    return [s for s in _siblings(nest, innermost, entry, mains)
-            if s is not main and _leads(ctx, result, nest, s, entry)]
-
-
-def _unstripped_mains(ctx: Context, result: Analysis, nest: _Nest, innermost: list[Loop]) -> list[tuple[Loop, Loop]]:
-    """Without strip mining: per enclosing loop, the innermost loop repeating its body most (at least twice)."""
-    groups: dict[int | None, list[Loop]] = {}
-    for loop in innermost:
-        groups.setdefault(nest.parent[loop.header], []).append(loop)
-    found = []
-    for loops in groups.values():
-        if len(loops) < 2:
+def _copies(ctx: Context, result: Analysis, nest: _Nest, members: list[Loop], mains: list[Loop],
+            entries: dict[int, Loop], walks: dict[int, Walk]) -> dict[int, tuple[int, LoopRole]]:
+    """(main, role) of each other member with exactly one place: the scalar pre-loop of the nearest main loop its
+    exit leads to, which it dominates (C2 enters a main loop only through its pre-loop), or the post-loop (scalar)
+    or drain loop (packed, after a packed main loop) of the nearest main loop leading to it. A loop whose debug
+    info names none of the methods the main loop's names is no copy of it."""
+    entry = {main.header: entries.get(main.header, main) for main in mains}
+    dominators: dict[int, int] | None = None
+    found: dict[int, list[tuple[int, LoopRole]]] = {}
+    for other in members:
+        if other in mains:
             continue
-        best = max(loops, key=lambda loop: (unroll(ctx, result, loop), -loop.header))
-        if unroll(ctx, result, best) >= 2:
-            found.append((best, best))
+        mine = [m for m in mains if _same_scope(ctx, result, entry[m.header], other)]
+        after = _nearest(ctx, result, nest, [m for m in mine if _leads(ctx, result, nest, other, entry[m.header])],
+                         entry, first=True)
+        before = _nearest(ctx, result, nest, [m for m in mine if _leads(ctx, result, nest, entry[m.header], other)],
+                          entry, first=False)
+        places = found.setdefault(other.header, [])
+        lanes = walks[other.header].lanes
+        if after is not None and lanes == 1:
+            dominators = dominators if dominators is not None else _dominators(ctx)
+            if _dominates(dominators, other.header, entry[after].header):
+                places.append((after, LoopRole.PRE))
+        if before is not None:
+            packed = (walks[before].lanes or 0) > 1
+            role = LoopRole.POST if lanes == 1 else LoopRole.DRAIN if packed and lanes else LoopRole.NONE
+            places.append((before, role))
+    chosen = {h: p[0] for h, p in found.items() if len(p) == 1 and p[0][1] is not LoopRole.NONE}
+    once = Counter(chosen.values())
+    return {h: (m, r) for h, (m, r) in chosen.items() if once[(m, r)] <= 1}
+
+
+def _nearest(ctx: Context, result: Analysis, nest: _Nest, mains: list[Loop], entry: dict[int, Loop],
+             first: bool) -> int | None:
+    """Of main loops all before (`first` False) or all after a loop, the one nearest to it: no other one lies
+    between (is led to by it, when they come before; leads to it, when they come after)."""
+    def between(a: Loop, b: Loop) -> bool:
+        return _leads(ctx, result, nest, entry[a.header], entry[b.header])
+    near = [m for m in mains if not any(o is not m and (between(o, m) if first else between(m, o)) for o in mains)]
+    return near[0].header if len(near) == 1 else None
+
+
+def _dominators(ctx: Context) -> dict[int, int]:
+    succ, pred = block_graph(ctx)
+    return immediate_dominators(succ, pred, ROOT, postorder(succ, ROOT))
+
+
+def _dominates(dominators: dict[int, int], a: int, b: int) -> bool:
+    """True when every path from an entry to block `b` passes block `a`."""
+    node = b
+    while node != a:
+        parent = dominators.get(node)
+        if parent is None or parent == node:
+            return False
+        node = parent
+    return True
+
+
+def _same_scope(ctx: Context, result: Analysis, main: Loop, other: Loop) -> bool:
+    mine, theirs = _methods(ctx, result, main), _methods(ctx, result, other)
+    return not mine or not theirs or bool(mine & theirs)
+
+
+def _methods(ctx: Context, result: Analysis, loop: Loop) -> set[str]:
+    """The methods the debug info of the loop's warm blocks names (innermost frames)."""
+    found: set[str] = set()
+    for block in loop.blocks:
+        if not is_cold(result, block):
+            b = ctx.block(block)
+            found.update(i.frames[0].method for i in ctx.cfg.method.instructions[b.start : b.end] if i.frames)
     return found
 
 
-def _contains_loop(result: Analysis, nest: _Nest, loop: Loop) -> bool:
-    mine = nest.blocks[loop.header]
-    return any(other is not loop and nest.blocks[other.header] < mine for other in result.loops)
+def _unrolls(walks: dict[int, Walk], main: int, copies: dict[int, LoopRole]) -> dict[int, int]:
+    """Unroll of the main loop and its drain loop: stride over lanes times the Java step, which the scalar
+    copies' stride says (absent when they disagree or there is none)."""
+    steps = {walks[h].stride for h, role in copies.items() if role in (LoopRole.PRE, LoopRole.POST)}
+    if len(steps) != 1:
+        return {}
+    step = steps.pop()
+    unrolls = {}
+    for header in [main, *(h for h, role in copies.items() if role is LoopRole.DRAIN)]:
+        stride, lanes = walks[header].stride, walks[header].lanes
+        if step and stride and lanes and stride % (lanes * step) == 0:
+            unrolls[header] = stride // (lanes * step)
+    return unrolls
 
 
 def _inner(result: Analysis, nest: _Nest, outer: Loop) -> Loop:

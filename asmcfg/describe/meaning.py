@@ -42,10 +42,10 @@ def vector_text(bits: int | None, element: str, isa: str) -> str:
     return f"{bits}-bit {element} ({isa})".replace("  ", " ") if element else f"{bits}-bit ({isa})"
 
 
-def loop_text(role: LoopRole, unroll: int, vector: str) -> str:
+def loop_text(role: LoopRole, unroll: int | None, vector: str) -> str:
     """`main loop x4, 512-bit float (avx512)`: a loop's copy role, unroll factor and vector width."""
     parts = [ROLE_LABELS.get(role, "")]
-    if unroll > 1:
+    if unroll is not None and unroll > 1:
         parts[0] = (parts[0] + f" x{unroll}").strip()
     parts.append(vector)
     return ", ".join(p for p in parts if p)

@@ -33,8 +33,8 @@ class LoopItem:
     role: LoopRole
     """Its place among C2's copies of one source loop (`pre`, `main`, `post`, `drain`, `strip_mined_outer`), or
     empty (the `copies` pass)."""
-    unroll: int
-    """Copies of the body one trip of a main or drain loop runs; 1 for other loops."""
+    unroll: int | None
+    """Copies of the body one trip of a main or drain loop runs; None for other loops and where unknown."""
     instructions: int
     """Instructions in its warm blocks (one iteration's worth)."""
     range_checks: int
@@ -281,7 +281,7 @@ def _loop(result: Analysis, loop: Loop, checks: tuple[CheckItem, ...], calls: tu
             words.add((check.scope[0][0], check.bytecode.split(" ", 1)[0]))
     parents = [o for o in result.loops if o.depth == loop.depth - 1 and members < set(o.blocks)]
     hot = set(result.hot_paths[0].blocks if result.hot_paths else result.hot_path)
-    copy = result.loop_facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, 1, None, ""))
+    copy = result.loop_facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, None, None, ""))
     heat = None
     if result.block_heat:
         heat = round(sum(result.block_heat.get(b, (0.0,))[0] for b in loop.blocks), 4)

@@ -14,7 +14,7 @@ def loop_fields(result: Analysis, header: int) -> dict[str, Any]:
     """`role`, `unroll`, `vector_bits`, `vector_element`, `vector_isa` of the loop with this header."""
     facts = result.loop_facts.get(header)
     if facts is None:
-        return {"role": None, "unroll": 1, "vector_bits": None, "vector_element": None, "vector_isa": None}
+        return {"role": None, "unroll": None, "vector_bits": None, "vector_element": None, "vector_isa": None}
     return {"role": facts.role or None, "unroll": facts.unroll, "vector_bits": facts.vector_bits,
             "vector_element": facts.element or None, "vector_isa": facts.vector_isa or None}
 

@@ -149,8 +149,9 @@ class LoopFacts:
     """Header block id of the loop."""
     role: LoopRole
     """`pre`, `main`, `post`, `drain` (a vector post-loop), `strip_mined_outer`, or empty when not recognised."""
-    unroll: int
-    """Copies of the body one trip of a main or drain loop executes (see analyses.copies); 1 for other loops."""
+    unroll: int | None
+    """Copies of the body one trip of a main or drain loop executes (see analyses.copies); None for other loops
+    and where the code does not say."""
     vector_bits: int | None
     """Width of the widest packed SIMD register the loop's own blocks use (None: scalar, or SVE's scalable width)."""
     element: str

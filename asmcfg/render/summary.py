@@ -74,7 +74,7 @@ def _loop_table(result: Analysis) -> Table:
         role = describe.ROLE_LABELS.get(LoopRole(info["role"] or ""), "")
         if info["strip_mined_outer"] and not role:
             role = describe.ROLE_LABELS[LoopRole.STRIP_MINED_OUTER]
-        copy = (role + (f" x{info['unroll']}" if info["unroll"] > 1 else "")) or "-"
+        copy = (role + (f" x{info['unroll']}" if (info["unroll"] or 1) > 1 else "")) or "-"
         vector = describe.vector_text(info["vector_bits"], info["vector_element"] or "", info["vector_isa"] or "")
         literal.add_row(
             table,

@@ -1,0 +1,218 @@
+"""How a loop walks its arrays (x86): the Java array elements it reads and writes, its induction variable's
+step per trip, and how many elements one copy of the body handles.
+
+A Java array element is addressed as base register plus index register times the element size plus the array
+header (`0x10(%rsi,%rcx,4)`, `[rsi + rcx*4 + 0x10]`): a displacement of at least 12 bytes and a base other than
+`r12` (the compressed-oop heap base, whose `(%r12,%rX,8)` addresses are object fields). Intrinsic and stub loops
+(`String.equals`, the zeroing of a new array) walk raw pointers with small displacements and have none.
+
+The induction variable is the register whose value the body moves by a constant: followed through the body in
+address order from its header (`add $0x10,%r13d`; `inc`; `lea 0x40(%r10),%eax` then `mov %eax,%r10d`; copies
+by `mov` or `movslq`, which then index elements too), its net move is the stride per trip.
+A copy handles one element when its accesses are scalar, and register width over element size (the index's
+scale) when they are packed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from asmcfg.analyses.context import Context
+from asmcfg.analyses.hotness import is_cold
+from asmcfg.analyses.vectors import own_blocks
+from asmcfg.model import Analysis, Instruction, IsaName, Loop, Syntax
+
+_HEADER = 12
+"""Smallest array base offset: the array header (12 with compact object headers, 16 otherwise)."""
+_HEAP_BASE = "r12"
+_ATT_MEMORY = re.compile(r"^(?:%\w+:)?(-?(?:0x[0-9a-f]+|\d+))?\((%\w+)?(?:,\s*(%\w+)(?:,\s*(\d+))?)?\)$")
+_INTEL_MEMORY = re.compile(r"^(?:(\w+) ptr )?(?:\w+:)?\[([^\]]*)\]$")
+_ATT_OPS = {"movslq": "movsxd", "movl": "mov", "movq": "mov", "leal": "lea", "leaq": "lea", "addl": "add",
+            "addq": "add", "subl": "sub", "subq": "sub", "incl": "inc", "incq": "inc", "decl": "dec", "decq": "dec",
+            "cmpl": "cmp", "cmpq": "cmp", "testl": "test", "testq": "test"}
+_READ_ONLY = frozenset({"cmp", "test", "push", "prefetchnta", "prefetcht0", "ptest", "vptest", "ucomiss", "ucomisd",
+                        "vucomiss", "vucomisd", "comiss", "comisd", "bt"})
+_VECTOR = re.compile(r"\b([xyz])mm\d+\b")
+_WIDTH = {"x": 16, "y": 32, "z": 64}
+_PTR_BYTES = {"byte": 1, "word": 2, "dword": 4, "qword": 8, "xmmword": 16, "ymmword": 32, "zmmword": 64}
+_PARTIAL = re.compile(r"^v?(?:pmov[sz]x|cvt|pbroadcast|broadcast|pinsr|pextr|insert|extract|gather|scatter)")
+_SCALAR_BYTES = {"movd": 4, "vmovd": 4, "movq": 8, "vmovq": 8, "ss": 4, "sd": 8}
+"""Bytes moved by the scalar moves and operations on vector registers, by mnemonic or suffix."""
+_FAMILY = re.compile(r"^r(\d+)[dwb]?$")
+_LEGACY = {"a": "rax", "b": "rbx", "c": "rcx", "d": "rdx"}
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """One memory operand of an instruction."""
+
+    displacement: int
+    """The constant part of the address."""
+    base: str
+    """Base register family (`rsi`), or empty."""
+    index: str
+    """Index register family (`rcx`), or empty."""
+    scale: int
+    """Index scale (1 without an index)."""
+    size: int | None
+    """Bytes the operand names (Intel `dword ptr`), or None when the syntax does not say."""
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """How one loop walks Java array elements."""
+
+    elements: frozenset[tuple[int, bool]]
+    """(element size, written) of every Java array element the loop's own blocks address: not the base register,
+    which C2 may allocate differently in each copy."""
+    stride: int | None
+    """How far the induction variable moves per trip (elements), or None when no single one is found."""
+    lanes: int | None
+    """Elements one copy of the body handles: 1 scalar, width / element size packed; None when unclear."""
+
+
+def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
+    """How `loop`'s own warm blocks walk Java array elements (empty on AArch64: not read there)."""
+    method = ctx.cfg.method
+    if method.isa is IsaName.AARCH64:
+        return Walk(frozenset(), None, None)
+    att = method.syntax is Syntax.ATT
+    blocks = sorted((ctx.block(b) for b in own_blocks(result, loop) if not is_cold(result, b)), key=lambda b: b.start)
+    first = next((i for i, b in enumerate(blocks) if b.id == loop.header), 0)
+    blocks = blocks[first:] + blocks[:first]  # from the header on: a latch laid out before it runs last
+    body = [_parse(ins, att) for b in blocks for ins in method.instructions[b.start : b.end]]
+    elements = frozenset((a.scale, written) for _, _, operands in body for a, written in _arrays(operands))
+    best: tuple[int, int, int | None] | None = None
+    ambiguous = False
+    registers = {o for _, _, operands in body for o in operands if isinstance(o, str) and not o.startswith("#")}
+    for candidate in sorted(registers):
+        net, lanes = _follow(body, candidate)
+        if net is None or net == 0 or not lanes:
+            continue
+        found = (len(lanes), abs(net), _one(lanes))
+        if best is None or found[0] > best[0]:
+            best, ambiguous = found, False
+        elif found[0] == best[0] and found[1:] != best[1:]:
+            ambiguous = True
+    if best is None or ambiguous:
+        return Walk(elements, None, None)
+    return Walk(elements, best[1], best[2])
+
+
+def _one(lanes: list[int | None]) -> int | None:
+    values = set(lanes)
+    return values.pop() if len(values) == 1 else None
+
+
+def _follow(body: list[tuple[str, str, list[str | Access]]], iv: str) -> tuple[int | None, list[int | None]]:
+    """The net move of `iv` over the body, and the lanes of each element access indexed by it (or a copy)."""
+    tracked = {iv: 0}
+    lanes: list[int | None] = []
+    for op, text, operands in body:
+        for access, _ in _arrays(operands):
+            if access.index in tracked:
+                lanes.append(_lanes(op, text, access))
+        dest = operands[0] if operands else None
+        if not isinstance(dest, str) or op in _READ_ONLY:
+            continue
+        source = operands[1] if len(operands) > 1 else None
+        if op in ("add", "sub") and dest in tracked and isinstance(source, str) and source.startswith("#"):
+            tracked[dest] += int(source[1:], 0) * (1 if op == "add" else -1)
+        elif op in ("inc", "dec") and dest in tracked and len(operands) == 1:
+            tracked[dest] += 1 if op == "inc" else -1
+        elif op == "lea" and isinstance(source, Access) and source.base in tracked and not source.index:
+            tracked[dest] = tracked[source.base] + source.displacement
+        elif op in ("mov", "movsxd") and isinstance(source, str) and source in tracked:
+            tracked[dest] = tracked[source]
+        else:
+            tracked.pop(dest, None)
+    return tracked.get(iv), lanes
+
+
+def _lanes(op: str, text: str, access: Access) -> int | None:
+    """Elements one access moves: 1 scalar, bytes moved over element size packed, None when unclear."""
+    widths = _VECTOR.findall(text)
+    if not widths:
+        return 1
+    if _PARTIAL.match(op):
+        return None
+    scalar = _SCALAR_BYTES.get(op) or (_SCALAR_BYTES.get(op[-2:]) if not op.lstrip("v").startswith("p") else None)
+    size = scalar or access.size or max(_WIDTH[w] for w in widths)
+    return size // access.scale if size % access.scale == 0 else None
+
+
+def _arrays(operands: list[str | Access]) -> list[tuple[Access, bool]]:
+    """The operands that address a Java array element, each with whether it is written (the destination)."""
+    return [(o, i == 0 and len(operands) > 1) for i, o in enumerate(operands)
+            if isinstance(o, Access) and o.index and o.base and o.base != _HEAP_BASE and o.displacement >= _HEADER]
+
+
+def _parse(ins: Instruction, att: bool) -> tuple[str, str, list[str | Access]]:
+    """(operation, operand text, operands destination first): registers as families, immediates as `#N`."""
+    parts = _split(ins.operands)
+    if att:
+        parts.reverse()
+    op = _ATT_OPS.get(ins.mnemonic, ins.mnemonic) if att else ins.mnemonic
+    return op, ins.operands, [_operand(p, att) for p in parts]
+
+
+def _split(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    last = text[start:].strip()
+    return [*parts, last] if last else parts
+
+
+def _operand(text: str, att: bool) -> str | Access:
+    if att:
+        if text.startswith("$"):
+            return "#" + text[1:]
+        found = _ATT_MEMORY.match(text)
+        if found:
+            disp, base, index, scale = found.groups()
+            return Access(int(disp, 0) if disp else 0, _family(base or ""), _family(index or ""),
+                          int(scale) if scale else 1, None)
+        return _family(text)
+    found = _INTEL_MEMORY.match(text)
+    if found:
+        return _intel_memory(found.group(1) or "", found.group(2))
+    return "#" + text if re.fullmatch(r"-?(?:0x[0-9a-f]+|\d+)", text) else _family(text)
+
+
+def _intel_memory(size: str, inside: str) -> Access:
+    base = index = ""
+    scale, disp = 1, 0
+    for sign, term in re.findall(r"([+-]?)\s*([^+\-\s]+)", inside):
+        if "*" in term:
+            register, factor = term.split("*")
+            index, scale = _family(register), int(factor)
+        elif re.fullmatch(r"0x[0-9a-f]+|\d+", term):
+            disp += int(term, 0) * (-1 if sign == "-" else 1)
+        elif not base:
+            base = _family(term)
+        else:
+            index = _family(term)
+    return Access(disp, base, index, scale, _PTR_BYTES.get(size))
+
+
+def _family(register: str) -> str:
+    """One name for a register's views: `%r13d` -> `r13`, `%eax` -> `rax`, `%si` -> `rsi`."""
+    name = register.lstrip("%")
+    numbered = _FAMILY.match(name)
+    if numbered:
+        return "r" + numbered.group(1)
+    if len(name) == 3 and name[0] in "er" and name[1:] in ("ax", "bx", "cx", "dx", "si", "di", "bp", "sp"):
+        return "r" + name[1:]
+    if len(name) == 2 and name[1] in "xl" and name[0] in _LEGACY:
+        return _LEGACY[name[0]]
+    if name in ("si", "di", "bp", "sp", "sil", "dil", "bpl", "spl"):
+        return "r" + name[:2]
+    return name
