@@ -136,7 +136,7 @@ def _pick(path: str, selectors: Sequence[Selector], sides: Sequence[str], option
             what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
             raise SelectionError(f"{what} not found among its {counted.total} compilations (see --list)",
                                  stream.source)
-        if not options.quiet:
+        if not options.quiet and (picked.candidates > 1 or picked.inlined is not None):  # a rule chose it
             selection.say_choice(stderr_console(), picked, selector, f"{side}: ")
         chosen.append(stream.complete(picked.method))
     return chosen
