@@ -1,27 +1,24 @@
-"""The byte side of `[MachCode]`: hex rows and their repair, the capstone sweep, comments per 4-byte chunk."""
+"""The byte side of `[MachCode]`: hex rows and their repair, the capstone sweep, comments per 4-byte chunk
+(`placing` says which instruction each describes)."""
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection
+from bisect import bisect_right
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from asmcfg.dialects.annotations import read_notes
 from asmcfg.dialects.machcode.hexrows import layout, parse_hex
+from asmcfg.dialects.machcode.placing import SCOPE, Fields, Placer, kind
 from asmcfg.isa.base import Isa
-from asmcfg.model import Flow, Instruction, IsaName, Syntax
+from asmcfg.model import Instruction, IsaName, Syntax
 
 DATA = ".byte"
 """Mnemonic of a pseudo-instruction that covers bytes which are not code."""
-CHUNK = 4
-"""HotSpot prints comments per 4-byte chunk of code, on x86 as on AArch64."""
 ROW = re.compile(r"^\s*0x([0-9a-fA-F]{1,16}):(?: (.*))?$")  # at most 64 bits: `numbers.ADDRESS`
-_ADDRESS = re.compile(r"0x[0-9a-f]{8}")
-_CALL_RELOCS = ("runtime_call", "static_call", "opt_virtual_call", "virtual_call")
-_SCOPE, _RELOC, _IMPLICIT = 0, 1, 2
 _LITERAL = re.compile(r"^([wxsdq])\d+, #(0x[0-9a-f]+)$")
 _LITERAL_SIZE = {"w": 4, "x": 8, "s": 4, "d": 8, "q": 16}
 _WIDE = re.compile(r"\$(\d{19,20})\b")  # capstone's AT&T `$18446744073709551615`: made hex, as all else it prints
@@ -189,89 +186,20 @@ def plain_instructions(decoded: list[Decoded], rows: list[Row]) -> list[Instruct
     return out
 
 
-def annotate(plain: list[Instruction], notes: list[Note], table: Isa) -> tuple[Instruction, ...]:
-    """Give each instruction the comment lines that describe it (scope, then relocations, then handlers)."""
-    place = _Placer(plain, [table.flow(ins) for ins in plain])
+def annotate(plain: list[Instruction], notes: list[Note], table: Isa, fields: Fields) -> tuple[Instruction, ...]:
+    """Give each instruction the comment lines that describe it (scope, then relocations, then handlers);
+    `fields` tells the immediate and displacement sizes of an instruction (`placing.field_sizes`)."""
+    place = Placer(plain, table, fields)
     found: dict[int, list[tuple[int, str]]] = {}
-    lines = [(note.address, _kind(text), text.lstrip(";").strip()) for note in notes for text in note.lines]
+    lines = [(note.address, kind(text), text.lstrip(";").strip()) for note in notes for text in note.lines]
     # Relocations first: a poll's oop map describes the pc where the poll starts.
-    for address, kind, body in sorted(lines, key=lambda line: line[1] == _SCOPE):
-        index = place.scope(address) if kind == _SCOPE else place.other(address, kind, body)
+    for address, line_kind, body in sorted(lines, key=lambda line: line[1] == SCOPE):
+        index = place.scope(address) if line_kind == SCOPE else place.other(address, line_kind, body)
         if index is not None:
-            found.setdefault(index, []).append((kind, body))
+            found.setdefault(index, []).append((line_kind, body))
             if body.startswith("{poll"):
                 place.polls.add(index)
     return tuple(_with_comment(ins, sorted(found.get(i, []), key=lambda p: p[0])) for i, ins in enumerate(plain))
-
-
-def _kind(text: str) -> int:
-    body = text.lstrip(";").strip()
-    if body.startswith("{"):
-        return _RELOC
-    return _IMPLICIT if body.startswith("implicit exception") else _SCOPE
-
-
-@dataclass(slots=True)
-class _Placer:
-    """Finds the instruction a comment line of the chunk at `address` belongs to."""
-
-    plain: list[Instruction]
-    """The decoded instructions, without comments."""
-    flows: list[Flow]
-    """Flow kind of each."""
-    starts: list[int] = field(default_factory=list)
-    """First address of each."""
-    ends: list[int] = field(default_factory=list)
-    """Address one past each."""
-    polls: set[int] = field(default_factory=set)
-    """Indices given a `{poll}` or `{poll_return}` so far."""
-
-    def __post_init__(self) -> None:
-        self.starts = [ins.address for ins in self.plain]
-        self.ends = [ins.address + (ins.size or 0) for ins in self.plain]
-
-    def scope(self, address: int) -> int | None:
-        """Scopes and oop maps describe a pc in (address, address + 4]: after a call, or where a poll starts."""
-        ending = range(bisect_right(self.ends, address), bisect_right(self.ends, address + CHUNK))
-        if not ending:
-            return self.containing(address)
-        return _prefer(ending, lambda i: self.flows[i] is Flow.CALL, lambda i: i + 1 in self.polls)
-
-    def other(self, address: int, kind: int, body: str) -> int | None:
-        """Relocations and implicit exceptions name an instruction starting in [address, address + 4)."""
-        starting = range(bisect_left(self.starts, address), bisect_left(self.starts, address + CHUNK))
-        if not starting:
-            return self.containing(address)
-        if kind == _IMPLICIT:
-            return _prefer(starting, lambda i: self.starts[i] == address)
-        # A chunk names only its first relocation; pick the instruction of the kind that carries it.
-        if body[1:].startswith(_CALL_RELOCS):
-            return _prefer(starting, lambda i: self.flows[i] in (Flow.CALL, Flow.JUMP, Flow.INDIRECT), self.loads)
-        if body[1:].startswith("poll"):
-            return _prefer(starting, lambda i: "(" in self.plain[i].operands or "[" in self.plain[i].operands)
-        return _prefer(starting, self.loads, self.computes)
-
-    def loads(self, i: int) -> bool:
-        """True for a plain instruction with an address-sized literal (`movabs $0x7f…`)."""
-        return self.flows[i] is Flow.NONE and _ADDRESS.search(self.plain[i].operands) is not None
-
-    def computes(self, i: int) -> bool:
-        """True for a plain instruction that is not padding."""
-        return self.flows[i] is Flow.NONE and not self.plain[i].mnemonic.startswith("nop")
-
-    def containing(self, address: int) -> int | None:
-        """The instruction whose bytes include `address`."""
-        index = bisect_right(self.starts, address) - 1
-        return index if index >= 0 and address < self.ends[index] else None
-
-
-def _prefer(indices: range, *tests: Callable[[int], bool]) -> int:
-    """The first index passing the first test any index passes, else the first index."""
-    for good in tests:
-        found = next((i for i in indices if good(i)), None)
-        if found is not None:
-            return found
-    return indices[0]
 
 
 def _with_comment(ins: Instruction, parts: list[tuple[int, str]]) -> Instruction:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from asmcfg import isa
 from asmcfg.dialects.builder import Skipped, code_range, layout_features
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
-from asmcfg.dialects.machcode import c1patch, hexdump
+from asmcfg.dialects.machcode import c1patch, hexdump, placing
 from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
 from asmcfg.dialects.machcode.labels import unlabelled_handlers, unverified_entry
 from asmcfg.hotspot import sections
@@ -252,7 +252,8 @@ def assemble(dump: Dump, source: str, syntax: Syntax, jdk_hint: int | None, prio
     syntax = Syntax.AARCH64 if isa_name is IsaName.AARCH64 else syntax
     decoded, patched = c1patch.decode(regions, isa_name, syntax)
     table = isa.for_name(isa_name)
-    instructions = hexdump.annotate(hexdump.plain_instructions(decoded, rows), dump.notes, table)
+    fields = placing.field_sizes(regions, isa_name)
+    instructions = hexdump.annotate(hexdump.plain_instructions(decoded, rows), dump.notes, table, fields)
     instructions = c1patch.mark(instructions, patched)
     starts = [ins.address for ins in instructions]
     markers = [(bisect_left(starts, address), label) for address, label in dump.markers]

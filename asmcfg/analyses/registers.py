@@ -1,0 +1,86 @@
+"""Which registers an instruction names as operands of its own and which it writes, read from its operand text.
+
+Used to follow a class constant loaded into a register (`movabs $0x…, %rdx ; {metadata('C')}`) to the compare
+that reads it. Every view of a register is one name (`%edx`, `%dl`, `%rdx` -> `rdx`; `w14`, `x14` -> `14`). A
+register inside a memory operand (`-8(%r15,%rdx)`, `[x1, #8]`) is an address, not a value the instruction
+compares. What an instruction writes errs on the side of too many: a register wrongly taken as written only
+forgets a class, never invents one.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from asmcfg.model import Syntax
+
+_REGISTER = re.compile(r"%?\b(r\d+[dwb]?|[re]?[a-d]x|[a-d][lh]|[re]?[sd]il?|[re]?[sb]pl?|[xw]\d+)\b")
+_X86_VIEW = re.compile(r"^r?e?([a-d])[xlh]$|^r(\d+)[dwb]?$|^[re]?([sd]i|[sb]p)l?$")
+_NOT_WRITING = re.compile(r"^(?:cmp(?!xchg)|test|v?u?comis|v?ptest|bt[wlq]?$|push|jmp|nop)")
+"""x86 mnemonics that write no register their operands name."""
+_IMPLICIT = (
+    (re.compile(r"^(?:cltd|cqto|cdq|cqo)$"), ("rdx",)),
+    (re.compile(r"^(?:cltq|cdqe|cwtl)$"), ("rax",)),
+    (re.compile(r"^(?:i?mul|i?div)[bwlq]?$"), ("rax", "rdx")),
+    (re.compile(r"^(?:rdtscp?|cpuid)$"), ("rax", "rbx", "rcx", "rdx")),
+    (re.compile(r"^(?:lock )?cmpxchg"), ("rax",)),
+    (re.compile(r"^rep|^(?:stos|movs|scas|cmps|lods)[bwlqd]?$"), ("rax", "rcx", "rdi", "rsi")),
+)
+"""x86 instructions that write registers their operand text does not name as the destination."""
+_BOTH = re.compile(r"^(?:lock )?(?:xchg|xadd|cmpxchg)")
+"""x86 instructions that write their source register too."""
+
+
+def name(register: str) -> str:
+    """One name for a register's views: `%r10d` -> `r10`, `edx`/`dl` -> `rdx`, `w14`/`x14` -> `14`."""
+    text = register.lstrip("%")
+    if text[:1] in "wx" and text[1:].isdigit():
+        return text[1:]
+    view = _X86_VIEW.match(text)
+    if view is None:
+        return text
+    letter, number, pair = view.groups()
+    return f"r{letter}x" if letter else f"r{number}" if number else f"r{pair}"
+
+
+@functools.lru_cache(maxsize=8192)
+def operands(text: str) -> tuple[tuple[str, bool], ...]:
+    """The operands of an operand text, each with True when it is a memory operand."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for k, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:k])
+            start = k + 1
+    parts.append(text[start:])
+    return tuple((part.strip(), "(" in part or "[" in part) for part in parts if part.strip())
+
+
+def direct(text: str) -> tuple[str, ...]:
+    """The registers named as operands of their own (not as an address inside a memory operand)."""
+    return tuple(name(r) for operand, memory in operands(text) if not memory for r in _REGISTER.findall(operand))
+
+
+def named(text: str) -> tuple[str, ...]:
+    """Every register the operand text names, addresses included."""
+    return tuple(name(r) for r in _REGISTER.findall(text))
+
+
+def written(mnemonic: str, text: str, syntax: Syntax) -> tuple[str, ...]:
+    """Registers the instruction writes, as far as its text tells."""
+    stem = mnemonic.lower().strip()
+    if syntax is Syntax.AARCH64:
+        regs = direct(text)
+        return () if stem.startswith("movk") else regs[:2] if stem.startswith("ldp") else regs[:1]
+    implicit = tuple(r for pattern, regs in _IMPLICIT if pattern.search(stem) for r in regs)
+    found = operands(text)
+    if _BOTH.search(stem):
+        return (*direct(text), *implicit)
+    if _NOT_WRITING.search(stem) or not found:
+        return implicit
+    destination, memory = found[-1] if syntax is Syntax.ATT else found[0]
+    return (*implicit, *(() if memory else direct(destination)))
