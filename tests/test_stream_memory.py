@@ -262,3 +262,31 @@ def test_no_compiled_module_reads_input_through_a_generator_expression() -> None
 
 BOUNDED = {"asmcfg/cfg/build.py"}
 """Compiled modules whose lazy generator expressions run over one method's data, never over input lines."""
+
+
+@pytest.fixture(scope="module")
+def unended_method(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real LogCompilation log whose printed method never ends: its `</print_nmethod>` comes only after 32 MB of
+    real lines outside any method (XML-escaped, as the JVM writes them into `<tty>`), in the same thread."""
+    from xml.sax.saxutils import escape
+
+    lines = gzip.decompress((ROOT / "tests" / "data" / "logc" / "jdk17-Eq-inlined-trap.xml.gz").read_bytes())
+    text = lines.decode().split("\n")
+    end = text.index("</print_nmethod>")
+    junk = escape(OUTSIDE.read_text())
+    path = tmp_path_factory.mktemp("unended") / "unended.xml"
+    path.write_text("\n".join([*text[: end - 1], junk * (JUNK_BYTES // len(junk)), *text[end:]]))
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", [["--json", "-"], ["--jsonl", "-"]], ids=["one-method", "jsonl"])
+def test_a_method_that_never_ends_is_read_in_bounded_memory(unended_method: Path, mode: list[str]) -> None:
+    # the thread's pending text is read as the method once 8 MB follow its last instruction line: holding it all
+    # peaked at 334 MB (one method) and 309 MB (--jsonl)
+    status, out, peak = run([str(unended_method), "--compile-id", "3", *mode, "-q"])
+    assert status == 0
+    record = json.loads(out) if mode[0] == "--json" else json.loads(out.splitlines()[0])
+    method = record["methods"][0] if mode[0] == "--json" else record
+    assert method["compile_id"] == 3 and method["name"] == "Eq::check"
+    assert peak < PEAK_MB + 40, peak

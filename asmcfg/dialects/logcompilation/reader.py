@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 
 HEADERLESS_LIMIT = 100_000
 """Lines of a thread's text without a method header after which they are read anyway (bounds memory)."""
+QUIET_BYTES = 8 << 20
+"""Text a thread writes after a method header, or after its last instruction line, beyond which the method is
+taken as ended and read (a method whose `[/Disassembly]` never comes, followed by a program's output, would
+otherwise be held whole): far more than the debug info HotSpot prints between two instructions."""
 
 
 def sniff(sample: list[str]) -> float:
@@ -80,16 +84,22 @@ class ThreadText:
     """An instruction line follows that header."""
     printing: int | None = None
     """Compile id of this thread's open `<print_nmethod>`."""
+    quiet: int = 0
+    """Characters written since the method header or its last instruction line."""
 
     def add(self, line: Line, header: bool) -> bool:
         """Append a line (`header`: it starts a method); True when a method just ended and should be read now."""
         text = line.text
         self.lines.append(line)
         if header:
-            self.header = True
-        elif self.header and not self.code and is_code(text):
-            self.code = True
-        return is_end(text) or (not self.header and len(self.lines) >= HEADERLESS_LIMIT)
+            self.header, self.quiet = True, 0
+        elif self.header:
+            if is_code(text):
+                self.code, self.quiet = True, 0
+            else:
+                self.quiet += len(text) + 1
+        return (is_end(text) or (not self.header and len(self.lines) >= HEADERLESS_LIMIT)
+                or self.quiet >= QUIET_BYTES)
 
     def take(self, keep_banner: bool = False) -> list[Line]:
         """Remove and return the pending lines (keeping a trailing banner for the next method if asked)."""
@@ -98,7 +108,7 @@ class ThreadText:
         if keep_banner:
             while lines and len(kept) < 4 and is_banner(lines[-1].text):
                 kept.insert(0, lines.pop())
-        self.lines, self.header, self.code = kept, False, False
+        self.lines, self.header, self.code, self.quiet = kept, False, False, 0
         return lines
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from asmcfg.dialects.logcompilation.logxml import NMethodRecord, feature_version, tags, unescape
 from asmcfg.dialects.logcompilation.machine import TtyMachine
-from asmcfg.dialects.logcompilation.reader import Context, read_text
+from asmcfg.dialects.logcompilation.reader import QUIET_BYTES, Context, read_text
 from asmcfg.dialects.logcompilation.tasks import LogIndex, LogPart, index_log
 from asmcfg.model import Method
 from asmcfg.sources.lines import STDIN
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""
+_CODE_LINE = b"\n  0x"
+"""The start of an instruction line (an address after two blanks)."""
 _END = b"[/Disassembly]"
 _FOLLOWED = re.compile(rb"</?(?:writer|print_nmethod|nmethod|tty|release)")
 """The start of every tag `TtyMachine` follows (and of some others: any name these begin)."""
@@ -95,6 +97,8 @@ class _Thread:
     size: int = 0
     header: bool = False
     printing: int | None = None
+    quiet: int = 0
+    """Bytes since the last instruction line (or header) of the pending text, as `reader.ThreadText.quiet`."""
 
 
 class Splitter(TtyMachine[_Thread, Unit]):
@@ -158,7 +162,7 @@ class Splitter(TtyMachine[_Thread, Unit]):
         cut = last_end(data)
         if not cut:
             self._add(thread, Piece(first, data))
-            if not thread.header and thread.size >= HEADERLESS_BYTES:
+            if thread.quiet >= QUIET_BYTES if thread.header else thread.size >= HEADERLESS_BYTES:
                 yield from self._flush(thread)
             return
         self._add(thread, Piece(first, data[:cut]))
@@ -167,9 +171,13 @@ class Splitter(TtyMachine[_Thread, Unit]):
             self._add(thread, Piece(first + data.count(b"\n", 0, cut), data[cut:]))
 
     def _add(self, thread: _Thread, piece: Piece) -> None:
+        data = piece.data
         thread.pending.append(piece)
-        thread.size += len(piece.data)
-        thread.header = thread.header or b"Compiled method (" in piece.data or b"Decoding compiled" in piece.data
+        thread.size += len(data)
+        header = b"Compiled method (" in data or b"Decoding compiled" in data
+        thread.header = thread.header or header
+        code = data.rfind(_CODE_LINE)
+        thread.quiet = len(data) - code if code >= 0 else 0 if header else thread.quiet + len(data)
 
     def _markup(self, data: bytes) -> Iterator[Unit]:
         number = self._line
@@ -195,7 +203,7 @@ class Splitter(TtyMachine[_Thread, Unit]):
         order = sorted(ids)
         records = tuple(self._records[i] for i in order if i in self._records)
         part = None if self.log is None else self.log.part(order)
-        thread.pending, thread.size, thread.header = [], 0, False
+        thread.pending, thread.size, thread.header, thread.quiet = [], 0, False, 0
         yield Unit(segments, thread.printing, records, self.jdk_hint, part)
 
 
