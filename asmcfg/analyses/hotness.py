@@ -41,8 +41,9 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 
 
 def entry_block(ctx: Context, result: Analysis) -> int | None:
-    """The block the method is entered at: the verified entry, else the entry, else the first root."""
-    for tag in (Tag.VERIFIED_ENTRY, Tag.ENTRY):
+    """The block the method is entered at: the OSR entry of an OSR compilation (its only way in), else the
+    verified entry, else the entry, else the first root."""
+    for tag in (Tag.OSR_ENTRY, Tag.VERIFIED_ENTRY, Tag.ENTRY):
         for block in ctx.cfg.roots:
             if tag in result.block_tags(block):
                 return block
