@@ -121,7 +121,7 @@ def test_hot_paths_are_distinct_block_sets_and_the_cycle_is_not_called_a_loop() 
 
 def test_counts_of_one_are_singular() -> None:
     _, _, err = run_cli(str(SWITCHES), "--compile-id", "16", "--dot", "/dev/null")
-    assert "196 instructions, 59 blocks, 1 loop;" in err and "1 loops" not in err
+    assert "196 instructions, 60 blocks, 1 loop;" in err and "1 loops" not in err
 
 
 def test_64_bit_immediates_decoded_from_hex_are_printed_in_hex() -> None:

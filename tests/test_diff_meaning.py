@@ -72,17 +72,18 @@ def test_text_dumps_need_their_logs_to_see_the_inline() -> None:
 
 def test_osr_and_standard_sum4_pair_their_main_loops_across_jdks() -> None:
     # JDK 17's OSR compile (id 8) and JDK 25's standard one (id 12) both strip-mine the innermost loop: the two
-    # strip-mined outer loops pair by debug info, and their main loops through them
+    # strip-mined outer loops pair by debug info, and their main loops through them (B1 of compile 8 is its OSR
+    # entry)
     doc = diff_json(TENSOR17, TENSOR25, "--old-compile-id", "8", "--new-compile-id", "12")
     mains = [p for p in doc["loops"] if p["old"] and p["old"]["role"] == "main" and p["new"]]
     assert [(p["old"]["header"], p["old"]["unroll"], p["new"]["header"], p["new"]["role"], p["new"]["unroll"],
-             p["matched_by"]) for p in mains] == [(19, 4, 28, "main", 2, "outer loop")]
+             p["matched_by"]) for p in mains] == [(20, 4, 28, "main", 2, "outer loop")]
     (main,) = mains
     assert main["old"]["vector"] is None and main["new"]["vector"]["bits"] == 256
     code, out, err = run_cli("diff", TENSOR17, TENSOR25, "--old-compile-id", "8", "--new-compile-id", "12")
     assert code == 0 and out == ""
-    # B19 steps `addl $4, %edi` over four scalar loads, three of them through `movslq %edi, %rsi`: x4
-    row = next(line for line in err.splitlines() if "B19 (main loop x4)" in line)
+    # B20 steps `addl $4, %edi` over four scalar loads, three of them through `movslq %edi, %rsi`: x4
+    row = next(line for line in err.splitlines() if "B20 (main loop x4)" in line)
     assert "B28 (main loop x2)" in row and "outer loop" in row and "256-bit long (avx)" in row
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from asmcfg.analyses import PASSES, analyse
 from asmcfg.cfg.build import build_cfg
-from asmcfg.model import Analysis, Cfg, TrapKind
+from asmcfg.model import Analysis, Cfg, Tag, TrapKind
 from asmcfg.run.pipeline import open_input
 
 SNIPPETS = Path(__file__).parent / "data" / "snippets"
@@ -100,5 +100,7 @@ def test_hotness_walks_a_path_from_the_entry() -> None:
     result = through(X86_OSR, "hotness")
     path = result.hot_path
     edges = {(edge.src, edge.dst) for edge in result.cfg.edges}
-    assert path[0] == 0 and all(step in edges for step in itertools.pairwise(path))
+    # an OSR compilation is entered at its OSR entry, B1: B0 is the breakpoint C2 puts at its verified entry
+    assert path[0] == 1 and all(step in edges for step in itertools.pairwise(path))
+    assert Tag.OSR_ENTRY in result.block_tags(1) and 0 not in path
     assert not set(path) & set(result.traps), "the static hot path avoids the trap blocks"

@@ -2,7 +2,9 @@
 
 A Java call is named by its relocation (`{static_call}`, `{optimized virtual_call}`, `{virtual_call}`; a
 `virtual_call` at an `invokeinterface` is an interface call) and its callee by the scope's bytecode
-(`;*invokevirtual apply`) or, with a LogCompilation log, by the `<call>` record at the same scope and bci. A
+(`;*invokevirtual apply`) or, with a LogCompilation log, by the `<call>` record at the same inlining chain: the
+call's whole scope chain (`fib@12 <- fib@18 <- run@14`), not only its innermost method and bci, which a method
+inlined at several places (a recursive one) shares with calls the compiler decided otherwise. A
 runtime call names its routine in a `{runtime_call …}` relocation on the call or, for an indirect call, on
 the instruction that loads the address (`movabs …, %r10 ; {runtime_call …}` then `call *%r10`). Generated
 code (StubRoutines, C2 and C1 runtime stubs, blobs) is a `stub`; a VM function is `runtime`. Trap calls are
@@ -15,6 +17,9 @@ from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import GENERATED_CODE
 from asmcfg.model import Analysis, Call, CallKind, Flow, Instruction, LogInline, Tag
 from asmcfg.model.factory import replace
+
+Chain = tuple[tuple[str, int | None], ...]
+"""An inlining chain as (method, bci), innermost first."""
 
 _HANDLERS = frozenset({Tag.DEOPT_HANDLER, Tag.EXCEPTION_HANDLER})
 _LOOKBACK = 3
@@ -44,7 +49,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     return add_tags(replace(result, calls=tuple(calls)), tags)
 
 
-def _call(ctx: Context, block: int, site: int, decisions: dict[tuple[str, int | None], list[LogInline]]) -> Call | None:
+def _call(ctx: Context, block: int, site: int, decisions: dict[Chain, list[LogInline]]) -> Call | None:
     instructions = ctx.cfg.method.instructions
     ins = instructions[site]
     kind, name = _kind(ins)
@@ -58,8 +63,8 @@ def _call(ctx: Context, block: int, site: int, decisions: dict[tuple[str, int | 
             kind = CallKind.UNKNOWN
     here: tuple[LogInline, ...] = ()
     if kind in _BOUND and ins.frames:
-        frame = ins.frames[0]
-        here = _matching(decisions.get((frame.method.replace("/", "."), frame.bci), []), name)
+        chain = tuple((frame.method.replace("/", "."), frame.bci) for frame in ins.frames)
+        here = _matching(decisions.get(chain, []), name)
         if ins.bytecode.startswith("invokeinterface") and kind is CallKind.VIRTUAL:
             kind = CallKind.INTERFACE
         name = here[0].callee if here else name
@@ -105,10 +110,11 @@ def _next_address(ctx: Context, site: int) -> int | None:
     return instructions[site + 1].address if site + 1 < len(instructions) else None
 
 
-def _by_site(records: tuple[LogInline, ...]) -> dict[tuple[str, int | None], list[LogInline]]:
-    found: dict[tuple[str, int | None], list[LogInline]] = {}
+def _by_site(records: tuple[LogInline, ...]) -> dict[Chain, list[LogInline]]:
+    """The decisions at each inlining chain."""
+    found: dict[Chain, list[LogInline]] = {}
     for record in records:
-        found.setdefault((record.caller, record.bci), []).append(record)
+        found.setdefault(record.chain, []).append(record)
     return found
 
 

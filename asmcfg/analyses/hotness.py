@@ -1,4 +1,8 @@
-"""The static hot path: from the entry into the innermost loop along the likely successors."""
+"""The static hot path: from the entry into the innermost loop along the likely successors.
+
+It goes through warm blocks only: no trap, stub, handler or check-failure block (`is_cold`), no slow-path call of
+an allocation, lock, unlock or GC barrier (`<kind>_slow`), and no block whose every way on leads into those (the
+lock-stack fix-up C1's monitor exit makes on the way to its slow call)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ COLD_TAGS = frozenset({
     Tag.UNCOMMON_TRAP, Tag.STUB, Tag.EXCEPTION_HANDLER, Tag.DEOPT_HANDLER, Tag.RANGE_CHECK, Tag.NULL_CHECK,
     Tag.IC_MISS, Tag.PADDING,
 })
+SLOW_TAGS = frozenset({Tag.ALLOCATION_SLOW, Tag.LOCK_SLOW, Tag.UNLOCK_SLOW, Tag.GC_BARRIER_SLOW})
+"""Blocks that call a runtime slow path: the fast path around them is the likely way."""
 _PREFERENCE = {
     EdgeKind.FALLTHROUGH: 0,
     EdgeKind.JUMP: 1,
@@ -32,17 +38,33 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     start = entry_block(ctx, result)
     if start is None:
         return result
+    cold = _off_path(ctx, result)
     loop = _target_loop(ctx, result)
     if loop is None:
-        return replace(result, hot_path=tuple(_walk(ctx, result, start, set())))
-    lead = _route(ctx, result, start, loop.header)
-    body = _walk(ctx, result, loop.header, set(lead[:-1]), within=set(loop.blocks))
+        return replace(result, hot_path=tuple(_walk(ctx, cold, start, set())))
+    lead = _route(ctx, cold, start, loop.header)
+    body = _walk(ctx, cold, loop.header, set(lead[:-1]), within=set(loop.blocks))
     return replace(result, hot_path=tuple(lead[:-1] + body))
 
 
+def _off_path(ctx: Context, result: Analysis) -> frozenset[int]:
+    """Blocks the hot path never enters: cold ones, slow-path calls, and those that only lead into either."""
+    off = {b.id for b in ctx.cfg.blocks if is_cold(result, b.id) or result.block_tags(b.id) & SLOW_TAGS}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(ctx.cfg.blocks):  # successors mostly come later: one pass settles most
+            edges = [e for e in ctx.successors.get(block.id, ()) if e.kind is not EdgeKind.EXCEPTION]
+            if block.id not in off and edges and all(isinstance(e.dst, int) and e.dst in off for e in edges):
+                off.add(block.id)
+                changed = True
+    return frozenset(off)
+
+
 def entry_block(ctx: Context, result: Analysis) -> int | None:
-    """The block the method is entered at: the verified entry, else the entry, else the first root."""
-    for tag in (Tag.VERIFIED_ENTRY, Tag.ENTRY):
+    """The block the method is entered at: the OSR entry of an OSR compilation (its only way in), else the
+    verified entry, else the entry, else the first root."""
+    for tag in (Tag.OSR_ENTRY, Tag.VERIFIED_ENTRY, Tag.ENTRY):
         for block in ctx.cfg.roots:
             if tag in result.block_tags(block):
                 return block
@@ -63,17 +85,17 @@ def _rank(ctx: Context, loop: Loop) -> tuple[int, int, int]:
     return loop.depth, sum(ctx.block(b).end - ctx.block(b).start for b in loop.blocks), -loop.header
 
 
-def _successors(ctx: Context, result: Analysis, block: int, within: set[int] | None) -> list[int]:
+def _successors(ctx: Context, cold: frozenset[int], block: int, within: set[int] | None) -> list[int]:
     edges = sorted(ctx.successors.get(block, ()), key=lambda e: (_PREFERENCE[e.kind], e.site))
     found = []
     for edge in edges:
-        warm = isinstance(edge.dst, int) and not is_cold(result, edge.dst) and edge.kind is not EdgeKind.EXCEPTION
+        warm = isinstance(edge.dst, int) and edge.dst not in cold and edge.kind is not EdgeKind.EXCEPTION
         if warm and isinstance(edge.dst, int) and (within is None or edge.dst in within):
             found.append(edge.dst)
     return found
 
 
-def _route(ctx: Context, result: Analysis, start: int, goal: int) -> list[int]:
+def _route(ctx: Context, cold: frozenset[int], start: int, goal: int) -> list[int]:
     """Shortest warm route from `start` to `goal`, preferring fall-through at each step."""
     parent: dict[int, int | None] = {start: None}
     queue = deque([start])
@@ -81,7 +103,7 @@ def _route(ctx: Context, result: Analysis, start: int, goal: int) -> list[int]:
         node = queue.popleft()
         if node == goal:
             break
-        for nxt in _successors(ctx, result, node, None):
+        for nxt in _successors(ctx, cold, node, None):
             if nxt not in parent:
                 parent[nxt] = node
                 queue.append(nxt)
@@ -95,13 +117,13 @@ def _route(ctx: Context, result: Analysis, start: int, goal: int) -> list[int]:
     return route[::-1]
 
 
-def _walk(ctx: Context, result: Analysis, start: int, seen: set[int], within: set[int] | None = None) -> list[int]:
+def _walk(ctx: Context, cold: frozenset[int], start: int, seen: set[int], within: set[int] | None = None) -> list[int]:
     """Follow the most likely warm successor until the loop closes or the method leaves."""
     path = [start]
     visited = seen | {start}
     current = start
     while True:
-        options = [n for n in _successors(ctx, result, current, within) if n not in visited]
+        options = [n for n in _successors(ctx, cold, current, within) if n not in visited]
         if not options:
             return path
         current = options[0]

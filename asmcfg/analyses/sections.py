@@ -6,6 +6,7 @@ import bisect
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.cfg.build import PADDING
+from asmcfg.hotspot import osr
 from asmcfg.hotspot.sections import TAGS as MARKER_TAGS
 from asmcfg.hotspot.stubs import RUNTIME_STUB_CALLS
 from asmcfg.model import Analysis, Tag
@@ -50,15 +51,15 @@ def _all_padding(ctx: Context, start: int, end: int) -> bool:
 def _section_tags(ctx: Context, tags: dict[int, set[Tag]]) -> None:
     method = ctx.cfg.method
     starts = {b.start: b.id for b in ctx.cfg.blocks}
-    osr = method.header.osr_bci is not None
+    osr_entry = osr.entry(method, ctx.layout.flows, ctx.layout.ends)
+    if osr_entry is not None and osr_entry in starts:
+        tags.setdefault(starts[osr_entry], set()).add(Tag.OSR_ENTRY)
     markers = sorted(method.markers)
     for n, (index, label) in enumerate(markers):
         tag = MARKER_TAGS.get(label)
         if tag is None or index not in starts:
             continue
         tags.setdefault(starts[index], set()).add(tag)
-        if tag is Tag.VERIFIED_ENTRY and osr:
-            tags[starts[index]].add(Tag.OSR_ENTRY)
         if tag in _SPANNING:
             end = markers[n + 1][0] if n + 1 < len(markers) else len(method.instructions)
             for block in ctx.cfg.blocks:

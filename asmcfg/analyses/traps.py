@@ -14,7 +14,11 @@ _C1_THROWS = {
     "throw_div0_exception": "div0_check",
     "throw_class_cast_exception": "class_check",
     "throw_array_store_exception": "array_check",
+    "throw_incompatible_class_change_error": "class_check",
 }
+"""C1's throw stubs by the name in their call's relocation, and the check that fails into each: the
+incompatible-class-change stub throws when the receiver of an interface call C1 inlined through the interface's
+only implementor is no instance of that interface (a checkcast that throws IncompatibleClassChangeError)."""
 _LOOKBACK = 64
 _TRAP_FLOWS = frozenset({Flow.CALL, Flow.JUMP})
 

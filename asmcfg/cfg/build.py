@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from asmcfg import isa
-from asmcfg.hotspot import sections
+from asmcfg.hotspot import osr, sections
 from asmcfg.isa.base import Isa
 from asmcfg.model import Block, Cfg, Edge, EdgeKind, Feature, Flow, Instruction, Method
 from asmcfg.model.factory import new_block, new_edge
@@ -82,7 +82,8 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
     instructions = method.instructions
     targets = {i: table.target(instructions[i]) for i, flow in enumerate(lay.flows) if flow in _DIRECT}
     implicit = {i: ins.implicit_target for i, ins in enumerate(instructions) if ins.implicit_target is not None}
-    leaders = _leaders(method, lay, tables, targets, implicit)
+    osr_entry = osr.entry(method, lay.flows, lay.ends)
+    leaders = _leaders(method, lay, tables, targets, implicit, osr_entry)
     blocks = _blocks(leaders, len(instructions))
     block_of = {b.start: b.id for b in blocks}
     handled = _by_block(blocks, implicit)
@@ -93,7 +94,7 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
     gaps = {block_of[i] for i, label in method.markers if label == GAP and i in block_of}
     if gaps:
         edges = [e for e in edges if not (e.kind is EdgeKind.FALLTHROUGH and e.dst in gaps)]
-    roots = _roots(method, block_of)
+    roots = _roots(method, block_of, osr_entry)
     if Feature.PARTIAL in method.features:
         edges = [_not_shown(e) for e in edges]
         entered = {e.dst for e in edges if isinstance(e.dst, int)}
@@ -103,12 +104,14 @@ def build_cfg(method: Method, lay: Layout | None = None) -> Cfg:
 
 def _leaders(
     method: Method, lay: Layout, tables: dict[int, tuple[int, ...]], targets: dict[int, int | None],
-    implicit: dict[int, int],
+    implicit: dict[int, int], osr_entry: int | None = None,
 ) -> list[int]:
-    """Indexes of the instructions that start a block: the first, marked ones, those after a block's end and
-    every target of a branch (`targets` by branch index), a jump table or an implicit exception."""
+    """Indexes of the instructions that start a block: the first, marked ones, the OSR entry, those after a block's
+    end and every target of a branch (`targets` by branch index), a jump table or an implicit exception."""
     count = len(method.instructions)
     leaders = {0} | {i for i, _ in method.markers if i < count}
+    if osr_entry is not None:
+        leaders.add(osr_entry)
     leaders.update(i + 1 for i, end in enumerate(lay.ends) if end and i + 1 < count)
     index = lay.index
     for found in (targets.values(), (t for row in tables.values() for t in row), implicit.values()):
@@ -203,8 +206,10 @@ def _not_shown(edge: Edge) -> Edge:
     return edge
 
 
-def _roots(method: Method, block_of: dict[int, int]) -> tuple[int, ...]:
+def _roots(method: Method, block_of: dict[int, int], osr_entry: int | None) -> tuple[int, ...]:
     roots = {0} if method.instructions else set()
+    if osr_entry is not None:
+        roots.add(block_of[osr_entry])
     for index, label in method.markers:
         if label in sections.ROOTS and index in block_of:
             roots.add(block_of[index])

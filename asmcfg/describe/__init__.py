@@ -16,6 +16,7 @@ from asmcfg.describe.meaning import (  # re-exported: callers read every label f
     PATH_KINDS as PATH_KINDS,
     ROLE_LABELS as ROLE_LABELS,
     call_text as call_text,
+    chain_text as chain_text,
     decision_text as decision_text,
     fast_path_text as fast_path_text,
     loop_text as loop_text,

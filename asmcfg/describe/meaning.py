@@ -51,6 +51,11 @@ def loop_text(role: LoopRole, unroll: int | None, vector: str) -> str:
     return ", ".join(p for p in parts if p)
 
 
+def chain_text(chain: tuple[tuple[str, int | None], ...]) -> str:
+    """`Chain::fib@12 <- Chain::fib@18 <- Chain::run@14`: an inlining chain, innermost first."""
+    return " <- ".join(f"{method}@{bci}" for method, bci in chain)
+
+
 def decision_text(inlined: bool, reason: str) -> str:
     """`inlined (inline (hot))` or `NOT inlined: hot method too big`."""
     return f"inlined ({reason})" if inlined else f"NOT inlined: {reason}"

@@ -82,10 +82,10 @@ def call_rows(result: Analysis) -> list[dict[str, str]]:
 def inlining_rows(result: Analysis) -> list[dict[str, str]]:
     """Every inlining decision of the compilation's log, with the block of the call left in the code, if any."""
     records = result.cfg.method.log_inlines or ()
-    in_code = {(d.caller, d.bci, d.callee): c.block for c in result.calls for d in c.decisions}
-    return [{"site": f"{d.caller}@{d.bci}", "callee": d.callee, "decision": describe.decision_text(d.inlined, d.reason),
-             "call": f"B{in_code[(d.caller, d.bci, d.callee)]}" if (d.caller, d.bci, d.callee) in in_code else "-",
-             "line": str(d.line)} for d in records]
+    in_code = {d.line: c.block for c in result.calls for d in c.decisions}
+    return [{"site": describe.chain_text(d.chain) or f"{d.caller}@{d.bci}", "callee": d.callee,
+             "decision": describe.decision_text(d.inlined, d.reason),
+             "call": f"B{in_code[d.line]}" if d.line in in_code else "-", "line": str(d.line)} for d in records]
 
 
 def runtime_rows(result: Analysis) -> list[dict[str, str]]:

@@ -50,13 +50,20 @@ class LogInline:
     callee: str
     """`pkg.Class::name` of the method called (the `<call method=…>`)."""
     inlined: bool
-    """True for `<inline_success>`, False for `<inline_fail>`."""
+    """True for `<inline_success>` and C2's `<intrinsic>`, False for `<inline_fail>`."""
     reason: str
-    """The record's reason (`inline (hot)`, `hot method too big`, `virtual call`, `no static binding`)."""
+    """The record's reason (`inline (hot)`, `hot method too big`, `virtual call`, `no static binding`); for C2's
+    `<intrinsic id=…>`, `intrinsic` and the id (`intrinsic _dsqrt`, `intrinsic _hashCode, virtual`)."""
     line: int
     """Line of the decision in the log."""
+    chain: tuple[tuple[str, int | None], ...] = ()
+    """The call's inlining chain as (method, bci), innermost first: (`caller`, `bci`), then the method `caller` was
+    inlined into and the bci of that call, out to the compiled method. It tells apart the decisions at one method
+    and bci inlined at several places (a recursive method inlined into itself)."""
 
-    def as_dict(self) -> dict[str, str | int | bool | None]:
+    def as_dict(self) -> dict[str, Any]:
         """The decision's fields but its compile id, as the JSON model writes them."""
         return {"caller": self.caller, "bci": self.bci, "callee": self.callee, "inlined": self.inlined,
-                "reason": self.reason, "line": self.line}
+                "reason": self.reason, "line": self.line,
+                "chain": [{"method": method, "bci": bci} for method, bci in self.chain]}
+

@@ -3,8 +3,11 @@
 In each compiler `<task>`, the parse tree says what C2 (and C1) did at every call site: `<parse method=…>`
 opens the method being parsed (nested for inlined methods), `<bc bci=…>` names the bytecode being parsed,
 `<call method=…>` the method called there, and `<inline_success reason=…>` or `<inline_fail reason=…>` the
-decision. The records are kept per compile id, beside the `<uncommon_trap>` records `logxml.TrapCollector`
-keeps, and follow the same path from the log to the method.
+decision; C2 writes `<intrinsic id=…>` instead when it replaced the call by an intrinsic (C1 says
+`<inline_success reason='intrinsic'>`). Each decision keeps its inlining chain, the open `<parse>` scopes with
+their current bci innermost first: a method inlined at several call sites (or a recursive one, inlined into
+itself) has one decision per chain at the same method and bci. The records are kept per compile id, beside the
+`<uncommon_trap>` records `logxml.TrapCollector` keeps, and follow the same path from the log to the method.
 """
 
 from __future__ import annotations
@@ -15,13 +18,22 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from asmcfg.dialects.logcompilation.logxml import TRAP_TAGS, Tag, TrapCollector, method_name, tags, to_int
+from asmcfg.dialects.logcompilation.logxml import (
+    TRAP_TAGS,
+    Tag,
+    TrapCollector,
+    feature_version,
+    method_name,
+    tags,
+    to_int,
+)
 from asmcfg.model import LogInline, LogTrap
 from asmcfg.model.make import compiled
 from asmcfg.sources.split import CHUNK, chunks, open_binary
 
 _TAG = re.compile(
-    rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms|bc|call|inline_success|inline_fail)[ \t/>][^\n]*"
+    rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms|bc|call|inline_success|inline_fail|intrinsic|/?late_inline)"
+    rb"[ \t/>][^\n]*"
 )
 """A tag either collector follows, and the rest of its line."""
 Feed = Callable[[Tag, int], None]
@@ -41,13 +53,19 @@ class _Scope:
     bci: int | None = None
 
 
-INLINE_TAGS = frozenset({"task", "klass", "method", "parse", "bc", "call", "inline_success", "inline_fail"})
+INLINE_TAGS = frozenset({"task", "klass", "method", "parse", "bc", "call", "inline_success", "inline_fail", "intrinsic",
+                         "late_inline", "jvms"})
 """The names of the tags `InlineCollector.feed` reads; it passes over any other."""
+Chain = tuple[tuple[str, int | None], ...]
+"""An inlining chain as (method, bci), innermost first."""
 
 
 @dataclass(slots=True)
 class InlineCollector:
-    """Follows `<task>`, `<parse>`, `<bc>`, `<call>` and the inline decisions, and keeps them per compile id."""
+    """Follows `<task>`, `<parse>`, `<bc>`, `<call>` and the inline decisions, and keeps them per compile id.
+
+    C2 parses a method it inlines late (`<late_inline>`, whose `<jvms>` name the call site's chain) after the
+    compiled method's parse is done: that `<parse>` opens on the chain of the call site."""
 
     inlines: dict[int, list[LogInline]] = field(default_factory=dict)
     """Decisions per compile id, in log order."""
@@ -56,7 +74,13 @@ class InlineCollector:
     _task: int | None = None
     _names: dict[str, str] = field(default_factory=dict)
     _stack: list[_Scope] = field(default_factory=list)
-    _call: tuple[str, int | None, str] | None = None
+    _call: tuple[Chain, str] | None = None
+    """The open `<call>`: its inlining chain and the method called."""
+    _late: list[_Scope] | None = None
+    """The call site of the open `<late_inline>` (its `<jvms>`, innermost first), or of the last one closed until
+    its `<parse>` opens; None when there is none."""
+    _base: int = 0
+    """How many scopes at the bottom of `_stack` are a late-inlined method's call site (not `<parse>` scopes)."""
 
     def feed(self, tag: Tag, line: int) -> None:
         """Take one tag of the log."""
@@ -73,10 +97,13 @@ class InlineCollector:
             self._stack[-1].bci = to_int(tag.attrs.get("bci"))
             self._call = None
         elif name == "call" and self._stack:
-            scope = self._stack[-1]
-            self._call = (scope.method, scope.bci, self._names.get(tag.attrs.get("method", ""), ""))
-        elif name in ("inline_success", "inline_fail") and self._call is not None:
-            self._decide(name == "inline_success", tag.attrs.get("reason", ""), line)
+            self._call = (self._chain(), self._names.get(tag.attrs.get("method", ""), ""))
+        elif name in ("inline_success", "inline_fail", "intrinsic") and self._call is not None:
+            inlined = name != "inline_fail"
+            self._decide(inlined, _intrinsic_reason(tag.attrs) if name == "intrinsic" else tag.attrs.get("reason", ""),
+                         line)
+        elif name in ("late_inline", "jvms"):
+            self._on_late(tag)
 
     def idle(self) -> bool:
         """Outside any task: what comes next is read as from a fresh start."""
@@ -85,18 +112,37 @@ class InlineCollector:
     def _enter_task(self, tag: Tag) -> None:
         self._names.clear()
         self._stack.clear()
-        self._call = None
+        self._call, self._late, self._base = None, None, 0
         self._task = None if tag.closing else to_int(tag.attrs.get("compile_id"))
         if self._task is not None:
             self.tasks[self._task] = method_name(tag.attrs.get("method", ""))
 
+    def _chain(self) -> Chain:
+        return tuple((sys.intern(s.method.replace("/", ".")), s.bci) for s in reversed(self._stack))
+
     def _on_parse(self, tag: Tag) -> None:
         if tag.closing:
-            if self._stack:
+            if len(self._stack) > self._base:
                 self._stack.pop()
+            if len(self._stack) <= self._base:
+                self._stack.clear()
+                self._base = 0
             self._call = None
         elif not tag.empty:
+            if not self._stack and self._late is not None:
+                self._stack.extend(reversed(self._late))
+                self._base = len(self._late)
+            self._late = None
             self._stack.append(_Scope(self._names.get(tag.attrs.get("method", ""), "")))
+
+    def _on_late(self, tag: Tag) -> None:
+        """`<late_inline>` opens a call site's chain, each `<jvms>` in it adds a scope outwards."""
+        if tag.name == "late_inline":
+            if not tag.closing:
+                self._late = []
+        elif self._late is not None and not tag.closing:
+            self._late.append(_Scope(self._names.get(tag.attrs.get("method", ""), ""),
+                                     to_int(tag.attrs.get("bci"))))
 
     def _named(self, attrs: dict[str, str]) -> str:
         holder = self._names.get(attrs.get("holder", ""), "")
@@ -104,10 +150,17 @@ class InlineCollector:
 
     def _decide(self, inlined: bool, reason: str, line: int) -> None:
         assert self._task is not None and self._call is not None
-        caller, bci, callee = self._call
-        record = LogInline(self._task, sys.intern(caller.replace("/", ".")), bci, sys.intern(callee.replace("/", ".")),
-                           inlined, sys.intern(reason), line)
+        chain, callee = self._call
+        caller, bci = chain[0]
+        record = LogInline(self._task, caller, bci, sys.intern(callee.replace("/", ".")), inlined, sys.intern(reason),
+                           line, chain)
         self.inlines.setdefault(self._task, []).append(record)
+
+
+def _intrinsic_reason(attrs: dict[str, str]) -> str:
+    """`intrinsic _dsqrt` for C2's `<intrinsic id='_dsqrt'>`, `intrinsic _hashCode, virtual` with `virtual='1'`."""
+    virtual = ", virtual" if attrs.get("virtual") == "1" else ""
+    return f"intrinsic {attrs.get('id', '')}".rstrip() + virtual
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,20 +173,36 @@ class LogRecords:
     """Inlining decisions."""
     tasks: dict[int, str]
     """The method of each compile id's task, to check a text dump's compilation is the same one."""
+    jdk: int | None = None
+    """The feature version of the JDK the log's `<release>` names (25 for `25.0.3+9-LTS`), None when it names none."""
+
+
+_RELEASE_TEXT = re.compile(rb"<release>[ \t]*\n?([^<\n]*)")
+"""The `<release>` element of the log's `<vm_version>` and the line after it."""
 
 
 def read_log(path: str) -> LogRecords:
     """The trap and inlining records of the LogCompilation log at `path`, in one pass over its bytes."""
     traps, inlines = TrapCollector(), InlineCollector()
     number, rest = 0, b""
+    jdk: int | None = None
     with open_binary(path) as stream:
-        for block in chunks(stream, CHUNK, path):
+        for n, block in enumerate(chunks(stream, CHUNK, path)):
             data = rest + block
+            if n == 0:
+                jdk = _release(data)
             cut = data.rfind(b"\n") + 1
             number = collect((traps, inlines), data[:cut], number)
             rest = data[cut:]
         collect((traps, inlines), rest, number)
-    return LogRecords(traps.traps, inlines.inlines, inlines.tasks)
+    return LogRecords(traps.traps, inlines.inlines, inlines.tasks, jdk)
+
+
+def _release(head: bytes) -> int | None:
+    """The JDK feature version the `<release>` in the head of a log names (before its first `<task>`)."""
+    task = head.find(b"<task")
+    match = _RELEASE_TEXT.search(head, 0, len(head) if task < 0 else task)
+    return feature_version(match.group(1).decode("ascii", "replace")) if match else None
 
 
 def collect(

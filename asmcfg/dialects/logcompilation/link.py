@@ -20,8 +20,9 @@ def read(path: str) -> LogRecords:
 
 
 def attach(method: Method, records: LogRecords, strict: bool = False) -> Method:
-    """`method` with the log's records of its compile id. When the log's task of that id is another method (a log
-    of another run), the method is returned as it was, or, with `strict`, that is an error."""
+    """`method` with the log's records of its compile id, and the JDK the log names when the dump names none. When
+    the log's task of that id is another method (a log of another run), the method is returned as it was, or, with
+    `strict`, that is an error."""
     compile_id = method.header.compile_id
     task = records.tasks.get(compile_id) if compile_id is not None else None
     if task is None or task.replace("/", ".") != method.header.name.replace("/", "."):
@@ -32,4 +33,5 @@ def attach(method: Method, records: LogRecords, strict: bool = False) -> Method:
         return method
     assert compile_id is not None
     return replace(method, log_traps=tuple(records.traps.get(compile_id, ())),
-                   log_inlines=tuple(records.inlines.get(compile_id, ())))
+                   log_inlines=tuple(records.inlines.get(compile_id, ())),
+                   jdk_hint=records.jdk if method.jdk_hint is None else method.jdk_hint)
