@@ -199,9 +199,8 @@ class Piece:
         return to_lines(self.first_line, self.data)
 
     def mapped(self, change: Callable[[int, bytes], bytes]) -> Piece:
-        """The piece with its bytes replaced by `change(first_line, data)` (which keeps the lines' count)."""
-        data = change(self.first_line, self.data)
-        return self if data is self.data else replace(self, data=data)
+        """The piece with `change(first_line, data)` for its bytes (holding as many lines)."""
+        return replace(self, data=change(self.first_line, self.data))
 
     def texts(self) -> list[str]:
         """The texts of the piece's lines (the first is line `first_line`), decoded like `lines`."""
@@ -267,9 +266,7 @@ def text_pieces(stream: Readable, target: int = 1 << 20, source: str = "") -> It
             cut = cut if cut > start else headerless_cut(buf, start)
             piece = buf[start:cut]
             yield Piece(line, piece, offset)
-            line += piece.count(b"\n")
-            offset += len(piece)
-            start = cut
+            line, offset, start = line + piece.count(b"\n"), offset + len(piece), cut
             cut = next_cut(buf, start, target)
         buf = buf[start:]
     if buf:
@@ -285,11 +282,9 @@ def headerless_cut(buf: bytes, start: int) -> int:
 
 
 def next_cut(buf: bytes, start: int, target: int) -> int:
-    """The first method start at least `target` bytes after `start` that follows a finished method, or -1.
-
-    A start right after `[/Disassembly]` keeps interleaved output of two threads inside one piece; when
-    none comes within four times `target`, the first method start is used.
-    """
+    """The first method start at least `target` bytes after `start` that follows a finished method, or -1. A
+    start right after `[/Disassembly]` keeps interleaved output of two threads inside one piece; when none comes
+    within four times `target`, the first method start is used."""
     found = buf.find(HEADER, start + target)
     fallback = -1
     while found >= 0:

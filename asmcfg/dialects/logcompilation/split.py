@@ -71,9 +71,7 @@ class Unit:
 
     def mapped(self, change: Callable[[int, bytes], bytes]) -> Unit:
         """The unit with each segment's bytes replaced by `change(first_line, data)` (as `Piece.mapped`)."""
-        segments = tuple(s.mapped(change) for s in self.segments)
-        same = all(new is old for new, old in zip(segments, self.segments, strict=True))
-        return self if same else replace(self, segments=segments)
+        return replace(self, segments=tuple(s.mapped(change) for s in self.segments))
 
 
 def read_piece(unit: Unit, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
