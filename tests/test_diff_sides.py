@@ -51,3 +51,21 @@ def test_a_changed_jdk_tier_or_osr_bci_is_no_percentage() -> None:
     rows = {line.split("│")[1].strip(): line for line in tables.splitlines() if line.count("│") >= 3}
     assert "17 → 25" in rows["JDK"] and "%" not in rows["JDK"]
     assert "%" in rows["code bytes"], "an amount's change is still a percentage"
+
+
+def test_an_implicit_null_check_whose_trap_is_still_there_is_not_removed() -> None:
+    # JDK 25's faulting load of `a.length` (VecLong::addI@4) does not start a 4-byte chunk of the hex dump, so the
+    # dump prints no `implicit exception` comment for it; its null_check trap at addI@4 is still there
+    vec17, vec25 = str(NOHSDIS / "jdk17-VecLong-print-nohsdis.txt"), str(NOHSDIS / "jdk25-VecLong-print-nohsdis.txt")
+    code, out, err = run_cli(vec25, "--method", "VecLong::addI", "--compiler", "c2", "--json", "-", "-q")
+    (method,) = json.loads(out)["methods"]
+    traps = [b["trap"] for b in method["blocks"] if b["trap"]]
+    assert [(t["reason"], t["bytecode"], t["bci"]) for t in traps if t["reason"] == "null_check"] == [
+        ("null_check", "arraylength", 4)]
+    assert not [e for e in method["edges"] if e["kind"] == "exception"], "JDK 25 shows no faulting instruction"
+    code, out, err = run_cli(vec17, "--method", "VecLong::addI", "--compiler", "c2", "--json", "-", "-q")
+    (old,) = json.loads(out)["methods"]
+    assert [e["check"] for e in old["edges"] if e["kind"] == "exception"] == ["null_check"], "JDK 17's is marked"
+    code, out, err = run_cli("diff", vec17, vec25, "--method", "VecLong::addI", "--compiler", "c2", "--json", "-", "-q")
+    assert code == 0, err
+    assert [c for c in json.loads(out)["changes"] if c["what"] == "check"] == []
