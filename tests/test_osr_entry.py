@@ -120,3 +120,27 @@ def test_every_c2_osr_compilation_of_the_facts_keeps_its_verified_entry_and_gets
             assert osr > int(row["verified_entry"], 16)
             checked += 1
     assert checked >= 4
+
+
+TENSOR_SUM4 = [
+    # Tensor4D::sum4 has four nested loops (i, j, k, l); its OSR entry jumps into the innermost at bci 40
+    ("jdk17-Tensor4D-print-hsdis-att.txt.gz", 5), ("jdk17-Tensor4D-print-hsdis-att.txt.gz", 8),
+    ("jdk17-aarch64-Tensor4D-print-hsdis.txt.gz", 5), ("jdk25-Tensor4D-print-hsdis-att.txt.gz", 7),
+]
+
+
+@pytest.mark.parametrize("name, compile_id", TENSOR_SUM4)
+def test_the_loops_around_the_one_an_osr_entry_enters_are_still_loops(name: str, compile_id: int) -> None:
+    result = analysed(DATA / "hsdis" / name, compile_id)
+    assert result.cfg.method.header.osr_bci == 40
+    depths = sorted({loop.depth for loop in result.loops})
+    assert depths[:4] == [1, 2, 3, 4], "the i, j, k and l loops nest four deep"
+    (osr,) = [b.id for b in result.cfg.blocks if Tag.OSR_ENTRY in result.block_tags(b.id)]
+    assert not any(osr == loop.header for loop in result.loops)
+
+
+def test_a_c2_osr_compilation_reached_from_its_osr_entry_alone_has_its_loops_on_aarch64() -> None:
+    x86 = analysed(DATA / "hsdis" / "jdk17-Tensor4D-print-hsdis-att.txt.gz", 8)
+    arm = analysed(DATA / "hsdis" / "jdk17-aarch64-Tensor4D-print-hsdis.txt.gz", 7)
+    assert arm.cfg.method.header.osr_bci == x86.cfg.method.header.osr_bci == 40
+    assert len(arm.loops) == len(x86.loops) == 10
