@@ -7,7 +7,13 @@ instructions(rows, comments, record, fields, notes, frame, frame_fields) -> tupl
 `annotations.read_notes` reads them (by this module's `notes`, with `frame` and `frame_fields`, or by `notes`
 where that leaves the comment to Python), and the other fields at their defaults. `fields` holds the descriptors
 of the record's eleven fields in order, each set as `make.maker` sets them (the descriptor's `__set__`), past the
-frozen dataclass's `__setattr__`. The Python loop is the definition; this is a copy of it. */
+frozen dataclass's `__setattr__`. The Python loop is the definition; this is a copy of it.
+
+Both functions refuse with a TypeError, before reading anything, a record or frame class that cannot be instantiated
+and a field that is not the slot or attribute descriptor of that class (a `member_descriptor` or
+`getset_descriptor`, as `make.FIELD_DESCRIPTORS`), a row that is not a 4-tuple and a comment line that is not a str
+(or whose `strip()` gives none). The rows are read from a snapshot of the list, and every object taken from a list
+or dict is held while Python code (`notes`, a `strip()`, a key's `__eq__`) can run. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -29,14 +35,60 @@ typedef struct {
     PyObject *names[4];
     PyTypeObject *frame;
     PyObject **frame_fields;
+    PyObject *by; /* `known_by` when the call started, held: `known` serves the call while it is still the same */
 } Maker;
 
 static PyObject *comment_notes(PyObject *text, PyTypeObject *frame, PyObject **frame_fields);
 
 #define KNOWN 1024
 /* Comments read so far, in any method, and what they say: comment -> (relocs, bytecode, frames,
-implicit_target). The instructions of one bytecode print the same comment; emptied when it holds KNOWN. */
+implicit_target). The instructions of one bytecode print the same comment; emptied when it holds KNOWN, and when
+a call reads with another frame class, frame fields or `notes` than `known_by` holds. */
 static PyObject *known = NULL;
+/* (frame, frame_fields, notes) of the comments `known` holds, or NULL. */
+static PyObject *known_by = NULL;
+
+/* 1 when `record` is a class that can be instantiated and `fields` a tuple of `count` of its slot or attribute
+descriptors; 0 with a TypeError set otherwise. Such a descriptor's `__set__` checks its object's class. */
+static int is_record(PyObject *record, PyObject *fields, Py_ssize_t count, const char *what)
+{
+    if (!PyType_Check(record) || !PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != count) {
+        PyErr_Format(PyExc_TypeError, "a %s class and the tuple of its %zd field descriptors", what, count);
+        return 0;
+    }
+    PyTypeObject *type = (PyTypeObject *)record;
+    if (type->tp_new == NULL) {
+        PyErr_Format(PyExc_TypeError, "cannot create '%s' instances", type->tp_name);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *field = PyTuple_GET_ITEM(fields, i);
+        if ((!Py_IS_TYPE(field, &PyMemberDescr_Type) && !Py_IS_TYPE(field, &PyGetSetDescr_Type))
+            || !PyType_IsSubtype(type, PyDescr_TYPE(field))) {
+            PyErr_Format(PyExc_TypeError, "field %zd of %s is not a slot or attribute descriptor of the class", i,
+                         type->tp_name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Empty `known` unless it holds comments read with `frame`, `frame_fields` and `notes`; the `known_by` that says
+so (a new reference), or NULL on error. */
+static PyObject *know(PyObject *frame, PyObject *frame_fields, PyObject *notes)
+{
+    if (known_by != NULL && PyTuple_GET_ITEM(known_by, 0) == frame && PyTuple_GET_ITEM(known_by, 1) == frame_fields
+        && PyTuple_GET_ITEM(known_by, 2) == notes) {
+        return Py_NewRef(known_by);
+    }
+    PyObject *by = PyTuple_Pack(3, frame, frame_fields, notes);
+    if (by == NULL) {
+        return NULL;
+    }
+    Py_XSETREF(known_by, Py_NewRef(by));
+    PyDict_Clear(known); /* may run a `__del__`, which may read with other classes: `by` is this call's */
+    return by;
+}
 
 static PyObject *make(const Maker *m, PyObject *const values[FIELDS])
 {
@@ -45,11 +97,7 @@ static PyObject *make(const Maker *m, PyObject *const values[FIELDS])
         return NULL;
     }
     for (int i = 0; i < FIELDS; i++) {
-        descrsetfunc set = Py_TYPE(m->fields[i])->tp_descr_set;
-        if (set == NULL || set(m->fields[i], made, values[i]) < 0) {
-            if (set == NULL) {
-                PyErr_SetString(PyExc_TypeError, "a record field without a setter");
-            }
+        if (Py_TYPE(m->fields[i])->tp_descr_set(m->fields[i], made, values[i]) < 0) {
             Py_DECREF(made);
             return NULL;
         }
@@ -57,20 +105,38 @@ static PyObject *make(const Maker *m, PyObject *const values[FIELDS])
     return made;
 }
 
-static PyObject *strip(const Maker *m, PyObject *text) { return PyObject_CallMethodNoArgs(text, m->strip); }
+/* The comment line `text` stripped by its own `strip()`, as a str; NULL with an error when it is no str. */
+static PyObject *strip(const Maker *m, PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "a comment line is a str, not %.100s", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    Py_INCREF(text); /* held while its `strip()` runs, which may change the list it is in */
+    PyObject *stripped = PyObject_CallMethodNoArgs(text, m->strip);
+    Py_DECREF(text);
+    if (stripped == NULL || PyUnicode_CheckExact(stripped)) {
+        return stripped;
+    }
+    PyObject *exact = PyUnicode_Check(stripped) ? PyUnicode_FromObject(stripped) : NULL;
+    if (exact == NULL && !PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "a comment line's strip() gave a %.100s", Py_TYPE(stripped)->tp_name);
+    }
+    Py_DECREF(stripped);
+    return exact;
+}
 
 /* The comment as `_noted` joins it: one line stripped, or the non-blank lines stripped and joined by newlines. */
 static PyObject *joined(const Maker *m, PyObject *parts)
 {
-    Py_ssize_t count = PyList_GET_SIZE(parts);
-    if (count == 1) {
+    if (PyList_GET_SIZE(parts) == 1) {
         return strip(m, PyList_GET_ITEM(parts, 0));
     }
     PyObject *kept = PyList_New(0);
     if (kept == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < count; i++) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(parts); i++) { /* a `strip()` may change the list */
         PyObject *part = strip(m, PyList_GET_ITEM(parts, i));
         if (part == NULL || (PyUnicode_GET_LENGTH(part) > 0 && PyList_Append(kept, part) < 0)) {
             Py_XDECREF(part);
@@ -87,7 +153,7 @@ static PyObject *joined(const Maker *m, PyObject *parts)
 /* What `notes` (`annotations.read_notes`) reads in `comment`, as (relocs, bytecode, frames, implicit_target). */
 static PyObject *python_notes(const Maker *m, PyObject *comment)
 {
-    PyObject *notes = PyObject_CallOneArg(m->notes, comment);
+    PyObject *notes = PyObject_CallOneArg(m->notes, comment); /* may run any code: all used here is held */
     PyObject *got[4] = {NULL, NULL, NULL, NULL};
     for (int k = 0; notes != NULL && k < 4 && (k == 0 || got[k - 1] != NULL); k++) {
         got[k] = PyObject_GetAttr(notes, m->names[k]);
@@ -103,7 +169,7 @@ static PyObject *python_notes(const Maker *m, PyObject *comment)
 /* The comment's (relocs, bytecode, frames, implicit_target): known, read here, or read by Python. */
 static PyObject *read_comment(const Maker *m, PyObject *comment)
 {
-    PyObject *read = PyDict_GetItemWithError(known, comment);
+    PyObject *read = known_by == m->by ? PyDict_GetItemWithError(known, comment) : NULL;
     if (read != NULL) {
         Py_INCREF(read);
         return read;
@@ -119,17 +185,18 @@ static PyObject *read_comment(const Maker *m, PyObject *comment)
     if (read == NULL) {
         return NULL;
     }
-    if (PyDict_GET_SIZE(known) >= KNOWN) {
+    /* Python code that ran (`notes`, a `__del__`) may have read with other classes and emptied `known` */
+    if (known_by == m->by && PyDict_GET_SIZE(known) >= KNOWN) {
         PyDict_Clear(known);
     }
-    if (PyDict_SetItem(known, comment, read) < 0) {
+    if (known_by == m->by && PyDict_SetItem(known, comment, read) < 0) {
         Py_DECREF(read);
         return NULL;
     }
     return read;
 }
 
-/* The instruction of `row` whose comment lines are `parts` (NULL: none). */
+/* The instruction of `row` whose comment lines are `parts` (NULL: none), both held by the caller. */
 static PyObject *instruction(const Maker *m, PyObject *row, PyObject *parts)
 {
     if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 4) {
@@ -162,9 +229,10 @@ static PyObject *instruction(const Maker *m, PyObject *row, PyObject *parts)
     return made;
 }
 
+/* The Instructions of `rows`, a tuple: a snapshot of the list, which the Python code that runs may change. */
 static PyObject *build(Maker *m, PyObject *rows, PyObject *comments)
 {
-    Py_ssize_t count = PyList_GET_SIZE(rows);
+    Py_ssize_t count = PyTuple_GET_SIZE(rows);
     PyObject *made = PyTuple_New(count);
     if (made == NULL) {
         return NULL;
@@ -178,13 +246,15 @@ static PyObject *build(Maker *m, PyObject *rows, PyObject *comments)
                 return NULL;
             }
             parts = PyDict_GetItemWithError(comments, key);
+            Py_XINCREF(parts); /* held: reading it runs Python code, which may change `comments` */
             Py_DECREF(key);
             if (parts == NULL && PyErr_Occurred()) {
                 Py_DECREF(made);
                 return NULL;
             }
         }
-        PyObject *one = instruction(m, PyList_GET_ITEM(rows, i), parts);
+        PyObject *one = instruction(m, PyTuple_GET_ITEM(rows, i), parts);
+        Py_XDECREF(parts);
         if (one == NULL) {
             Py_DECREF(made);
             return NULL;
@@ -197,11 +267,19 @@ static PyObject *build(Maker *m, PyObject *rows, PyObject *comments)
 static PyObject *instructions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 7 || !PyList_Check(args[0]) || !PyDict_Check(args[1]) || !PyType_Check(args[2])
-        || !PyTuple_Check(args[3]) || PyTuple_GET_SIZE(args[3]) != FIELDS || !PyType_Check(args[5])
-        || !PyTuple_Check(args[6]) || PyTuple_GET_SIZE(args[6]) != 3) {
+    if (nargs != 7 || !PyList_Check(args[0]) || !PyDict_Check(args[1]) || !PyCallable_Check(args[4])) {
         PyErr_SetString(PyExc_TypeError, "instructions(rows: list, comments: dict, record: type, "
-                                         "fields: 11 descriptors, notes, frame: type, frame_fields: 3 descriptors)");
+                                         "fields: 11 descriptors, notes: callable, frame: type, "
+                                         "frame_fields: 3 descriptors)");
+        return NULL;
+    }
+    if (!is_record(args[2], args[3], FIELDS, "record") || !is_record(args[5], args[6], 3, "frame")) {
+        return NULL;
+    }
+    PyObject *by = know(args[5], args[6], args[4]);
+    PyObject *rows = by != NULL ? PyList_AsTuple(args[0]) : NULL;
+    if (rows == NULL) {
+        Py_XDECREF(by);
         return NULL;
     }
     Maker m = {
@@ -209,13 +287,15 @@ static PyObject *instructions(PyObject *module, PyObject *const *args, Py_ssize_
         PyUnicode_FromString("\n"), PyUnicode_InternFromString("strip"),
         {PyUnicode_InternFromString("relocs"), PyUnicode_InternFromString("bytecode"),
          PyUnicode_InternFromString("frames"), PyUnicode_InternFromString("implicit_target")},
-        (PyTypeObject *)args[5], &PyTuple_GET_ITEM(args[6], 0),
+        (PyTypeObject *)args[5], &PyTuple_GET_ITEM(args[6], 0), by,
     };
     PyObject *made = NULL;
     if (m.empty_text != NULL && m.empty_tuple != NULL && m.newline != NULL && m.strip != NULL && m.names[0] != NULL
         && m.names[1] != NULL && m.names[2] != NULL && m.names[3] != NULL) {
-        made = build(&m, args[0], args[1]);
+        made = build(&m, rows, args[1]);
     }
+    Py_DECREF(rows);
+    Py_DECREF(m.by);
     Py_XDECREF(m.empty_text);
     Py_XDECREF(m.empty_tuple);
     Py_XDECREF(m.newline);
@@ -322,7 +402,7 @@ static int frame_at(Notes *n, Py_ssize_t name, Py_ssize_t end)
         PyObject *values[3] = {PyUnicode_Substring(n->text, name, at), number(b, at + 1, after, 10, n), line};
         int failed = values[0] == NULL || values[1] == NULL || values[2] == NULL;
         PyObject *made = failed ? NULL : n->frame->tp_new(n->frame, n->no_args, NULL);
-        for (int i = 0; made != NULL && i < 3; i++) {
+        for (int i = 0; made != NULL && i < 3; i++) { /* descriptors `is_record` checked */
             if (Py_TYPE(n->frame_fields[i])->tp_descr_set(n->frame_fields[i], made, values[i]) < 0) {
                 Py_CLEAR(made);
             }
@@ -437,8 +517,14 @@ static int line_segments(Notes *n, Py_ssize_t start, Py_ssize_t end)
     return 0;
 }
 
+/* The notes of the str `text` read with the class `frame` and its fields checked by `is_record`. */
 static PyObject *comment_notes(PyObject *text, PyTypeObject *frame, PyObject **frame_fields)
 {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return NULL;
+    }
+#endif
     if (!PyUnicode_IS_ASCII(text) || !plain(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text))) {
         Py_RETURN_NONE;
     }
@@ -479,9 +565,11 @@ static PyObject *comment_notes(PyObject *text, PyTypeObject *frame, PyObject **f
 static PyObject *notes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyType_Check(args[1]) || !PyTuple_Check(args[2])
-        || PyTuple_GET_SIZE(args[2]) != 3) {
+    if (nargs != 3 || !PyUnicode_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "notes(comment: str, frame: type, frame_fields: 3 descriptors)");
+        return NULL;
+    }
+    if (!is_record(args[1], args[2], 3, "frame")) {
         return NULL;
     }
     return comment_notes(args[0], (PyTypeObject *)args[1], &PyTuple_GET_ITEM(args[2], 0));

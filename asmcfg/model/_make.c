@@ -5,7 +5,11 @@ maker(record, fields) -> a callable that makes a `record` from every field given
 (`fields`, in order), past the frozen dataclass's `__setattr__`.
 
 copy(record, fields, names, changes) -> a copy of `record` with the fields `changes` names replaced, as
-`factory.replace` makes it; the names it used are removed from `changes`, so what is left names no field. */
+`factory.replace` makes it; the names it used are removed from `changes`, so what is left names no field.
+
+Both refuse with a TypeError, before making anything, a record class that cannot be instantiated and a field that is
+not the slot or attribute descriptor of that class (a `member_descriptor` or `getset_descriptor`, as
+`make.FIELD_DESCRIPTORS`), so that each field is read and set only through a descriptor that checks its object. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,14 +24,35 @@ typedef struct {
 
 static PyObject *no_args;
 
+/* 1 when `record` is a class that can be instantiated and `fields` a tuple of its slot or attribute descriptors;
+0 with a TypeError set otherwise. */
+static int is_record(PyObject *record, PyObject *fields)
+{
+    if (!PyType_Check(record) || !PyTuple_Check(fields)) {
+        PyErr_SetString(PyExc_TypeError, "a record class and the tuple of its field descriptors");
+        return 0;
+    }
+    PyTypeObject *type = (PyTypeObject *)record;
+    if (type->tp_new == NULL) {
+        PyErr_Format(PyExc_TypeError, "cannot create '%s' instances", type->tp_name);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fields); i++) {
+        PyObject *field = PyTuple_GET_ITEM(fields, i);
+        if ((!Py_IS_TYPE(field, &PyMemberDescr_Type) && !Py_IS_TYPE(field, &PyGetSetDescr_Type))
+            || !PyType_IsSubtype(type, PyDescr_TYPE(field))) {
+            PyErr_Format(PyExc_TypeError, "field %zd of %s is not a slot or attribute descriptor of the class", i,
+                         type->tp_name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Set a field checked by `is_record`: its descriptor checks `made` is an instance of its class. */
 static int set_field(PyObject *field, PyObject *made, PyObject *value)
 {
-    descrsetfunc set = Py_TYPE(field)->tp_descr_set;
-    if (set == NULL) {
-        PyErr_SetString(PyExc_TypeError, "a record field without a setter");
-        return -1;
-    }
-    return set(field, made, value);
+    return Py_TYPE(field)->tp_descr_set(field, made, value);
 }
 
 static PyObject *make(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
@@ -78,15 +103,6 @@ static PyTypeObject MakerType = {
     .tp_traverse = maker_traverse,
 };
 
-static int is_record(PyObject *record, PyObject *fields)
-{
-    if (!PyType_Check(record) || !PyTuple_Check(fields)) {
-        PyErr_SetString(PyExc_TypeError, "a record class and the tuple of its field descriptors");
-        return 0;
-    }
-    return 1;
-}
-
 static PyObject *maker(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -120,7 +136,8 @@ static PyObject *copy(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *record = args[0], *fields = args[1], *names = args[2], *changes = args[3];
-    PyTypeObject *type = Py_TYPE(record);
+    /* kept: a key's `__eq__` run by the look-ups in `changes` may give `record` another class */
+    PyTypeObject *type = (PyTypeObject *)Py_NewRef(Py_TYPE(record));
     PyObject *made = type->tp_new(type, no_args, NULL);
     for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(fields); i++) {
         PyObject *field = PyTuple_GET_ITEM(fields, i);
@@ -131,17 +148,14 @@ static PyObject *copy(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 Py_CLEAR(value);
             }
         } else if (!PyErr_Occurred()) {
-            descrgetfunc get = Py_TYPE(field)->tp_descr_get;
-            value = get != NULL ? get(field, record, (PyObject *)type) : NULL;
-            if (get == NULL) {
-                PyErr_SetString(PyExc_TypeError, "a record field without a getter");
-            }
+            value = Py_TYPE(field)->tp_descr_get(field, record, (PyObject *)type);
         }
         if (value == NULL || set_field(field, made, value) < 0) {
             Py_CLEAR(made);
         }
         Py_XDECREF(value);
     }
+    Py_DECREF(type);
     return made;
 }
 

@@ -8,7 +8,11 @@ scan(texts, start, first, instructions, comments) -> int
 `Reader._feed` calls them inside a method's code. It returns the index of the first line it leaves to the Python
 reader: any other line, and any line it cannot read the same way for certain (a character outside printable ASCII
 and tab, a mnemonic with prefixes split by spaces, a text that could start or end a method). The Python reader is
-the definition; this is a copy of its commonest branch. */
+the definition; this is a copy of its commonest branch.
+
+`start` and `first` are ints and `comments` holds lists (a TypeError otherwise); a line whose number would not fit
+a Py_ssize_t is left to Python. Each line is held while it is read: a key's `__eq__`, run by the look-ups in
+`comments`, may change the list. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -150,7 +154,10 @@ static int add_comment(PyObject *comments, Py_ssize_t index, PyObject *text)
     }
     PyObject *found = PyDict_GetItemWithError(comments, key);
     int failed;
-    if (found != NULL) {
+    if (found != NULL && !PyList_Check(found)) {
+        PyErr_Format(PyExc_TypeError, "comments holds lists, not %.100s", Py_TYPE(found)->tp_name);
+        failed = -1;
+    } else if (found != NULL) {
         failed = PyList_Append(found, text);
     } else if (PyErr_Occurred()) {
         failed = -1;
@@ -207,7 +214,15 @@ static int add_instruction(PyObject *text, Py_ssize_t line, const Parsed *p, PyO
 /* 1 when the line was read, 0 when it is left to Python, -1 on an error. */
 static int scan_line(PyObject *text, Py_ssize_t line, PyObject *instructions, PyObject *comments)
 {
-    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) {
+    if (!PyUnicode_Check(text)) {
+        return 0;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return -1;
+    }
+#endif
+    if (!PyUnicode_IS_ASCII(text)) {
         return 0;
     }
     const Py_UCS1 *b = PyUnicode_1BYTE_DATA(text);
@@ -237,18 +252,25 @@ static int scan_line(PyObject *text, Py_ssize_t line, PyObject *instructions, Py
 static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 5 || !PyList_Check(args[0]) || !PyList_Check(args[3]) || !PyDict_Check(args[4])) {
+    if (nargs != 5 || !PyList_Check(args[0]) || !PyLong_Check(args[1]) || !PyLong_Check(args[2])
+        || !PyList_Check(args[3]) || !PyDict_Check(args[4])) {
         PyErr_SetString(PyExc_TypeError,
                         "scan(texts: list, start: int, first: int, instructions: list, comments: dict)");
         return NULL;
     }
     Py_ssize_t i = PyLong_AsSsize_t(args[1]);
-    Py_ssize_t first = i == -1 && PyErr_Occurred() ? -1 : PyLong_AsSsize_t(args[2]);
+    if (i == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_ssize_t first = PyLong_AsSsize_t(args[2]);
     if (first == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    for (; i >= 0 && i < PyList_GET_SIZE(args[0]); i++) {
-        int read = scan_line(PyList_GET_ITEM(args[0], i), first + i, args[3], args[4]);
+    /* the list is read afresh at each line, and the line held while it is read */
+    for (; i >= 0 && i < PyList_GET_SIZE(args[0]) && first <= PY_SSIZE_T_MAX - i; i++) {
+        PyObject *text = Py_NewRef(PyList_GET_ITEM(args[0], i));
+        int read = scan_line(text, first + i, args[3], args[4]);
+        Py_DECREF(text);
         if (read < 0) {
             return NULL;
         }

@@ -99,14 +99,17 @@ static PyObject *tag_at(PyObject *text, const Py_UCS1 *b, Py_ssize_t name, Py_ss
 
 static PyObject *tags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "tags(text, tag, unescape)");
+    (void)module;
+    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyCallable_Check(args[1]) || !PyCallable_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "tags(text: str, tag: callable, unescape: callable)");
         return NULL;
     }
-    PyObject *text = args[0];
+    PyObject *text = args[0]; /* held by the caller: `b` stays valid while `tag` and `unescape` run */
+#if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(text) < 0) {
         return NULL;
     }
+#endif
     if (!PyUnicode_IS_ASCII(text)) {
         Py_RETURN_NONE;
     }
@@ -182,27 +185,41 @@ static Py_ssize_t newlines(const char *b, Py_ssize_t start, Py_ssize_t end)
     return count;
 }
 
-/* Hand each tag of `found` to the feeds of its name; -1 on error. */
+/* Hand `tag` to the feeds `feeds` holds for its name; -1 on error. */
+static int feed(PyObject *tag, PyObject *feeds, PyObject *line, PyObject *name_attr)
+{
+    PyObject *name = PyObject_GetAttr(tag, name_attr);
+    PyObject *targets = name == NULL ? NULL : PyDict_GetItemWithError(feeds, name);
+    Py_XINCREF(targets); /* held: the feeds may change `feeds` */
+    Py_XDECREF(name);
+    if (targets == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    int failed = 0;
+    if (!PyTuple_Check(targets)) {
+        PyErr_Format(PyExc_TypeError, "feeds holds tuples of callables, not %.100s", Py_TYPE(targets)->tp_name);
+        failed = -1;
+    }
+    PyObject *args[2] = {tag, line};
+    for (Py_ssize_t j = 0; !failed && j < PyTuple_GET_SIZE(targets); j++) {
+        PyObject *done = PyObject_Vectorcall(PyTuple_GET_ITEM(targets, j), args, 2, NULL);
+        failed = done == NULL ? -1 : 0;
+        Py_XDECREF(done);
+    }
+    Py_DECREF(targets);
+    return failed;
+}
+
+/* Hand each tag of the list `found` to the feeds of its name; -1 on error. The list is read afresh at each tag and
+the tag held while Python code (its `name`, the feeds) runs. */
 static int feed_all(PyObject *found, PyObject *feeds, PyObject *line, PyObject *name_attr)
 {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(found); i++) {
-        PyObject *tag = PyList_GET_ITEM(found, i);
-        PyObject *name = PyObject_GetAttr(tag, name_attr);
-        PyObject *targets = name == NULL ? NULL : PyDict_GetItemWithError(feeds, name);
-        Py_XDECREF(name);
-        if (targets == NULL) {
-            if (PyErr_Occurred()) {
-                return -1;
-            }
-            continue;
-        }
-        PyObject *args[2] = {tag, line};
-        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) {
-            PyObject *done = PyObject_Vectorcall(PyTuple_GET_ITEM(targets, j), args, 2, NULL);
-            if (done == NULL) {
-                return -1;
-            }
-            Py_DECREF(done);
+        PyObject *tag = Py_NewRef(PyList_GET_ITEM(found, i));
+        int failed = feed(tag, feeds, line, name_attr);
+        Py_DECREF(tag);
+        if (failed) {
+            return -1;
         }
     }
     return 0;
@@ -227,24 +244,39 @@ static int collect_match(const char *b, Py_ssize_t start, Py_ssize_t end, Py_ssi
 
 static PyObject *collect(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 || !PyDict_Check(args[5])) {
-        PyErr_SetString(PyExc_TypeError, "collect(data, number, start, stop, tags, feeds)");
+    (void)module;
+    if (nargs != 6 || !PyLong_Check(args[1]) || !PyLong_Check(args[2]) || !PyLong_Check(args[3])
+        || !PyCallable_Check(args[4]) || !PyDict_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "collect(data, number: int, start: int, stop: int, tags: callable, feeds: dict)");
         return NULL;
     }
-    Py_ssize_t number = PyLong_AsSsize_t(args[1]);
-    Py_ssize_t start = PyLong_AsSsize_t(args[2]);
-    Py_ssize_t stop = PyLong_AsSsize_t(args[3]);
-    if (PyErr_Occurred()) {
+    Py_ssize_t values[3];
+    for (int i = 0; i < 3; i++) {
+        values[i] = PyLong_AsSsize_t(args[1 + i]);
+        if (values[i] == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    Py_ssize_t number = values[0], start = values[1], stop = values[2];
+    if (start < 0 || stop < 0) {
+        PyErr_SetString(PyExc_ValueError, "start and stop are offsets into data, not counted from its end");
         return NULL;
     }
     Py_buffer view;
     if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
         return NULL;
     }
-    PyObject *name_attr = PyUnicode_InternFromString("name");
+    /* the buffer is held until the end: a bytearray cannot be resized while the feeds run */
     const char *b = view.buf;
     stop = stop > view.len ? view.len : stop;
-    Py_ssize_t at = start < 0 ? 0 : start, done = at, line = number + 1;
+    if (number > PY_SSIZE_T_MAX - 1 - stop) { /* each line number is at most number + 1 + the newlines counted */
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_OverflowError, "line numbers past the largest Py_ssize_t");
+        return NULL;
+    }
+    PyObject *name_attr = PyUnicode_InternFromString("name");
+    Py_ssize_t at = start, done = at, line = number + 1;
     int failed = name_attr == NULL;
     while (!failed && at < stop) {
         const char *lt = memchr(b + at, '<', (size_t)(stop - at));
@@ -263,7 +295,7 @@ static PyObject *collect(PyObject *module, PyObject *const *args, Py_ssize_t nar
         failed = collect_match(b, match, end, line, args[4], args[5], name_attr) < 0;
         at = end;
     }
-    Py_ssize_t last = number + (start < stop ? newlines(b, start < 0 ? 0 : start, stop) : 0);
+    Py_ssize_t last = number + (start < stop ? newlines(b, start, stop) : 0);
     PyBuffer_Release(&view);
     Py_XDECREF(name_attr);
     return failed ? NULL : PyLong_FromSsize_t(last);

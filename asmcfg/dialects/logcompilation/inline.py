@@ -212,6 +212,8 @@ def collect(
     """Feed the tags of `data[start:stop]` (whole lines after line `number`) that the collectors follow; the last
     line's number."""
     stop = len(data) if stop is None else stop
+    if start < 0 or stop < 0:
+        raise ValueError("start and stop are offsets into data, not counted from its end")
     feeds = _feeds(collectors)
     fast = COLLECT
     if fast is not None:
