@@ -100,13 +100,14 @@ class _Thread:
 class Splitter(TtyMachine[_Thread, Unit]):
     """Turns the bytes of a LogCompilation log into Units, in the order the serial reader yields methods."""
 
-    def __init__(self, source: str = "", log: LogIndex | None = None) -> None:
+    def __init__(self, source: str = "", log: LogIndex | None = None, line: int = 1) -> None:
         self.source = source
         self.log = log
         """Where the log's trap records and inlining decisions are (`tasks.index_log`), handed to the units
         that need them."""
         self.jdk_hint: int | None = None
-        self._line = 1
+        self._line = line
+        """The number of the next line (`line`: the first line's, when the bytes start inside the log)."""
         super().__init__({})
 
     def units(self, stream: Readable) -> Iterator[Unit]:

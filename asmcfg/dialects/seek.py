@@ -1,0 +1,154 @@
+"""One compilation read from its own bytes of a plain file, found through the header index.
+
+PrintAssembly text (hsdis or `[MachCode]` hex) is read as the parallel path reads it: a `Piece` that starts and ends
+where a method starts after a finished one (`[/Disassembly]` before it, as `split.next_cut` cuts), with the JDK the
+last `# VM version` line before it named. A LogCompilation log is read as a `Unit` its `Splitter` cuts, starting at
+the `<writer>` line of the thread that wrote the compilation's `<nmethod>` record, with the log's `<release>`, and
+with the trap records and inlining decisions `tasks.index_log` finds for it. Line numbers count from the file's
+start, so the method is the one the whole-input reader gives.
+"""
+
+from __future__ import annotations
+
+import mmap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from asmcfg.dialects.base import Dialect, IndexRecord, ReadOptions
+from asmcfg.model import DialectName, Method
+from asmcfg.sources.split import END, Piece, method_start, named_jdk
+
+if TYPE_CHECKING:
+    from asmcfg.dialects.logcompilation.tasks import LogIndex
+
+REACH = 256
+"""Records looked at before and after the compilation for a clean cut; past them the input is read whole."""
+COUNT_BYTES = 16 << 20
+"""Bytes whose newlines are counted at a time."""
+_CLEAN = 256
+"""Bytes before a method start in which a finished method's `[/Disassembly]` is looked for (as `split.next_cut`)."""
+_VM_VERSION = b"# VM version: JDK "
+_WRITER = b"<writer thread="
+_NMETHOD = b"<nmethod compile_id='"
+
+
+@dataclass(slots=True)
+class _Counts:
+    outside: int = 0
+
+
+def line_of(view: mmap.mmap, offset: int) -> int:
+    """The 1-based number of the line that starts at byte `offset`."""
+    count = 0
+    for start in range(0, offset, COUNT_BYTES):
+        count += view[start : min(start + COUNT_BYTES, offset)].count(b"\n")
+    return count + 1
+
+
+def read_text(
+    view: mmap.mmap, offsets: Sequence[int], chosen: int, dialect: Dialect, source: str, options: ReadOptions
+) -> Method | None:
+    """The method whose `Compiled method` header line starts at `offsets[chosen]` (the index's offsets of every
+    header, in order), read from a piece of whole methods around it; None when no clean cut is near."""
+    bounds = _bounds(view, offsets, chosen)
+    if bounds is None:
+        return None
+    start, end = bounds
+    first = line_of(view, start)
+    header_line = first + view[start : offsets[chosen]].count(b"\n")
+    piece = Piece(first, view[start:end], start, _jdk_before(view, start))
+    for method in dialect.read_piece(piece, source, options, _Counts()):
+        if method.header.line == header_line:
+            return method
+    return None
+
+
+def _bounds(view: mmap.mmap, offsets: Sequence[int], chosen: int) -> tuple[int, int] | None:
+    """Where the piece holding the chosen method starts and ends: method starts after a finished method (or the
+    input's ends)."""
+    start = end = None
+    for j in range(chosen, max(chosen - REACH, -1), -1):
+        cut = method_start(view, offsets[j], offsets[j - 1] if j else 0)
+        if j == 0 or _clean(view, cut):
+            start = 0 if j == 0 else cut
+            break
+    for k in range(chosen + 1, min(chosen + 1 + REACH, len(offsets) + 1)):
+        if k == len(offsets):
+            end = len(view)
+            break
+        cut = method_start(view, offsets[k], offsets[k - 1])
+        if _clean(view, cut):
+            end = cut
+            break
+    return None if start is None or end is None else (start, end)
+
+
+def _clean(view: mmap.mmap, cut: int) -> bool:
+    return view[max(0, cut - _CLEAN) : cut].rstrip().endswith(END)
+
+
+def _jdk_before(view: mmap.mmap, start: int) -> int | None:
+    """The JDK the last `# VM version: JDK N` line before byte `start` names (as `split.method_pieces` hints)."""
+    at = view.rfind(_VM_VERSION, 0, start)
+    while at >= 0:
+        line_end = view.find(b"\n", at)
+        named = named_jdk(view[at : min(start, line_end if line_end >= 0 else start)])
+        if named is not None:
+            return named
+        at = view.rfind(_VM_VERSION, 0, at)
+    return None
+
+
+def nmethod_offset(view: mmap.mmap, compile_id: int) -> int | None:
+    """Where the line of the first `<nmethod>` record of `compile_id` starts, None when there is none."""
+    at = view.find(_NMETHOD + str(compile_id).encode() + b"'")
+    return None if at < 0 else _line_start(view, at)
+
+
+def _line_start(view: mmap.mmap, at: int) -> int | None:
+    """The start of the line `at` is on, when only blanks come before it there (a saveLog indents every line)."""
+    start = view.rfind(b"\n", 0, at) + 1
+    return start if not view[start:at].strip() else None
+
+
+def read_log(
+    view: mmap.mmap, record: IndexRecord, dialect: Dialect, log: LogIndex, source: str, options: ReadOptions
+) -> Method | None:
+    """The printed method of `record` (an `<nmethod>` record of a LogCompilation log), read from the unit the
+    cutter makes of its thread's text from the `<writer>` line before the record on; None when it is not found."""
+    from asmcfg.dialects.logcompilation.split import Splitter
+
+    assert dialect.name is DialectName.LOGCOMPILATION
+    found = view.rfind(_WRITER, 0, record.offset)
+    writer = None if found < 0 else _line_start(view, found)
+    if writer is None:
+        return None
+    head = Splitter(source)
+    for _ in head.units(_Bytes(view, 0, view.find(_WRITER))):
+        pass  # the head holds no unit: it is read for its `<release>`
+    cutter = Splitter(source, log, line=line_of(view, writer))
+    cutter.jdk_hint = head.jdk_hint
+    wanted = record.compile_id
+    for unit in cutter.units(_Bytes(view, writer, len(view))):
+        if unit.printing != wanted and not any(str(wanted).encode() in s.data for s in unit.segments):
+            continue
+        for method in dialect.read_piece(unit, source, options, _Counts()):
+            if method.header.compile_id == wanted:
+                return method
+    return None
+
+
+class _Bytes:
+    """Bytes [start, end) of a mapped file as a binary stream."""
+
+    __slots__ = ("_end", "_pos", "_view")
+
+    def __init__(self, view: mmap.mmap, start: int, end: int) -> None:
+        self._view, self._pos, self._end = view, start, max(start, end)
+
+    def read(self, size: int = -1, /) -> bytes:
+        stop = self._end if size < 0 else min(self._end, self._pos + size)
+        data = self._view[self._pos : stop]
+        self._pos = stop
+        return data
