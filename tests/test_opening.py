@@ -67,7 +67,6 @@ CASES = [
     (DATA / "nohsdis" / "jdk17-Copies-nohsdis.txt", 1),  # [MachCode] hex
     (DATA / "logc" / "jdk17-Tensor4D.xml.gz", 1),  # LogCompilation XML, hsdis text inside
     (DATA / "logc" / "inlining-jdk17.xml.gz", 1),  # LogCompilation XML, [MachCode] hex and inlining decisions
-    (DATA / "perfasm" / "jdk25-DevBench" / "perfasm-savelog-switchRun-compile568.log", 1),  # a JMH saveLog cut
 ]
 
 
@@ -79,7 +78,7 @@ def test_every_compilation_opens_through_the_index_as_the_whole_read_gives_it(
     ids = [r.compile_id for r in index_file(str(path)) if r.printed]
     assert ids
     spy = Spy(monkeypatch)
-    runs = [[]] + [["--compile-id", str(i)] for i in ids[::step]]
+    runs: list[list[str]] = [[]] + [["--compile-id", str(i)] for i in ids[::step]]
     for args in runs:
         indexed, whole = both(path, args, monkeypatch)
         assert indexed == whole, args

@@ -11,7 +11,7 @@ start, so the method is the one the whole-input reader gives.
 from __future__ import annotations
 
 import mmap
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,10 +26,13 @@ REACH = 256
 """Records looked at before and after the compilation for a clean cut; past them the input is read whole."""
 COUNT_BYTES = 16 << 20
 """Bytes whose newlines are counted at a time."""
+_RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
+"""How counted pages are let go (the file stays cached); None where mmap cannot advise."""
 _CLEAN = 256
 """Bytes before a method start in which a finished method's `[/Disassembly]` is looked for (as `split.next_cut`)."""
 _VM_VERSION = b"# VM version: JDK "
 _WRITER = b"<writer thread="
+_TTY = b"<tty>"
 _NMETHOD = b"<nmethod compile_id='"
 
 
@@ -38,12 +41,32 @@ class _Counts:
     outside: int = 0
 
 
+def chunks(view: mmap.mmap, end: int | None = None, overlap: int = 0) -> Iterator[tuple[int, bytes]]:
+    """(offset, bytes) of successive COUNT_BYTES of the mapped file up to `end`, each with `overlap` bytes of the
+    next; each chunk's pages are let go once copied, so the process never holds the file."""
+    end = len(view) if end is None else end
+    for start in range(0, end, COUNT_BYTES):
+        stop = min(start + COUNT_BYTES, end)
+        data = view[start : min(stop + overlap, end)]
+        if _RELEASE is not None:
+            view.madvise(_RELEASE, start, stop - start)
+        yield start, data
+
+
 def line_of(view: mmap.mmap, offset: int) -> int:
     """The 1-based number of the line that starts at byte `offset`."""
-    count = 0
-    for start in range(0, offset, COUNT_BYTES):
-        count += view[start : min(start + COUNT_BYTES, offset)].count(b"\n")
-    return count + 1
+    return sum(data.count(b"\n") for _, data in chunks(view, offset)) + 1
+
+
+def count(view: mmap.mmap, needle: bytes) -> int:
+    """How many times `needle` occurs in the mapped file."""
+    total = 0
+    for _, data in chunks(view, overlap=len(needle) - 1):
+        at = data.find(needle)
+        while 0 <= at < COUNT_BYTES:
+            total += 1
+            at = data.find(needle, at + 1)
+    return total
 
 
 def read_text(
@@ -116,21 +139,23 @@ def read_log(
     view: mmap.mmap, record: IndexRecord, dialect: Dialect, log: LogIndex, source: str, options: ReadOptions
 ) -> Method | None:
     """The printed method of `record` (an `<nmethod>` record of a LogCompilation log), read from the unit the
-    cutter makes of its thread's text from the `<writer>` line before the record on; None when it is not found."""
+    cutter makes of its thread's text from the `<writer>` line before the record on (from the record, in a log
+    with one writer); None when it is not found."""
     from asmcfg.dialects.logcompilation.split import Splitter
 
     assert dialect.name is DialectName.LOGCOMPILATION
     found = view.rfind(_WRITER, 0, record.offset)
-    writer = None if found < 0 else _line_start(view, found)
-    if writer is None:
+    start = _line_start(view, record.offset if found < 0 else found)  # a log with one writer names none
+    tty = view.find(_TTY)
+    if start is None or tty < 0 or tty > start:
         return None
     head = Splitter(source)
-    for _ in head.units(_Bytes(view, 0, view.find(_WRITER))):
+    for _ in head.units(_Bytes(view, 0, tty)):
         pass  # the head holds no unit: it is read for its `<release>`
-    cutter = Splitter(source, log, line=line_of(view, writer))
+    cutter = Splitter(source, log, line=line_of(view, start), inside=True)
     cutter.jdk_hint = head.jdk_hint
     wanted = record.compile_id
-    for unit in cutter.units(_Bytes(view, writer, len(view))):
+    for unit in cutter.units(_Bytes(view, start, len(view))):
         if unit.printing != wanted and not any(str(wanted).encode() in s.data for s in unit.segments):
             continue
         for method in dialect.read_piece(unit, source, options, _Counts()):

@@ -122,11 +122,9 @@ class _Opening:
 
     def _count(self) -> int:
         """The compilations a LogCompilation log prints (its `Compiled method (` headers), for the choice's message."""
-        count, at = 0, self.view.find(_HEADER)
-        while at >= 0:
-            count += 1
-            at = self.view.find(_HEADER, at + 1)
-        return count
+        from asmcfg.dialects.seek import count
+
+        return count(self.view, _HEADER)
 
     def _nothing(self, records: list[IndexRecord], total: int | None) -> Picked | None:
         """No printed compilation matches: one the log holds no code of is said at once, as is a compile id or a
@@ -146,16 +144,18 @@ class _Opening:
     def _heat(self) -> bool:
         """True when a line of the input starts with percentage columns (a JMH saveLog): heat decides the choice."""
         from asmcfg.dialects.perfasm.saved import sampled
+        from asmcfg.dialects.seek import COUNT_BYTES, chunks
 
         view = self.view
-        for needle in _HEAT:
-            at = view.find(needle)
-            while at >= 0:
-                start = view.rfind(b"\n", 0, at) + 1
-                end = view.find(b"\n", at)
-                if sampled(view[start : end if end >= 0 else len(view)].decode("utf-8", "replace")):
-                    return True
-                at = view.find(needle, at + 1)
+        for base, data in chunks(view, overlap=len(_HEAT[0]) - 1):
+            for needle in _HEAT:
+                at = data.find(needle)
+                while 0 <= at < COUNT_BYTES:
+                    start = view.rfind(b"\n", 0, base + at) + 1
+                    end = view.find(b"\n", base + at)
+                    if sampled(view[start : end if end >= 0 else len(view)].decode("utf-8", "replace")):
+                        return True
+                    at = data.find(needle, at + 1)
         return False
 
     def _method(self, records: list[IndexRecord], chosen: IndexRecord) -> Method | None:
