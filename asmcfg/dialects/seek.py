@@ -31,6 +31,8 @@ _RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
 _CLEAN = 256
 """Bytes before a method start in which a finished method's `[/Disassembly]` is looked for (as `split.next_cut`)."""
 _VM_VERSION = b"# VM version: JDK "
+_VM_REACH = 64
+"""Bytes of the next chunk a `# VM version: JDK N` line that starts in a chunk may reach into."""
 _WRITER = b"<writer thread="
 _TTY = b"<tty>"
 _NMETHOD = b"<nmethod compile_id='"
@@ -55,7 +57,18 @@ def chunks(view: mmap.mmap, end: int | None = None, overlap: int = 0) -> Iterato
 
 def line_of(view: mmap.mmap, offset: int) -> int:
     """The 1-based number of the line that starts at byte `offset`."""
-    return sum(data.count(b"\n") for _, data in chunks(view, offset)) + 1
+    return _before(view, offset)[0]
+
+
+def _before(view: mmap.mmap, offset: int) -> tuple[int, int | None]:
+    """The number of the line that starts at byte `offset`, and the JDK the last `# VM version: JDK N` line before
+    it names (as `split.method_pieces` hints a piece), in one pass."""
+    lines, named = 1, None
+    for start, data in chunks(view, offset, overlap=_VM_REACH):
+        lines += data.count(b"\n", 0, min(COUNT_BYTES, offset - start))
+        found = named_jdk(data) if _VM_VERSION in data else None
+        named = named if found is None else found
+    return lines, named
 
 
 def count(view: mmap.mmap, needle: bytes) -> int:
@@ -78,9 +91,9 @@ def read_text(
     if bounds is None:
         return None
     start, end = bounds
-    first = line_of(view, start)
+    first, jdk = _before(view, start)
     header_line = first + view[start : offsets[chosen]].count(b"\n")
-    piece = Piece(first, view[start:end], start, _jdk_before(view, start))
+    piece = Piece(first, view[start:end], start, jdk)
     for method in dialect.read_piece(piece, source, options, _Counts()):
         if method.header.line == header_line:
             return method
@@ -111,22 +124,14 @@ def _clean(view: mmap.mmap, cut: int) -> bool:
     return view[max(0, cut - _CLEAN) : cut].rstrip().endswith(END)
 
 
-def _jdk_before(view: mmap.mmap, start: int) -> int | None:
-    """The JDK the last `# VM version: JDK N` line before byte `start` names (as `split.method_pieces` hints)."""
-    at = view.rfind(_VM_VERSION, 0, start)
-    while at >= 0:
-        line_end = view.find(b"\n", at)
-        named = named_jdk(view[at : min(start, line_end if line_end >= 0 else start)])
-        if named is not None:
-            return named
-        at = view.rfind(_VM_VERSION, 0, at)
-    return None
-
-
 def nmethod_offset(view: mmap.mmap, compile_id: int) -> int | None:
     """Where the line of the first `<nmethod>` record of `compile_id` starts, None when there is none."""
-    at = view.find(_NMETHOD + str(compile_id).encode() + b"'")
-    return None if at < 0 else _line_start(view, at)
+    needle = _NMETHOD + str(compile_id).encode() + b"'"
+    for start, data in chunks(view, overlap=len(needle) - 1):
+        at = data.find(needle)
+        if at >= 0:
+            return _line_start(view, start + at)
+    return None
 
 
 def _line_start(view: mmap.mmap, at: int) -> int | None:
