@@ -180,6 +180,17 @@ def ordered_tags(tags: frozenset[Tag]) -> list[Tag]:
     return [t for t in TAG_ORDER if t in tags]
 
 
+NOT_IN_LOG = "code not in the log"
+"""The mark of a compilation a LogCompilation log records (`<nmethod>`) but whose assembly it never printed."""
+
+
+def not_in_log(compile_id: int | None, compiler: str, method: str) -> str:
+    """The error for opening a compilation whose code the log does not hold."""
+    number = "" if compile_id is None else f" {compile_id}"
+    return (f"compile id{number} ({compiler} {method}): {NOT_IN_LOG}: the log records the compilation, but the "
+            "VM never printed its assembly (it exited first, or printing was not asked for it)")
+
+
 def compilation(header: Header) -> str:
     """One line naming a compilation: `c2 id 9 tier 4 Tensor4D::sum4 (97 bytes)`."""
     parts: list[str] = [header.compiler]

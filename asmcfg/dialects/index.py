@@ -22,7 +22,7 @@ from asmcfg.model.make import maker
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import fill, mapped, open_binary
 
-__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream"]
+__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream", "windows"]
 
 BUFFER = 4 << 20
 """Bytes of a stream (or of a mapped file) scanned at a time."""
@@ -138,6 +138,11 @@ def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int,
             if which not in wide:
                 end = buf.find(b"\n", found, end) + 1 or end
             yield base + line, which, bytes(buf[line:end])
+
+
+def windows(view: mmap.mmap, begin: int, end: int) -> Iterator[Window]:
+    """Windows over bytes [begin, end) of a mapped file, as `index_file` searches it."""
+    return _mapped(view, None, begin, end)
 
 
 def _mapped(view: mmap.mmap, meter: Meter | None, begin: int = 0, end: int | None = None) -> Iterator[Window]:

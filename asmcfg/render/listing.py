@@ -113,7 +113,8 @@ def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
                 f"{r.compiler:8} {'' if r.compile_id is None else r.compile_id:>6} "
                 f"{'' if r.level is None else r.level:>4} {'' if r.osr_bci is None else r.osr_bci:>5} "
                 f"{visible(r.flags.strip()):5} {'' if r.bytecode_size is None else r.bytecode_size:>8} "
-                f"{'' if r.code_size is None else r.code_size:>9} {r.offset:>12}  {visible(r.method)}\n"
+                f"{'' if r.code_size is None else r.code_size:>9} {r.offset:>12}  {visible(r.method)}"
+                + ("\n" if r.printed else _not_printed())
             )
             if len(rows) >= batch:
                 out.write("".join(rows))
@@ -122,6 +123,13 @@ def write_index(records: Iterable[IndexRecord], out: TextIO) -> int:
     finally:  # the rows found before an input that ends badly are shown too
         out.write("".join(rows))
     return count + len(rows)
+
+
+def _not_printed() -> str:
+    """The end of the row of a compilation whose code the log does not hold (describe is imported only then)."""
+    from asmcfg.describe import NOT_IN_LOG
+
+    return f"  ({NOT_IN_LOG})\n"
 
 
 _BATCH = 512

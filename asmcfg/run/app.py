@@ -5,15 +5,17 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from asmcfg import describe, dialects
 from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method, Unprinted
-from asmcfg.run import enrich, selection, wholelog
+from asmcfg.run import enrich, opening, selection, wholelog
 from asmcfg.run.matching import matching, run_labels
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import (
+    Picked,
     Selector,
     Stream,
     no_methods_error,
@@ -54,6 +56,9 @@ def _run(options: Options, progress: Progress) -> int:
     perf = how.profile
     read = dialects.ReadOptions(options.syntax)
     meter = progress.read if progress.shown else None
+    opened = opening.open_one(options, read, meter) if perf is None else None
+    if opened is not None:  # read from its own bytes, found through the index
+        return _write_one(opened, None, options, how, progress)
     stream = open_input(options.input, options.input_format, read, meter=meter)
     methods = _Checked(stream, options.strict, progress)
     if options.list:
@@ -66,12 +71,20 @@ def _run(options: Options, progress: Progress) -> int:
         picked = pick_one(methods, options.selector)
     if picked is None:
         raise _nothing_selected(stream, methods, options.selector)
+    unprinted = perf.unprinted if perf is not None else _unprinted(stream)
+    return _write_one(replace(picked, method=stream.complete(picked.method)), unprinted, options, how, progress)
+
+
+def _write_one(
+    picked: Picked, unprinted: list[Unprinted] | None, options: Options, how: enrich.Enrichment, progress: Progress
+) -> int:
+    """Enrich, analyse and write the chosen compilation (complete: what the input says of it after its code)."""
     progress.close()
     from asmcfg.render import summary
     from asmcfg.render.heat_summary import write_unprinted
 
     err = summary.stderr_console()
-    method = stream.complete(picked.method)
+    method = picked.method
     done = enrich.enrich(method, how)
     result = done.analysis
     if done.overlay is not None:
@@ -79,7 +92,6 @@ def _run(options: Options, progress: Progress) -> int:
         err.print(visible(f"{prefix}: {done.overlay.message}"), highlight=False, markup=False)
     if not options.quiet:
         selection.say_choice(err, picked, options.selector)
-    unprinted = perf.unprinted if perf is not None else _unprinted(stream)
     _write_outputs([result], options, unprinted)
     if not options.quiet:
         summary.write_summary(result, err)

@@ -224,7 +224,7 @@ def to_texts(data: bytes, unescape: Callable[[str], str] | None = None) -> list[
     return texts
 
 
-def method_start(buf: bytes, header: int, floor: int) -> int:
+def method_start(buf: bytes | mmap.mmap, header: int, floor: int) -> int:
     """Where the method with its header at offset `header` starts: its banner line if close, else the header line."""
     start = buf.rfind(b"\n", floor, header) + 1 or floor
     banner = buf.rfind(BANNER, max(floor, start - _BANNER_REACH), start)

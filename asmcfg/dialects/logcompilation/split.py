@@ -102,14 +102,17 @@ class _Thread:
 class Splitter(TtyMachine[_Thread, Unit]):
     """Turns the bytes of a LogCompilation log into Units, in the order the serial reader yields methods."""
 
-    def __init__(self, source: str = "", log: LogIndex | None = None) -> None:
+    def __init__(self, source: str = "", log: LogIndex | None = None, line: int = 1, inside: bool = False) -> None:
         self.source = source
         self.log = log
         """Where the log's trap records and inlining decisions are (`tasks.index_log`), handed to the units
         that need them."""
         self.jdk_hint: int | None = None
-        self._line = 1
+        self._line = line
+        """The number of the next line (`line`: the first line's, when the bytes start inside the log)."""
         super().__init__({})
+        if inside:  # the bytes start inside the `<tty>`
+            self._section = "tty"
 
     def units(self, stream: Readable) -> Iterator[Unit]:
         """Units until `</tty>` (the compiler tasks after it hold no assembly)."""

@@ -24,6 +24,11 @@ _PERCENT = re.compile(rb"\d\.\d\d%")
 """What every percentage column holds: a piece of input without it has no sampled line."""
 
 
+def sampled(text: str) -> bool:
+    """True for a line that starts with percentage columns before an instruction's address."""
+    return _SAMPLED.match(text) is not None
+
+
 class SavedHeat:
     """Passes lines through with their percentage columns blanked, remembering the figures by line number."""
 

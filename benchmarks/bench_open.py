@@ -1,0 +1,84 @@
+"""Opening one compilation of a whole-run log, as a ratio to `--list` of the same file (goal <= 2x).
+
+For the 274 MB javac PrintAssembly log and the 336 MB javac LogCompilation log (plain copies, unpacked from the
+corpus into --work when absent), runs `asmcfg FILE --list` and `asmcfg FILE --compile-id N --json OUT -q` for the
+first, a middle and the last compilation whose code the log holds (and the default choice, no selector), each the
+best of --runs, and prints each time, its ratio to `--list` and the run's peak RSS.
+
+Run: python benchmarks/bench_open.py [--work DIR] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+CORPUS = Path("/work/shared/corpus/large")
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""The runs' environment: modules compiled once (a warm-up run writes them), as an installed asmcfg has them."""
+NAMES = ("javac-printassembly-jdk17.txt", "javac-logcompilation-jdk17.xml")
+
+
+def plain(name: str, work: Path) -> Path:
+    """The plain copy of a corpus log in `work`, unpacked once (written aside, then renamed)."""
+    target = work / name
+    if not target.exists():
+        work.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(target.suffix + f".{os.getpid()}")
+        with open(partial, "wb") as out:
+            subprocess.run(["xz", "-dc", str(CORPUS / f"{name}.xz")], stdout=out, check=True)
+        partial.rename(target)
+    return target
+
+
+def timed(args: list[str], runs: int) -> tuple[float, int]:
+    """Best wall time of `asmcfg ARGS` over `runs` runs, and the largest peak RSS (bytes) of those runs."""
+    best, peak = float("inf"), 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "asmcfg", *args], stdout=subprocess.DEVNULL, env=ENV)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        best = min(best, time.perf_counter() - start)
+        peak = max(peak, usage.ru_maxrss * 1024)
+        if process.returncode != 0:
+            raise SystemExit(f"asmcfg {' '.join(args)} exited {process.returncode}")
+    return best, peak
+
+
+def printed_ids(path: Path) -> list[int]:
+    """Compile ids of the compilations whose code the log holds, in index order."""
+    from asmcfg.dialects.index import index_file
+
+    return [r.compile_id for r in index_file(str(path)) if r.printed and r.compile_id is not None]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", type=Path, default=Path("/work/large"))
+    parser.add_argument("--runs", type=int, default=3)
+    options = parser.parse_args()
+    out = options.work / "bench-open.json"
+    timed(["--version"], 1)  # the warm-up: every module compiled before the first timed run
+    for name in NAMES:
+        path = plain(name, options.work)
+        ids = printed_ids(path)
+        listed, listed_rss = timed([str(path), "--list"], options.runs)
+        print(f"{name}: --list {listed:.2f} s, {listed_rss >> 20} MB")
+        chosen = {"first": ids[0], "middle": ids[len(ids) // 2], "last": ids[-1]}
+        cases = [(f"{k} (id {v})", ["--compile-id", str(v)]) for k, v in chosen.items()] + [("default", [])]
+        for label, selector in cases:
+            seconds, rss = timed([str(path), *selector, "--json", str(out), "-q"], options.runs)
+            print(f"  open {label}: {seconds:.2f} s = {seconds / listed:.2f}x --list, {rss >> 20} MB")
+    out.unlink(missing_ok=True)
+    if shutil.which("nproc"):
+        print(f"cores: {os.cpu_count()}, load: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""One compilation opened through the header index reads as the whole input's read gives it.
+
+`opening.OPEN_BYTES` decides which path a run takes: 0 sends every plain file through the index, a huge value
+sends every one through the whole-input read (the path for small files, compressed files and stdin).
+"""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+
+from asmcfg.dialects.index import index_file
+from asmcfg.render.listing import write_index
+from asmcfg.run import opening
+from tests.conftest import DATA
+from tests.corpus import run_cli
+
+WHOLE = 1 << 62
+"""`OPEN_BYTES` that sends every file through the whole-input read."""
+
+
+def plain(source: Path, tmp_path: Path) -> Path:
+    """A plain copy of a test input (decompressed when it is compressed)."""
+    target = tmp_path / source.name.removesuffix(".gz").removesuffix(".xz")
+    if source.suffix == ".gz":
+        target.write_bytes(gzip.decompress(source.read_bytes()))
+    elif source.suffix == ".xz":
+        target.write_bytes(lzma.decompress(source.read_bytes()))
+    else:
+        shutil.copyfile(source, target)
+    return target
+
+
+class Spy:
+    """Counts the runs the index path answered."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.opened = 0
+        real = opening.open_one
+
+        def spied(*args: object, **kwargs: object) -> object:
+            picked = real(*args, **kwargs)  # type: ignore[arg-type]
+            self.opened += picked is not None
+            return picked
+
+        monkeypatch.setattr(opening, "open_one", spied)
+
+
+def both(path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The JSON of `asmcfg PATH ARGS` through the index and through the whole-input read."""
+    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    code, indexed, err = run_cli(str(path), *args, "--json", "-", "--quiet")
+    assert code == 0, err
+    monkeypatch.setattr(opening, "OPEN_BYTES", WHOLE)
+    code, whole, err = run_cli(str(path), *args, "--json", "-", "--quiet")
+    assert code == 0, err
+    return indexed, whole
+
+
+CASES = [
+    (DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz", 1),  # hsdis text
+    (DATA / "nohsdis" / "jdk17-Copies-nohsdis.txt", 1),  # [MachCode] hex
+    (DATA / "logc" / "jdk17-Tensor4D.xml.gz", 1),  # LogCompilation XML, hsdis text inside
+    (DATA / "logc" / "inlining-jdk17.xml.gz", 1),  # LogCompilation XML, [MachCode] hex and inlining decisions
+]
+
+
+@pytest.mark.parametrize(("source", "step"), CASES, ids=[c[0].name for c in CASES])
+def test_every_compilation_opens_through_the_index_as_the_whole_read_gives_it(
+    source: Path, step: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = plain(source, tmp_path)
+    ids = [r.compile_id for r in index_file(str(path)) if r.printed]
+    assert ids
+    spy = Spy(monkeypatch)
+    runs: list[list[str]] = [[]] + [["--compile-id", str(i)] for i in ids[::step]]
+    for args in runs:
+        indexed, whole = both(path, args, monkeypatch)
+        assert indexed == whole, args
+    assert spy.opened == len(runs)  # each indexed run was answered from the compilation's own bytes
+
+
+@pytest.mark.slow
+def test_a_whole_jmh_savelog_opens_by_compile_id_and_its_hottest_is_chosen_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = plain(DATA / "perfasm" / "jdk25-DevBench" / "perfasm-savelog-switchRun.log.xz", tmp_path)
+    ids = [r.compile_id for r in index_file(str(path)) if r.printed]
+    spy = Spy(monkeypatch)
+    for compile_id in (ids[0], 568, ids[-1]):  # 568: the benchmark's hot switchRun, its lines sampled
+        indexed, whole = both(path, ["--compile-id", str(compile_id)], monkeypatch)
+        assert indexed == whole
+        assert f'"compile_id": {compile_id},' in indexed
+    assert spy.opened == 3
+    indexed, whole = both(path, [], monkeypatch)  # heat decides among every compilation: the whole read does
+    assert indexed == whole and spy.opened == 3
+
+
+def test_a_pattern_opens_the_last_c2_of_its_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = plain(DATA / "logc" / "jdk17-Tensor4D.xml.gz", tmp_path)
+    spy = Spy(monkeypatch)
+    indexed, whole = both(path, ["--method", "Tensor4D::sum4"], monkeypatch)
+    assert indexed == whole and spy.opened == 1
+    assert '"compile_id": 8,' in indexed  # ids 5 (C1 OSR), 6 (C2 OSR) and 8 (C2) are sum4: 8 is the last C2
+
+
+def test_a_compilation_the_log_never_printed_is_marked_and_fails_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The log cut before the `<print_nmethod>` of compile id 9 (Tensor4D::sumDiag): its `<nmethod>` record stays,
+    # as when the VM exits before it prints the code.
+    data = gzip.decompress((DATA / "logc" / "jdk17-Tensor4D.xml.gz").read_bytes())
+    cut = data.index(b"<print_nmethod compile_id='9'")
+    assert data.rfind(b"<nmethod compile_id='9'", 0, cut) >= 0
+    path = tmp_path / "cut.xml"
+    path.write_bytes(data[:cut])
+    out = StringIO()
+    write_index(index_file(str(path)), out)
+    rows = out.getvalue().splitlines()
+    sumdiag = [row for row in rows if " 9 " in row[:20]]
+    assert len(sumdiag) == 1 and sumdiag[0].endswith("Tensor4D::sumDiag  (code not in the log)")
+    assert all(not row.endswith("(code not in the log)") for row in rows if row not in sumdiag)
+    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    code, out_text, err = run_cli(str(path), "--compile-id", "9", "--json", "-")
+    assert code == 1 and out_text == ""
+    assert err.strip() == (
+        f"asmcfg: {path}: compile id 9 (c2 Tensor4D::sumDiag): code not in the log: the log records the "
+        "compilation, but the VM never printed its assembly (it exited first, or printing was not asked for it)"
+    )
