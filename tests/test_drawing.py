@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,8 @@ EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
 ABORT = DATA / "logc" / "javac-jdk17-cluster-abort.xml.gz"
 TRAPS = DATA / "logc" / "javac-jdk17-traps.xml.gz"
 """Compile id 584 of the javac run (`JavaTokenizer::readToken`), on whose loop clusters Graphviz 2.43 aborts."""
-SYSTEM_DOT = "/usr/bin/dot"
-NO_SYSTEM_DOT = "system Graphviz (/usr/bin/dot) is not installed: the abort to fall back from is its own"
+SYSTEM_DOT = shutil.which("dot")
+NO_SYSTEM_DOT = "system Graphviz (`dot`) is not on PATH: the abort to fall back from is its own (.ci/run installs it)"
 ASSERTION = "rank.c:238: cluster_leader: Assertion `leader != NULL' failed."
 
 
@@ -47,8 +48,9 @@ def _broken(folder: Path, names: tuple[str, ...], message: str = "Error: rendere
 
 @pytest.fixture(scope="module")
 def aborting() -> None:
-    """Skips unless /usr/bin/dot is there and aborts on compile id 584's loop clusters as Graphviz 2.43 does."""
-    if not Path(SYSTEM_DOT).exists():
+    """Skips unless the system `dot` is on PATH and aborts on compile id 584's loop clusters as Graphviz 2.43
+    does."""
+    if SYSTEM_DOT is None:
         pytest.skip(NO_SYSTEM_DOT)
     [method] = json_methods(str(ABORT))
     assert method["compile_id"] == 584 and len(method["loops"]) == 46
@@ -150,3 +152,18 @@ def test_a_compilation_without_loops_is_tried_once_per_renderer(
     assert code == 3
     assert err.strip().endswith(": dot failed: Error: renderer is broken; graphviz-pure failed: Error: renderer is "
                                 "broken"), "without loops there are no clusters to leave out"
+
+
+def test_a_diff_side_nothing_draws_ends_with_exit_3_once_the_page_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", _broken(tmp_path / "bin", ("dot", "graphviz-pure")))
+    out, document = tmp_path / "diff.html", tmp_path / "diff.json"
+    ring = DATA / "diff"
+    before, after = str(ring / "jdk17-Ring-before-nohsdis.txt"), str(ring / "jdk17-Ring-after-nohsdis.txt")
+    code, _, err = run_cli("diff", before, after, "--method", "sum", "--compiler", "c2", "--html", str(out),
+                           "--json", str(document), "-q")
+    assert code == 3
+    old = json.loads(document.read_text(encoding="utf-8"))["old"]
+    assert err.startswith(f"asmcfg: --html: cannot draw c2 id {old['compile_id']} ") and "::sum" in err
+    assert out.exists(), "the page is written, each side listing its blocks"

@@ -197,7 +197,7 @@ def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Un
     if dot_target:
         write_to(dot_target, lambda out: dot.write_many(results, out, options.fold))
     for each in told:
-        drawings.finish(each, options)
+        drawings.finish(each, selected=not options.all)
 
 
 def _write_svg(results: list[Analysis], options: Options, told: drawings.Told) -> None:
@@ -208,7 +208,7 @@ def _write_svg(results: list[Analysis], options: Options, told: drawings.Told) -
     from asmcfg.run.drawings import renderers
 
     assert options.svg is not None
-    render, others = renderers(options)
+    render, others = renderers(options.renderer, options.render_timeout)
     drawing = draw(results[0], render, others, options.fold)
     told(results[0], drawing)
     if drawing.svg is None:
@@ -232,7 +232,7 @@ def _write_html(results: list[Analysis], options: Options, told: drawings.Told) 
         names |= {r.cfg.method.header.name for r in results}
         sources = find_sources(folders(options.source_path), names)
 
-    render, others = renderers(options)
+    render, others = renderers(options.renderer, options.render_timeout)
     page = html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told)
     write_to(options.html, lambda out: html.write_html(results, out, page))
     if not options.quiet and options.html != STDOUT:

@@ -15,14 +15,13 @@ from asmcfg.terminal import visible
 if TYPE_CHECKING:
     from asmcfg.render.drawing import Drawing
     from asmcfg.render.svg import Render, Renderer
-    from asmcfg.run.options import Options
 
 
-def renderers(options: Options) -> tuple[Render, tuple[Renderer, ...]]:
+def renderers(choice: str, timeout: float) -> tuple[Render, tuple[Renderer, ...]]:
     """The renderer `--renderer` names (RenderError when it is not installed) and the one tried after it."""
     from asmcfg.render.svg import renderers as found
 
-    first, *others = found(options.renderer, options.render_timeout)
+    first, *others = found(choice, timeout)
     return first.render, tuple(others)
 
 
@@ -56,11 +55,11 @@ def say(told: Told) -> None:
                   + ", ".join(parts), highlight=False, markup=False, soft_wrap=True)
 
 
-def finish(told: Told, options: Options) -> None:
-    """Say what was not drawn as asked; RenderError (exit 3) when it is the one compilation the user selected
-    (not --all) and nothing could draw it."""
+def finish(told: Told, selected: bool) -> None:
+    """Say what was not drawn as asked; RenderError (exit 3) when nothing could draw a compilation the user
+    `selected` (one, or a diff's side: not one of --all)."""
     for result, drawing in told.seen:
-        if drawing.how is Drawn.NOT_DRAWN and not options.all:
+        if drawing.how is Drawn.NOT_DRAWN and selected:
             what = describe.compilation(result.cfg.method.header)
             raise RenderError(f"{told.output}: cannot draw {what}: {describe.failures_text(drawing.failures)}")
     say(told)

@@ -169,7 +169,8 @@
       this.scale = Math.max(MIN_READABLE, Math.min(fit, maxScale));
       this.tx = w / 2 - (rect.x + rect.w / 2) * this.scale;
       const tall = top || rect.h * this.scale > hgt - pad;
-      this.ty = tall ? 4 - rect.y * this.scale : hgt / 2 - (rect.y + rect.h / 2) * this.scale;
+      const note = $("#draw-note").hidden ? 0 : $("#draw-note").offsetHeight; // the top it covers
+      this.ty = tall ? 4 + note - rect.y * this.scale : hgt / 2 - (rect.y + rect.h / 2) * this.scale;
       this.apply();
     }
 
