@@ -73,9 +73,11 @@ def test_big_method_folds_cold_chains_into_summary_nodes(tmp_path: Path) -> None
 
 
 def _fake_dot(folder: Path, body: str) -> None:
-    script = folder / "dot"
-    script.write_text("#!/bin/sh\n" + body + "\n")
-    script.chmod(0o755)
+    """A `dot` and a `graphviz-pure` running `body`: a Graphviz install that is broken whichever is tried."""
+    for name in ("dot", "graphviz-pure"):
+        script = folder / name
+        script.write_text("#!/bin/sh\n" + body + "\n")
+        script.chmod(0o755)
 
 
 @pytest.mark.parametrize(

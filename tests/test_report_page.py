@@ -254,3 +254,44 @@ def test_a_screenshot_at_1280(browser: Any, example: Path, tmp_path: Path) -> No
     assert (folder / "report-1280.png").stat().st_size > 50_000
     assert _model(page)["counts"]["blocks"] == len(json_methods(str(EXAMPLE))[0]["blocks"])
     page.close()
+
+
+def test_a_compilation_nothing_could_draw_lists_its_blocks_that_click_and_search(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A broken Graphviz on PATH (both renderers fail): the page says so above a listing of the blocks, whose
+    boxes open the panel and take the search's marks as the graph's nodes do."""
+    broken = tmp_path / "bin"
+    broken.mkdir()
+    for name in ("dot", "graphviz-pure"):
+        (broken / name).write_text("#!/bin/sh\necho 'Error: renderer is broken' >&2\nexit 1\n")
+        (broken / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{broken}:/usr/bin:/bin")
+    out = tmp_path / "all.html"
+    code, _, err = run_cli(str(EXAMPLE), "--all", "--html", str(out), "-q")
+    assert code == 0, err
+    page = open_offline(browser, out, W, H)
+    model = _model(page)
+    note = page.locator("#draw-note")
+    assert note.is_visible()
+    assert note.inner_text().startswith("not drawn: dot failed: Error: renderer is broken (with and without loop")
+    assert page.eval_on_selector_all("div.listed", "ns => ns.map(n => n.dataset.block)") == [
+        f"B{b['id']}" for b in model["blocks"]]
+    b9 = page.inner_text('div.listed[data-block="B9"]')
+    assert b9.startswith(f"B9  {model['blocks'][9]['start'][2:]}  [loop_header]")
+    for ins in model["blocks"][9]["instructions"]:
+        assert f"{ins['address'][2:]}  {ins['mnemonic']}" in b9
+    pane, b9_box = _box(page, "#graph-pane"), _box(page, 'div.listed[data-block="B9"]')
+    assert _meets(pane, b9_box) and not _meets(_box(page, "#draw-note"), b9_box), "the hot loop's header, in view"
+    page.click('div.listed[data-block="B10"]')
+    details = page.locator("#details").inner_text()
+    assert details.startswith("B10") and "range check at" in details and "null check at" in details
+    assert page.eval_on_selector_all("div.listed.selected", "ns => ns.map(n => n.dataset.block)") == ["B10"]
+    page.fill("#search", "predicate")
+    trapping = {f"B{b['id']}" for b in model["blocks"] if b.get("trap") and b["trap"]["reason"] == "predicate"}
+    assert trapping and set(page.eval_on_selector_all("div.listed.match", "ns => ns.map(n => n.dataset.block)")) \
+        == trapping
+    page.screenshot(path=str(tmp_path / "listing.png"))
+    page.click("#draw-note-close")
+    assert not note.is_visible()
+    page.close()

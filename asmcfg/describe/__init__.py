@@ -11,6 +11,12 @@ from asmcfg.describe.diff import (  # re-exported: callers read every label from
     DIFF_COLOURS as DIFF_COLOURS,
     DIFF_FILLS as DIFF_FILLS,
 )
+from asmcfg.describe.drawing import (  # re-exported: callers read every label from `describe`
+    DRAWN_COUNTS as DRAWN_COUNTS,
+    NOT_DRAWN_LISTING as NOT_DRAWN_LISTING,
+    drawing_note as drawing_note,
+    failures_text as failures_text,
+)
 from asmcfg.describe.meaning import (  # re-exported: callers read every label from `describe`
     CALL_KINDS as CALL_KINDS,
     PATH_KINDS as PATH_KINDS,

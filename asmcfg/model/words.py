@@ -230,3 +230,16 @@ class PathKind(Word):
     def slow_tag(self) -> Tag:
         """The tag of the block holding its slow-path call."""
         return Tag(f"{self.value}_slow")
+
+
+class Drawn(Word):
+    """How Graphviz drew a compilation for `--svg` and `--html`."""
+
+    AS_ASKED = "drawn"
+    """By the renderer asked for, loops as clusters."""
+    WITHOUT_CLUSTERS = "without_clusters"
+    """By the renderer asked for, once the loop clusters were left out."""
+    OTHER_RENDERER = "other_renderer"
+    """By the other renderer (system `dot` or graphviz-pure) after the one asked for failed."""
+    NOT_DRAWN = "not_drawn"
+    """By none: the page lists its blocks instead."""

@@ -77,8 +77,11 @@ def block_label(result: Analysis, block: Block) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg", legend: bool = True) -> None:
-    """Write the graph of `result` to `out` (`legend`: draw the legend as a cluster; the HTML page has its own)."""
+def write_dot(
+    result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg", legend: bool = True, clusters: bool = True
+) -> None:
+    """Write the graph of `result` to `out` (`legend`: draw the legend as a cluster, the HTML page has its own;
+    `clusters`: draw each loop as a cluster, left out when Graphviz cannot lay them out)."""
     groups = folds(result) if fold else []
     folded = {b: f"fold{g.blocks[0]}" for g in groups for b in g.blocks}
     nodes = len(result.cfg.blocks) - len(folded) + len(groups)
@@ -96,7 +99,8 @@ def write_dot(result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg
         out.write(f"  {folded[group.blocks[0]]} {attrs(_fold_attrs(group))};\n")
     _write_exits(result, out)
     _write_edges(result, out, folded)
-    write_loop_clusters(result, out, set(folded))
+    if clusters:
+        write_loop_clusters(result, out, set(folded))
     write_anchors(result, out, folded)
     if legend:
         _write_legend(out, result, bool(groups))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import io
 import json
 import re
 from collections.abc import Callable
@@ -17,15 +16,20 @@ from typing import Any, TextIO
 
 from asmcfg import describe
 from asmcfg.facts import report
-from asmcfg.model import Analysis, EdgeKind, JavaSources
+from asmcfg.model import Analysis, Drawn, EdgeKind, JavaSources
 from asmcfg.render import dot, svgnodes
+from asmcfg.render.drawing import Drawing, draw
 from asmcfg.render.fold import folds
 from asmcfg.render.json import SCHEMA, method_dict
 from asmcfg.render.quoting import visible
+from asmcfg.render.svg import Renderer
 from asmcfg.sources.java import java_file
 
 Render = Callable[[str], bytes]
 """DOT text in, SVG bytes out (Graphviz with the run's renderer and timeout)."""
+
+Told = Callable[[Analysis, Drawing], None]
+"""Told how each compilation was drawn, as the page is written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,10 @@ class PageOptions:
     """Fold chains of cold out-of-line blocks (the page expands them on click)."""
     sources: JavaSources | None = None
     """Java files to show beside the graph (`--source-path`)."""
+    others: tuple[Renderer, ...] = ()
+    """Renderers tried, in order, on a compilation `render` cannot draw even without its loop clusters."""
+    told: Told | None = None
+    """Told how each compilation was drawn (the run's summary names those not drawn as asked)."""
 
 
 def _asset(name: str) -> str:
@@ -55,16 +63,27 @@ def page_script() -> str:
     return _asset("page.js")
 
 
-def view_svg(result: Analysis, options: PageOptions) -> str:
-    """The compilation's graph as SVG markup for the page: loops clustered, no legend (the page has its own)."""
-    text = io.StringIO()
-    dot.write_dot(result, text, options.fold, legend=False)
-    svg = options.render(text.getvalue()).decode("utf-8")
+def view_drawing(result: Analysis, options: PageOptions) -> Drawing:
+    """The compilation drawn for the page (loops clustered when Graphviz can, no legend: the page has its own),
+    or why it could not be; `options.told` hears of it."""
+    drawing = draw(result, options.render, options.others, options.fold, legend=False)
+    if options.told is not None:
+        options.told(result, drawing)
+    return drawing
+
+
+def view_svg(result: Analysis, options: PageOptions, drawing: Drawing | None = None) -> str:
+    """The compilation's graph as SVG markup for the page; empty when no renderer could draw it."""
+    drawing = drawing or view_drawing(result, options)
+    if drawing.svg is None:
+        return ""
+    svg = drawing.svg.decode("utf-8")
     return svgnodes.finish(svg[svg.index("<svg") :], result, options.sources, pixels=True)
 
 
-def view_model(result: Analysis, options: PageOptions) -> dict[str, Any]:
-    """The JSON model of one compilation (the `--json` method object) and what the page adds to it."""
+def view_model(result: Analysis, options: PageOptions, drawing: Drawing | None = None) -> dict[str, Any]:
+    """The JSON model of one compilation (the `--json` method object) and what the page adds to it (`drawing`:
+    how its graph was drawn, when not as asked)."""
     doc = method_dict(result)
     groups = folds(result) if options.fold else []
     names = {f.method for ins in result.cfg.method.instructions for f in ins.frames}
@@ -81,8 +100,18 @@ def view_model(result: Analysis, options: PageOptions) -> dict[str, Any]:
         "bold_path": list(dot.bold_path(result)),
         "files": {name: file for name in sorted(names) if "::" in name and (file := java_file(name)) is not None},
         "heat_scale": _heat_scale(result),
+        "drawing": _drawing(drawing),
     }
     return doc
+
+
+def _drawing(drawing: Drawing | None) -> dict[str, Any]:
+    """How the graph was drawn; `note` says why not as asked, and, when it was not drawn, what shows instead."""
+    how = drawing.how if drawing is not None else Drawn.AS_ASKED
+    note = drawing.note if drawing is not None else None
+    if how is Drawn.NOT_DRAWN and note is not None:
+        note = f"{note.rstrip('.')}. {describe.NOT_DRAWN_LISTING}"
+    return {"how": how, "note": note}
 
 
 def _heat_scale(result: Analysis) -> list[dict[str, Any]]:
@@ -115,11 +144,12 @@ def script_json(value: Any) -> str:
 
 def write_html(results: list[Analysis], out: TextIO, options: PageOptions) -> None:
     """Write the page for `results` (an index table first when there are several)."""
-    svgs = [view_svg(r, options) for r in results]
+    drawings = [view_drawing(r, options) for r in results]
+    svgs = [view_svg(r, options, d) for r, d in zip(results, drawings, strict=True)]
     script = page_script()
     model = {
         "schema": SCHEMA,
-        "methods": [view_model(r, options) for r in results],
+        "methods": [view_model(r, options, d) for r, d in zip(results, drawings, strict=True)],
         "vocabulary": _vocabulary(),
         "sources": dict(options.sources.files) if options.sources else None,
         "sources_missing": list(options.sources.missing) if options.sources else [],

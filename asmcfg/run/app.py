@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -27,7 +26,7 @@ from asmcfg.run.progress import Progress
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
-    pass
+    from asmcfg.run import drawings
 
 
 STDOUT = "-"
@@ -195,40 +194,48 @@ def _whole(method: Method, inlined: str | None) -> Method:
 def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Unprinted] | None = None) -> None:
     from asmcfg.render import dot
     from asmcfg.render.files import write_to
+    from asmcfg.run import drawings
 
     dot_target = options.dot or (STDOUT if not (options.json or options.svg or options.html) else None)
+    told = [drawings.Told("--svg"), drawings.Told("--html")]
     if options.svg:
-        _write_svg(results, options)
+        _write_svg(results, options, told[0])
     if options.html:
-        _write_html(results, options)
+        _write_html(results, options, told[1])
     if options.json:
         from asmcfg.render import json
 
         write_to(options.json, lambda out: json.write_json(results, out, unprinted))
     if dot_target:
         write_to(dot_target, lambda out: dot.write_many(results, out, options.fold))
+    for each in told:
+        drawings.finish(each, selected=not options.all)
 
 
-def _write_svg(results: list[Analysis], options: Options) -> None:
-    from asmcfg.render import dot, svgnodes
+def _write_svg(results: list[Analysis], options: Options, told: drawings.Told) -> None:
+    """The one compilation's SVG (none when nothing could draw it: `told` hears of it)."""
+    from asmcfg.render import svgnodes
+    from asmcfg.render.drawing import draw
     from asmcfg.render.files import bytes_to
-    from asmcfg.render.svg import render_svg
+    from asmcfg.run.drawings import renderers
 
     assert options.svg is not None
-    text = io.StringIO()
-    dot.write_dot(results[0], text, options.fold)
-    svg = render_svg(text.getvalue(), options.render_timeout, options.renderer).decode("utf-8")
-    bytes_to(options.svg, svgnodes.finish(svg, results[0]).encode("utf-8"))
+    render, others = renderers(options.renderer, options.render_timeout)
+    drawing = draw(results[0], render, others, options.fold)
+    told(results[0], drawing)
+    if drawing.svg is None:
+        return
+    bytes_to(options.svg, svgnodes.finish(drawing.svg.decode("utf-8"), results[0]).encode("utf-8"))
     if not options.quiet and options.svg != STDOUT:
         header, blocks = results[0].cfg.method.header, describe.count(len(results[0].cfg.blocks), "block")
         _wrote(options.svg, f"{describe.compilation(header)}, {blocks}")
 
 
-def _write_html(results: list[Analysis], options: Options) -> None:
+def _write_html(results: list[Analysis], options: Options, told: drawings.Told) -> None:
     assert options.html is not None
     from asmcfg.render import html
     from asmcfg.render.files import write_to
-    from asmcfg.render.svg import render_svg
+    from asmcfg.run.drawings import renderers
     from asmcfg.sources.java import find_sources, folders
 
     sources = None
@@ -237,10 +244,8 @@ def _write_html(results: list[Analysis], options: Options) -> None:
         names |= {r.cfg.method.header.name for r in results}
         sources = find_sources(folders(options.source_path), names)
 
-    def render(dot_text: str) -> bytes:
-        return render_svg(dot_text, options.render_timeout, options.renderer)
-
-    page = html.PageOptions(render=render, fold=options.fold, sources=sources)
+    render, others = renderers(options.renderer, options.render_timeout)
+    page = html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told)
     write_to(options.html, lambda out: html.write_html(results, out, page))
     if not options.quiet and options.html != STDOUT:
         one = describe.compilation(results[0].cfg.method.header)

@@ -176,7 +176,11 @@ def _analysed(method: Method, log: str | None, profile: str | None, options: Dif
 
 
 def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: DiffOptions) -> None:
-    """JSON, DOT, SVG and HTML, each written atomically where asked."""
+    """JSON, DOT, SVG and HTML, each written atomically where asked; exit 3 (RenderError) once they are written
+    when Graphviz could draw a side of the page in no way."""
+    from asmcfg.run import drawings
+
+    told = drawings.Told("--html")
     if options.svg or options.dot:
         from asmcfg.diff import dot
 
@@ -192,17 +196,16 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
     if options.html:
         from asmcfg.diff.html import write_diff_html
         from asmcfg.render.html import PageOptions
-        from asmcfg.render.svg import render_svg
 
-        def render(dot_text: str) -> bytes:
-            return render_svg(dot_text, options.render_timeout, options.renderer)
-
-        page = PageOptions(render=render, fold=options.fold, sources=_sources(result, options.source_path))
+        render, others = drawings.renderers(options.renderer, options.render_timeout)
+        page = PageOptions(render=render, fold=options.fold, sources=_sources(result, options.source_path),
+                           others=others, told=told)
         write_to(options.html, lambda out: write_diff_html(result, out, page))
         _wrote(options.html, result, options.quiet)
     if options.json:
         document = report.document(result, failures)
         write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
+    drawings.finish(told, selected=True)
 
 
 def _sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:

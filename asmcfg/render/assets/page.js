@@ -43,17 +43,31 @@
       this.m = MODEL.methods[n];
       this.page = this.m.page;
       this.events = this.m.profile ? this.m.profile.events : [];
+      // Graphviz could not draw it: its blocks are listed, one box each, and every block stands for itself.
+      const drawing = this.page.drawing || {how: "drawn", note: null};
+      this.drawn = drawing.how !== "not_drawn";
       this.index();
+      if (!this.drawn) this.foldOf = new Map();
       const canvas = $("#canvas");
-      canvas.replaceChildren(document.getElementById("svg" + n).content.cloneNode(true));
+      canvas.replaceChildren(this.drawn ? document.getElementById("svg" + n).content.cloneNode(true) : listing(this));
       this.canvas = canvas;
-      this.svg = canvas.querySelector("svg");
-      this.width = this.svg.viewBox.baseVal.width;
-      this.height = this.svg.viewBox.baseVal.height;
-      const shift = /translate\(([-\d.]+)[ ,]([-\d.]+)\)/.exec($("g.graph", this.svg).getAttribute("transform") || "");
-      this.origin = shift ? [parseFloat(shift[1]), parseFloat(shift[2])] : [0, 0];
+      const note = $("#draw-note");
+      note.hidden = !drawing.note;
+      $("#draw-note-text").textContent = visible(drawing.note || "");
+      if (this.drawn) {
+        this.svg = canvas.querySelector("svg");
+        this.width = this.svg.viewBox.baseVal.width;
+        this.height = this.svg.viewBox.baseVal.height;
+        const shift = /translate\(([-\d.]+)[ ,]([-\d.]+)\)/.exec($("g.graph", this.svg).getAttribute("transform") || "");
+        this.origin = shift ? [parseFloat(shift[1]), parseFloat(shift[2])] : [0, 0];
+      } else {
+        this.svg = canvas.querySelector(".listing");
+        this.width = this.svg.offsetWidth;
+        this.height = this.svg.offsetHeight;
+        this.origin = [0, 0];
+      }
       this.nodes = new Map();
-      for (const g of this.svg.querySelectorAll("g[data-block]")) this.nodes.set(g.dataset.block, g);
+      for (const g of this.svg.querySelectorAll("g[data-block], div.listed[data-block]")) this.nodes.set(g.dataset.block, g);
       for (const g of this.svg.querySelectorAll("g[data-fold]")) this.nodes.set(g.dataset.fold, g);
       this.scale = 1; this.tx = 0; this.ty = 0;
       this.selected = null; this.matches = []; this.current = -1; this.open = new Map();
@@ -119,6 +133,7 @@
     }
 
     box(el) { // an element's box in canvas pixels (zoom 1)
+      if (!(el instanceof SVGElement)) return this.htmlBox(el);
       const b = el.getBBox();
       return {x: b.x + this.origin[0], y: b.y + this.origin[1], w: b.width, h: b.height};
     }
@@ -154,7 +169,8 @@
       this.scale = Math.max(MIN_READABLE, Math.min(fit, maxScale));
       this.tx = w / 2 - (rect.x + rect.w / 2) * this.scale;
       const tall = top || rect.h * this.scale > hgt - pad;
-      this.ty = tall ? 4 - rect.y * this.scale : hgt / 2 - (rect.y + rect.h / 2) * this.scale;
+      const note = $("#draw-note").hidden ? 0 : $("#draw-note").offsetHeight; // the top it covers
+      this.ty = tall ? 4 + note - rect.y * this.scale : hgt / 2 - (rect.y + rect.h / 2) * this.scale;
       this.apply();
     }
 
@@ -189,6 +205,7 @@
     // The hot loop (the model's focus_loop) whole when it fits at a readable zoom, else its hottest blocks
     // (focus_blocks, measured), else the hottest one of them; without a profile the loop, else the hot path's start.
     focusHot() {
+      if (!this.drawn) return this.focusListed();
       const header = this.page.focus_loop;
       const cluster = header === null ? null : this.svg.querySelector(`g#loop${header}`);
       const hot = (this.page.focus_blocks || []).map((b) => this.nodeOf(b)).filter(Boolean);
@@ -203,6 +220,17 @@
       }
       const first = this.page.bold_path.length ? this.nodeOf(this.page.bold_path[0]) : this.nodes.values().next().value;
       if (first) this.show(this.box(first), 1.0, true); else this.fit();
+    }
+
+    // The listing at zoom 1: its hottest block (or the hot loop's header) near the top, else its first lines.
+    focusListed() {
+      const pick = (this.page.focus_blocks || [])[0] ?? this.page.focus_loop;
+      const node = pick === null || pick === undefined ? null : this.nodeOf(pick);
+      const top = $("#draw-note").offsetHeight + 16;
+      this.scale = 1;
+      this.tx = 12;
+      this.ty = node ? Math.min(top, top - this.box(node).y) : top;
+      this.apply();
     }
 
     // ------------------------------------------------------------ selection and the block panel
@@ -339,6 +367,22 @@
       if (node) node.classList.add("current");
       $("#search-status").textContent = `${this.current + 1} / ${this.matches.length} blocks`;
     }
+  }
+
+  // The blocks of a compilation Graphviz could not draw, in address order: what a node of the graph would say
+  // (block, start, tags, instructions, trap) and where it goes.
+  function listing(view) {
+    const list = h("div", {class: "listing"});
+    for (const blk of view.blocks) {
+      const lines = [`B${blk.id}  ${short(blk.start)}${blk.tags.length ? "  [" + blk.tags.join(", ") + "]" : ""}`];
+      for (const ins of blk.instructions) lines.push(`  ${short(ins.address)}  ${ins.mnemonic} ${ins.operands}`.trimEnd());
+      if (blk.trap) lines.push(`  trap: ${blk.trap.reason} / ${blk.trap.action}`);
+      const out = (view.succs.get(blk.id) || []).map((e) => (typeof e.to === "number" ? `B${e.to}` : e.to) + ` (${e.kind})`);
+      if (out.length) lines.push(`  -> ${out.join(", ")}`);
+      const colour = fillOf(blk.tags);
+      list.append(h("div", {class: "listed", "data-block": "B" + blk.id, "data-fill": colour, style: `background:${colour}`}, lines.join("\n")));
+    }
+    return list;
   }
 
   function fillOf(tags) {
@@ -658,7 +702,7 @@
       for (const g of view.svg.querySelectorAll("g.cluster")) this.rect(ctx, view.box(g), null, view.svg && "#7f9fcf");
       for (const g of view.nodes.values()) {
         const shape = g.querySelector("path, polygon");
-        this.rect(ctx, view.box(g), (shape && shape.getAttribute("fill")) || "#ddd", "#555");
+        this.rect(ctx, view.box(g), (shape && shape.getAttribute("fill")) || g.dataset.fill || "#ddd", "#555");
       }
       const move = (e) => {
         const r = this.el.getBoundingClientRect();
@@ -789,7 +833,7 @@
     window.addEventListener("mouseup", () => { pane.classList.remove("dragging"); setTimeout(() => { drag = null; }, 0); });
     pane.addEventListener("click", (e) => {
       if (!view || (drag && drag.moved)) return;
-      const node = e.target.closest("g[data-block], g[data-fold]");
+      const node = e.target.closest("g[data-block], g[data-fold], div.listed[data-block]");
       const cluster = node ? null : e.target.closest("g.cluster[id^=loop]");
       if (cluster) view.selectLoop(+cluster.id.slice(4));
       if (!node) return;
@@ -799,6 +843,7 @@
     pane.addEventListener("wheel", (e) => {
       if (!view) return;
       e.preventDefault();
+      if (!view.drawn && !e.ctrlKey) { view.tx -= e.deltaX; view.ty -= e.deltaY; view.apply(); return; } // a listing scrolls
       const r = pane.getBoundingClientRect();
       view.zoomAt(Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.002)), e.clientX - r.left, e.clientY - r.top);
     }, {passive: false});
@@ -841,6 +886,7 @@
       view.apply();
     }).observe(pane);
     wirePanes();
+    $("#draw-note-close").onclick = () => { $("#draw-note").hidden = true; };
   }
 
   if (MODEL.methods.length > 1) buildIndex();
