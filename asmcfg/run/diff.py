@@ -197,7 +197,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         def render(dot_text: str) -> bytes:
             return render_svg(dot_text, options.render_timeout, options.renderer)
 
-        page = PageOptions(render=render, fold=options.fold, sources=_sources(result, options.source_path))
+        page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path))
         write_to(options.html, lambda out: write_diff_html(result, out, page))
         _wrote(options.html, result, options.quiet)
     if options.json:
@@ -205,7 +205,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
 
 
-def _sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:
+def diff_sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:
     """The .java files of both sides' methods found under `source_path` (None when no folder is given)."""
     if not source_path:
         return None
