@@ -31,9 +31,7 @@ Examples:
   # two compilations in one run (say C1's and C2's), as one page
   asmcfg diff run.log --compile-id 8 --compile-id 9 --html diff.html
   # a CI gate: exit 5 when a trap appears or the code grows by more than 10%
-  asmcfg diff old.log new.log --method Hot.run --fail-on new-trap,grew:10
-  # two whole runs (say JDK 17 and JDK 25): every method both compiled, what changed
-  asmcfg diff jdk17.log jdk25.log --html diff-pages"""
+  asmcfg diff old.log new.log --method Hot.run --fail-on new-trap,grew:10"""
 SIDES = tuple(f"{side}_{what}" for side in ("old", "new") for what in ("method", "compile_id", "compiler", "profile",
                                                                     "log"))
 DIFF_SECTIONS = (

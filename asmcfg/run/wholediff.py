@@ -20,7 +20,7 @@ from typing import TextIO
 from asmcfg import dialects
 from asmcfg.diff import gate, items
 from asmcfg.diff.match import Diff, diff
-from asmcfg.diff.pairs import Key, Lone, PairRow, document, headline, pair_document
+from asmcfg.diff.pairs import Key, Lone, PairRow, document, headline, pair_document, rank
 from asmcfg.model import Header, Method
 from asmcfg.render.files import write_to
 from asmcfg.render.summary import stderr_console
@@ -76,7 +76,7 @@ def run(options: DiffOptions) -> int:
             rows.append(_row(key, old, new, how, len(rows) + 1, options))
     names = (display_name(options.old), display_name(options.new))
     _write(rows, only, names, [chosen[0][1], chosen[1][1]], options)
-    failures = [(row.key, f) for row in rows for f in row.failures]
+    failures = [(row.key, f) for row in rank(rows) for f in row.failures]  # the table's order
     err = stderr_console()
     if not options.quiet:
         from asmcfg.diff.wholeshow import write_tables
