@@ -56,7 +56,8 @@ def test_diff_svg_of_a_long_method_name_renders_with_the_name_clipped(
 ) -> None:
     old, new = renamed(tmp_path, "m" * length)
     out = tmp_path / "diff.svg"
-    code, _, err = run_cli("diff", str(old), str(new), "--svg", str(out), "--renderer", renderer, "-q")
+    code, _, err = run_cli("diff", str(old), str(new), "--compiler", "c2", "--svg", str(out), "--renderer", renderer,
+                           "-q")
     assert code == 0, err
     texts = svg_texts(out)
     titles = {t[:5]: t for t in texts if "Ring::m" in t and t[:5] in ("old: ", "new: ")}
@@ -73,13 +74,14 @@ def test_single_method_and_diff_clip_a_long_name_the_same_way(tmp_path: Path, re
     single, both = tmp_path / "single.svg", tmp_path / "diff.svg"
     code, _, err = run_cli(str(new), "--compile-id", "9", "--svg", str(single), "--renderer", renderer, "-q")
     assert code == 0, err
-    code, _, err = run_cli("diff", str(old), str(new), "--svg", str(both), "--renderer", renderer, "-q")
+    code, _, err = run_cli("diff", str(old), str(new), "--compiler", "c2", "--svg", str(both), "--renderer", renderer,
+                           "-q")
     assert code == 0, err
     label = next(t for t in svg_texts(single) if "Ring::m" in t)
     compilation = label.split("Ring::")[0] + "Ring::" + name  # `c2 id 9 tier 4 Ring::mmm…`
     assert label == quoting.clipped(compilation)
     assert quoting.clipped(f"new: {compilation}  (JDK 17)") in svg_texts(both)
-    for args in ((str(new), "--compile-id", "9"), ("diff", str(old), str(new))):
+    for args in ((str(new), "--compile-id", "9"), ("diff", str(old), str(new), "--compiler", "c2")):
         code, dot_text, err = run_cli(*args, "--dot", "-", "-q")
         assert code == 0, err
         assert "m" * quoting.MAX_LINE not in dot_text, "every label is clipped before it reaches Graphviz"
@@ -168,7 +170,8 @@ def test_page_and_all_page_pin_their_script_by_hash(injected: tuple[Path, Path],
 
 
 def test_diff_page_pins_its_script_and_the_framed_pages(injected: tuple[Path, Path], tmp_path: Path) -> None:
-    outer = _parsed(_html(tmp_path, "diff", str(injected[0]), str(injected[1])).read_text(encoding="utf-8"))
+    page = _html(tmp_path, "diff", str(injected[0]), str(injected[1]), "--compiler", "c2")  # one pair, one page
+    outer = _parsed(page.read_text(encoding="utf-8"))
     assert len(outer.srcdocs) == 2 and len(outer.scripts) == 1
     inner = [_parsed(srcdoc) for srcdoc in outer.srcdocs]  # the parser has decoded the attribute's references
     for page in inner:
@@ -272,7 +275,7 @@ def test_a_bidi_override_in_a_name_is_shown_as_an_escape(
 def test_the_diff_page_shows_a_bidi_override_as_an_escape(
     browser: Any, injected: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    page, _ = _opened(browser, _html(tmp_path, "diff", str(injected[0]), str(injected[1])))
+    page, _ = _opened(browser, _html(tmp_path, "diff", str(injected[0]), str(injected[1]), "--compiler", "c2"))
     assert "\\x202eevil" in page.inner_text("#diff-bar") and RLO not in page.inner_text("#diff-bar")
     assert RLO not in page.title()
     for side in ("old", "new"):

@@ -15,11 +15,14 @@ from asmcfg.run.guard import guarded
 from asmcfg.run.pipeline import Selector
 
 DIFF_EPILOG = """Forms: `asmcfg diff OLD NEW` (each side with its own --old-…/--new-… selector, or the plain selectors
-when both sides share them) and `asmcfg diff run.log --compile-id 8 --compile-id 9` (one input, two
-compilations). Loops, traps, checks, calls and polls are matched by debug info (method@bci chains, bytecodes),
-never by address. Writes tables on stderr; JSON, DOT, SVG and HTML where asked. --fail-on conditions: new-trap,
-check-in-loop, lost-vector, not-inlined, grew:PCT (repeatable or comma-separated). Exit codes: 0 ok, 1 input
-problem, 2 usage, 3 rendering, 4 internal error, 5 a --fail-on condition holds (each named on stderr).
+when both sides share them), `asmcfg diff run.log --compile-id 8 --compile-id 9` (one input, two
+compilations) and, with no selector, `asmcfg diff OLD NEW` of two whole logs: every method both compiled
+(paired by method, OSR bci and compiler), ranked by heat when measured, else by size, then the methods only
+one log compiled; --json lists every pair, --html DIR writes an index and a page per pair. Loops, traps,
+checks, calls and polls are matched by debug info (method@bci chains, bytecodes), never by address.
+Writes tables on stderr; JSON, DOT, SVG and HTML where asked. --fail-on conditions: new-trap, check-in-loop,
+lost-vector, not-inlined, grew:PCT (repeatable or comma-separated). Exit codes: 0 ok, 1 input problem, 2 usage,
+3 rendering, 4 internal error, 5 a --fail-on condition holds (each named on stderr).
 
 \b
 Examples:
@@ -80,8 +83,9 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @click.option("--json", "json_", metavar="FILE|-", help="Write the diff as JSON (diff schema 2).")
 @click.option("--dot", metavar="FILE|-", help="Write both graphs side by side as DOT.")
 @click.option("--svg", metavar="FILE|-", help="Render both graphs side by side to SVG (FILE or stdout).")
-@click.option("--html", "html", metavar="FILE|-",
-              help="Write both compilations' interactive pages side by side, matched items linked, to one file.")
+@click.option("--html", "html", metavar="FILE|-|DIR",
+              help="Write both compilations' interactive pages side by side, matched items linked, to one file "
+                   "(two whole logs: a folder, its index.html linking a page per pair).")
 @click.option("--source-path", multiple=True, metavar="DIR",
               help="Folder of .java sources to show beside each graph in --html (repeatable, or os.pathsep-separated).")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="CONDITION",
@@ -105,6 +109,7 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
                  renderer: str, render_timeout: float, quiet: bool, debug: bool, **sides: Any) -> None:
     """Compare two compilations: loops, checks, traps, calls and polls that changed."""
     from asmcfg.diff import gate
+    from asmcfg.run import wholediff
     from asmcfg.run.diff import DiffOptions, diff_problem, run
 
     try:
@@ -119,10 +124,11 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
         syntax=Syntax(syntax), input_format=None if input_format == "auto" else DialectName(input_format),
         fold=not no_fold, renderer=renderer, render_timeout=render_timeout, quiet=quiet, source_path=source_path,
     )
-    problem = diff_problem(options)  # before anything is read
+    whole = wholediff.wanted(options)  # two logs, no selector: every method both compiled
+    problem = diff_problem(options) or (wholediff.problem(options) if whole else None)  # before anything is read
     if problem is not None:
         raise click.UsageError(problem)
-    sys.exit(guarded(lambda: run(options), old, debug))
+    sys.exit(guarded(lambda: wholediff.run(options) if whole else run(options), old, debug))
 
 
 def _diff_selectors(

@@ -198,7 +198,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         from asmcfg.render.html import PageOptions
 
         render, others = drawings.renderers(options.renderer, options.render_timeout)
-        page = PageOptions(render=render, fold=options.fold, sources=_sources(result, options.source_path),
+        page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path),
                            others=others, told=told)
         write_to(options.html, lambda out: write_diff_html(result, out, page))
         _wrote(options.html, result, options.quiet)
@@ -208,7 +208,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
     drawings.finish(told, selected=True)
 
 
-def _sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:
+def diff_sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:
     """The .java files of both sides' methods found under `source_path` (None when no folder is given)."""
     if not source_path:
         return None

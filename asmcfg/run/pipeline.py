@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from asmcfg import dialects
 from asmcfg.errors import InputError
@@ -198,6 +198,21 @@ def pick_each(methods: Iterator[Method], selectors: Sequence[Selector]) -> list[
         for choice in choices:
             choice.add(method)
     return [choice.picked(total) for choice in choices]
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+def pick_keyed(methods: Iterator[Method], key: Callable[[Method], K]) -> dict[K, Picked]:
+    """`pick_one`'s rule (the hottest, else the last C2, else the last) among the compilations sharing each key
+    (a whole-log diff's method, OSR bci and compiler), reading the methods once; keys in order of first sight."""
+    best: dict[K, _Best] = {}
+    total = 0
+    for method in methods:
+        total += 1
+        best.setdefault(key(method), _Best()).add(method)
+    picked = {k: b.picked(total, None) for k, b in best.items()}
+    return {k: p for k, p in picked.items() if p is not None}
 
 
 class _Choice:

@@ -1,0 +1,105 @@
+"""A whole-log diff shown: the ranked table of pairs on stderr, and `--html DIR`'s index page linking each pair's
+side-by-side page."""
+
+from __future__ import annotations
+
+import html
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+
+from asmcfg.diff.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
+from asmcfg.render import literal
+from asmcfg.render.quoting import visible
+
+
+def pair_cells(row: PairRow, heat: bool) -> list[str]:
+    """One pair's cells: method, compiler, OSR bci, old and new compile ids, [heat], what changed."""
+    cells = [*_key_cells(row.key), _id(row.old["compile_id"]), _id(row.new["compile_id"])]
+    if heat:
+        cells.append("-" if row.heat is None else f"{row.heat:.2f}")
+    return [*cells, headline_text(row.headline)]
+
+
+def _key_cells(key: Key) -> list[str]:
+    return [key.method, key.compiler.value, "" if key.osr_bci is None else str(key.osr_bci)]
+
+
+def _id(value: object) -> str:
+    return "-" if value is None else str(value)
+
+
+def columns(rows: list[PairRow]) -> list[str]:
+    """The pair table's columns."""
+    heat = ranked_by(rows) == "heat"
+    return ["#", "method", "compiler", "OSR", "old id", "new id", *(["heat %"] if heat else []), "changes"]
+
+
+def lone_cells(lone: Lone) -> list[str]:
+    """A method of one log: method, compiler, OSR bci, compile id, code bytes."""
+    return [*_key_cells(lone.key), _id(lone.compile_id), _id(lone.code_bytes)]
+
+
+LONE_COLUMNS = ["method", "compiler", "OSR", "id", "code bytes"]
+"""The columns of the tables of methods only one log compiled."""
+
+
+def write_tables(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names: tuple[str, str],
+                 console: Console) -> None:
+    """The pairs ranked, then the methods only in one log, then a count."""
+    heat = ranked_by(rows) == "heat"
+    table = Table(title=f"Pairs ({'hottest' if heat else 'largest'} first)", title_justify="left")
+    for column in columns(rows):
+        table.add_column(column)
+    for n, row in enumerate(rank(rows), 1):
+        literal.add_row(table, str(n), *pair_cells(row, heat))
+    console.print(table)
+    for name, lone in zip(names, only, strict=True):
+        if lone:
+            shown = Table(title=literal.title(f"Only in {name}"), title_justify="left")
+            for column in LONE_COLUMNS:
+                shown.add_column(column)
+            for method in rank_lone(lone):
+                literal.add_row(shown, *lone_cells(method))
+            console.print(shown)
+    changed = sum(1 for row in rows if row.headline.changed)
+    console.print(f"{len(rows)} pairs ({changed} changed), {len(only[0])} only in the old log, "
+                  f"{len(only[1])} only in the new log", highlight=False)
+
+
+_STYLE = ("body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse}"
+          "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}"
+          "tr.same td{color:#777}th{background:#f4f4f4}")
+
+
+def write_index(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names: tuple[str, str],
+                out: TextIO) -> None:
+    """The index page: every pair ranked, each linking to its page, then the methods only in one log."""
+    heat = ranked_by(rows) == "heat"
+    esc = _text
+    title = f"asmcfg diff: {names[0]} -> {names[1]}"
+    out.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+              "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+              f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>\n<h1>{esc(title)}</h1>\n")
+    out.write(f"<p>{len(rows)} pairs, {'hottest' if heat else 'largest'} first</p>\n<table id=\"pairs\"><thead><tr>")
+    out.write("".join(f"<th>{esc(c)}</th>" for c in columns(rows)) + "</tr></thead><tbody>\n")
+    for n, row in enumerate(rank(rows), 1):
+        cells = [esc(c) for c in pair_cells(row, heat)]
+        if row.page is not None:
+            cells[0] = f"<a href=\"{html.escape(row.page, quote=True)}\">{cells[0]}</a>"
+        state = "changed" if row.headline.changed else "same"
+        out.write(f"<tr class=\"{state}\" data-rank=\"{n}\"><td>{n}</td>" + "".join(f"<td>{c}</td>" for c in cells)
+                  + "</tr>\n")
+    out.write("</tbody></table>\n")
+    for which, name, lone in zip(("old", "new"), names, only, strict=True):
+        out.write(f"<h2>Only in {esc(name)}</h2>\n<table class=\"only\" id=\"only-{which}\"><thead><tr>"
+                  + "".join(f"<th>{esc(c)}</th>" for c in LONE_COLUMNS) + "</tr></thead><tbody>\n")
+        for method in rank_lone(lone):
+            out.write("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in lone_cells(method)) + "</tr>\n")
+        out.write("</tbody></table>\n")
+    out.write("</body></html>\n")
+
+
+def _text(value: str) -> str:
+    return html.escape(visible(value), quote=True)

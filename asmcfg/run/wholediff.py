@@ -1,0 +1,200 @@
+"""`asmcfg diff OLD NEW` with no selector: every method the two logs both compiled, paired and compared.
+
+Compilations pair by method, OSR bci and compiler; of each such key, each log's compilation is the one `asmcfg`
+itself would choose (`pipeline.pick_keyed`: the hottest when heat is measured, else the last). Memory stays
+bounded by the size of the compilations compared at a time, not by the logs: a first pass over each input keeps
+only the chosen compilations' headers (their code dropped as it is read); then the pairs are taken in groups of
+at most `GROUP_CODE_BYTES` of machine code, each group's compilations read again from both inputs, and each pair
+analysed (`enrich`, as every mode), compared, reduced to its row and dropped, its `--html DIR` page written at
+once. Small logs are read twice in all; a large one once more per group.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Iterator
+from typing import TextIO
+
+from asmcfg import dialects
+from asmcfg.diff import gate, items
+from asmcfg.diff.match import Diff, diff
+from asmcfg.diff.pairs import Key, Lone, PairRow, document, headline, pair_document, rank
+from asmcfg.model import Header, Method
+from asmcfg.render.files import write_to
+from asmcfg.render.summary import stderr_console
+from asmcfg.run import outputs
+from asmcfg.run.diff import DiffOptions, diff_outputs, diff_sources
+from asmcfg.run.enrich import Enrichment, enrich, load
+from asmcfg.run.pipeline import Picked, no_methods_error, open_input, pick_keyed
+from asmcfg.sources.lines import display_name
+from asmcfg.terminal import visible
+
+GROUP_CODE_BYTES = 4 << 20
+"""Machine code (both sides) read and held at a time: a few hundred MB of parsed instructions at most."""
+_UNKNOWN_SIZE = 4096
+"""What a compilation without a code size counts for in a group."""
+
+
+def wanted(options: DiffOptions) -> bool:
+    """True when the flags ask for the whole-log diff: two inputs and no selector on either side."""
+    return not options.old_selector.any and not options.new_selector.any and options.old != options.new
+
+
+def problem(options: DiffOptions) -> str | None:
+    """Why a whole-log diff cannot do what the flags ask, else None."""
+    drawn = [flag for flag, path in (("--dot", options.dot), ("--svg", options.svg)) if path is not None]
+    if drawn:
+        return (f"{' and '.join(drawn)} draw one pair: name its method with --method (a diff of two whole logs "
+                "writes --json and --html DIR)")
+    if options.html == outputs.STD:
+        return "a diff of two whole logs writes --html DIR (a page per pair and an index): name a folder"
+    if outputs.STD in (options.old, options.new):
+        return "a diff of two whole logs reads each input twice: name files, not -, or select a method with --method"
+    return None
+
+
+def run(options: DiffOptions) -> int:
+    """Pair, compare, rank and report; returns the exit status (gate.EXIT_CODE when a condition holds)."""
+    outputs.check_targets(diff_outputs(options), stdout=False)  # before anything is read
+    chosen = [_chosen(path, options) for path in (options.old, options.new)]
+    keys = [key for key in chosen[0][0] if key in chosen[1][0]]
+    only = ([_lone(k, p) for k, p in chosen[0][0].items() if k not in chosen[1][0]],
+            [_lone(k, p) for k, p in chosen[1][0].items() if k not in chosen[0][0]])
+    how = (load(options.old_log, options.old_profile, options.jdk),
+           load(options.new_log, options.new_profile, options.jdk))
+    if options.html is not None:
+        os.makedirs(options.html, exist_ok=True)
+    rows: list[PairRow] = []
+    for group in _groups(keys, chosen[0][0], chosen[1][0]):
+        olds = _read(options.old, {chosen[0][0][k].method.header for k in group}, options)
+        news = _read(options.new, {chosen[1][0][k].method.header for k in group}, options)
+        for key in group:
+            old = olds.pop(chosen[0][0][key].method.header)
+            new = news.pop(chosen[1][0][key].method.header)
+            rows.append(_row(key, old, new, how, len(rows) + 1, options))
+    names = (display_name(options.old), display_name(options.new))
+    _write(rows, only, names, [chosen[0][1], chosen[1][1]], options)
+    failures = [(row.key, f) for row in rank(rows) for f in row.failures]  # the table's order
+    err = stderr_console()
+    if not options.quiet:
+        from asmcfg.diff.wholeshow import write_tables
+
+        write_tables(rows, only, names, err)
+    for key, failure in failures:
+        osr = f" OSR @{key.osr_bci}" if key.osr_bci is not None else ""
+        err.print(visible(f"asmcfg diff: --fail-on {failure.condition}: {key.method} ({key.compiler.value}{osr}): "
+                          f"{failure.where}"), highlight=False, markup=False, soft_wrap=True)
+    return gate.EXIT_CODE if failures else 0
+
+
+def _key(method: Method) -> Key:
+    header = method.header
+    return Key(header.name, header.osr_bci, header.compiler)
+
+
+def _headers_only(methods: Iterator[Method], counted: list[int]) -> Iterator[Method]:
+    """Each method without its code (what the choice reads is its header and its measured heat)."""
+    for method in methods:
+        counted[0] += 1
+        yield dataclasses.replace(method, instructions=(), markers=(), constants=(), skipped=())
+
+
+def _chosen(path: str, options: DiffOptions) -> tuple[dict[Key, Picked], int]:
+    """For each key in `path`, the compilation the selection rule chooses (its header), and the count read."""
+    stream = open_input(path, options.input_format, dialects.ReadOptions(options.syntax))
+    counted = [0]
+    picked = pick_keyed(_headers_only(stream.methods, counted), _key)
+    if counted[0] == 0:
+        raise no_methods_error(stream.source, stream.head)
+    return picked, counted[0]
+
+
+def _code_bytes(method: Method) -> int | None:
+    if method.code_begin is not None and method.code_end is not None and method.code_end > method.code_begin:
+        return method.code_end - method.code_begin
+    return None
+
+
+def _lone(key: Key, picked: Picked) -> Lone:
+    method = picked.method
+    return Lone(key, method.header.compile_id, method.header.level, _code_bytes(method), _heat(method))
+
+
+def _heat(method: Method) -> float | None:
+    """The compilation's share of its run's first event, None when not measured."""
+    profile = method.profile
+    return profile.run_share[0] if profile is not None and profile.run_share else None
+
+
+def _groups(keys: list[Key], old: dict[Key, Picked], new: dict[Key, Picked]) -> Iterator[list[Key]]:
+    """The pairs in runs of at most `GROUP_CODE_BYTES` of code of both sides (one pair at least)."""
+    group: list[Key] = []
+    size = 0
+    for key in keys:
+        weight = sum(_code_bytes(side[key].method) or _UNKNOWN_SIZE for side in (old, new))
+        if group and size + weight > GROUP_CODE_BYTES:
+            yield group
+            group, size = [], 0
+        group.append(key)
+        size += weight
+    if group:
+        yield group
+
+
+def _read(path: str, wanted_headers: set[Header], options: DiffOptions) -> dict[Header, Method]:
+    """The compilations of `path` with these headers, whole and completed (a log's records after the code)."""
+    stream = open_input(path, options.input_format, dialects.ReadOptions(options.syntax))
+    found = {m.header: m for m in stream.methods if m.header in wanted_headers}
+    return {header: stream.complete(method) for header, method in found.items()}
+
+
+def _row(key: Key, old: Method, new: Method, how: tuple[Enrichment, Enrichment], number: int,
+         options: DiffOptions) -> PairRow:
+    """One pair analysed as every mode analyses, compared, gated; its page written under `--html DIR`."""
+    analysed = (enrich(old, how[0]).analysis, enrich(new, how[1]).analysis)
+    result = diff(items.side(analysed[0]), items.side(analysed[1]))
+    failures = gate.check(result, options.fail_on)
+    page = None
+    if options.html is not None:
+        page = f"pair-{number}.html"
+        _page(result, os.path.join(options.html, page), options)
+    heats = [h for h in (_heat(a.cfg.method) for a in analysed) if h is not None]
+    return PairRow(key, result.old.facts, result.new.facts, max(heats) if heats else None, headline(result),
+                   tuple(failures), pair_document(result, failures if options.fail_on else None), page)
+
+
+def _page(result: Diff, path: str, options: DiffOptions) -> None:
+    """The pair's side-by-side page, as `asmcfg diff --html FILE` writes it."""
+    from asmcfg.diff.html import write_diff_html
+    from asmcfg.render.html import PageOptions
+    from asmcfg.run import drawings
+
+    told = drawings.Told("--html")  # a pair Graphviz cannot draw is drawn another way, or listed
+    render, others = drawings.renderers(options.renderer, options.render_timeout)
+    page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path),
+                       others=others, told=told)
+    write_to(path, lambda out: write_diff_html(result, out, page))
+    drawings.finish(told, selected=False)
+
+
+def _write(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names: tuple[str, str], totals: list[int],
+           options: DiffOptions) -> None:
+    """`--json` and `--html DIR`'s index page."""
+    if options.json:
+        sides = tuple({"source": name, "compilations": total} for name, total in zip(names, totals, strict=True))
+        found = document(rows, only, sides, bool(options.fail_on))
+        write_to(options.json, lambda out: _text(out, json.dumps(found, indent=1) + "\n"))
+    if options.html is not None:
+        from asmcfg.diff.wholeshow import write_index
+
+        index = os.path.join(options.html, "index.html")
+        write_to(index, lambda out: write_index(rows, only, names, out))
+        if not options.quiet:
+            stderr_console().print(visible(f"wrote {index}: {len(rows)} pairs, one page each"), highlight=False,
+                                   markup=False, soft_wrap=True)
+
+
+def _text(out: TextIO, text: str) -> None:
+    out.write(text)
