@@ -126,6 +126,9 @@ class Dialect:
     input; the default finds PrintAssembly's `Compiled method` headers."""
     measured: bool = False
     """Its input carries perfasm's measured heat itself: no JMH saveLog percentage columns are looked for."""
+    by_record: bool = False
+    """A compilation of a large file is opened from its `<nmethod>` record and its thread's text (a LogCompilation
+    log, `dialects.seek.read_log`), not as the text between two method headers (`seek.read_text`)."""
 
     def module(self) -> Any:
         """The reader module: `sniff(sample)` and `Reader(source, options)`."""

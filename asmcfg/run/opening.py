@@ -101,7 +101,7 @@ class _Opening:
         return Picked(method, len(own), self._count() if total is None else total, rule, tuple(sorted(names)))
 
     def _logged(self) -> bool:
-        return self.dialect.name is DialectName.LOGCOMPILATION
+        return self.dialect.by_record
 
     def _direct(self) -> list[IndexRecord] | None:
         """The index record of the selected compile id in a LogCompilation log, found by a search for its
