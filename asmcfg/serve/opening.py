@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from asmcfg import dialects
 from asmcfg.errors import InputError
-from asmcfg.run.pipeline import open_input
 
 if TYPE_CHECKING:
     from asmcfg.model import DialectName, Method, Syntax
@@ -45,6 +43,9 @@ def open_compilation(reading: Reading, row: Row) -> Method:
     if not row.printed:
         raise InputError(f"compile id {row.compile_id} ({row.method}): the log holds none of its code",
                          reading.path)
+    from asmcfg import dialects
+    from asmcfg.run.pipeline import open_input
+
     options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
     stream = open_input(reading.path, reading.dialect, options)
     seen = 0

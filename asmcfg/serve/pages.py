@@ -4,14 +4,16 @@ script run, pinned by its hash; text from the log reaches them as JSON the scrip
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import io
+import json
 import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from asmcfg.render.html import page_script, script_hash, script_json
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
@@ -36,6 +38,18 @@ class Page:
     """Its Content-Security-Policy."""
 
 
+def script_hash(script: str) -> str:
+    """The policy's `'sha256-…'` source for a script (as `render.html.script_hash`, without loading the renderer:
+    the index is ready sooner)."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a <script> element: no `<` can close it."""
+    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
+
+
 def _asset(name: str) -> str:
     return resources.files("asmcfg.serve").joinpath("assets", name).read_text(encoding="utf-8")
 
@@ -45,10 +59,10 @@ def _fill(template: str, parts: dict[str, str]) -> str:
     return "".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces))
 
 
-def index_page(index: Index, source: str, logged: bool) -> Page:
+def index_page(index: Index, source: str) -> Page:
     """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places."""
     script = _asset("index.js")
-    data: dict[str, Any] = {"source": source, "log": logged, "rows": index.cells()}
+    data: dict[str, Any] = {"source": source, "rows": index.cells()}
     text = _fill(_asset("index.html"), {
         "TITLE": html.escape(visible(f"asmcfg: {source}")),
         "STYLE": _asset("index.css"),
@@ -61,7 +75,7 @@ def index_page(index: Index, source: str, logged: bool) -> Page:
 
 def compilation_page(result: Analysis, options: PageOptions) -> Page:
     """The `--html` report of one compilation, as `asmcfg FILE --compile-id N --html` writes it."""
-    from asmcfg.render.html import write_html
+    from asmcfg.render.html import page_script, write_html
 
     out = io.StringIO()
     write_html([result], out, options)

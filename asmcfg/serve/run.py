@@ -50,42 +50,62 @@ class ServeOptions:
 
 def serve(options: ServeOptions) -> int:
     """Run the server until stopped (Ctrl-C raises KeyboardInterrupt, SIGTERM `Stopped`: the guard's exit codes)."""
-    from asmcfg.run import enrich
     from asmcfg.serve import app, board, pages, rows
     from asmcfg.sources.lines import display_name
 
     started = time.perf_counter()
-    how = enrich.load(options.log, options.profile, options.jdk)
+    how = _enrichment(options) if options.log or options.profile else None  # a bad one: an error, no URL
     index = rows.build(options.reading)
     if not index.entries:
         from asmcfg.run.pipeline import no_methods_error
 
         raise no_methods_error(display_name(options.reading.path))
-    home = pages.index_page(index, display_name(options.reading.path), how.log is not None)
+    home = pages.index_page(index, display_name(options.reading.path))
     found = board.Board(index)
-    site = app.Site(index, home, found, lambda n: _render(options, index, how, n))
-    _preload()
-    server = app.Server(options.port, site)
+
+    loaded = threading.Event()
+
+    def render(n: int) -> pages.Page:
+        loaded.wait()
+        assert how is not None
+        return _render(options, index, how, n)
+
+    server = app.Server(options.port, app.Site(index, home, found, render))
+    serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True,
+                               name="asmcfg-http")
     stop = threading.Event()
-    filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop), daemon=True,
-                              name="asmcfg-facts")
+    filler: threading.Thread | None = None
     try:
+        serving.start()
         sys.stdout.write(server.url + "\n")
         sys.stdout.flush()
         if not options.quiet:
             sys.stderr.write(f"asmcfg: {len(index.entries)} compilations indexed in "
                              f"{time.perf_counter() - started:.1f} s; analysing them in the background "
                              f"(Ctrl-C stops the server)\n")
+        how = how or _enrichment(options)
+        loaded.set()
+        _preload()
+        filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop), daemon=True,
+                                  name="asmcfg-facts")
         filler.start()
         if options.open_browser:
             threading.Thread(target=_open, args=(server.url,), daemon=True).start()
-        server.serve_forever(poll_interval=0.2)
+        while not stop.wait(3600):  # the main thread waits here for Ctrl-C or SIGTERM
+            pass
     finally:
         stop.set()
+        server.shutdown()
         server.server_close()
-        if filler.is_alive():
+        if filler is not None and filler.is_alive():
             filler.join(STOP_WAIT)
     return 0
+
+
+def _enrichment(options: ServeOptions) -> Enrichment:
+    from asmcfg.run import enrich
+
+    return enrich.load(options.log, options.profile, options.jdk)
 
 
 def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pages.Page:
