@@ -126,6 +126,9 @@ class Dialect:
     input; the default finds PrintAssembly's `Compiled method` headers."""
     measured: bool = False
     """Its input carries perfasm's measured heat itself: no JMH saveLog percentage columns are looked for."""
+    trailing: bool = False
+    """Its input says more of a compilation after all the code (a LogCompilation log's compiler tasks): its
+    reader's `complete` needs the whole input read; otherwise reading may stop at the compilation wanted."""
 
     def module(self) -> Any:
         """The reader module: `sniff(sample)` and `Reader(source, options)`."""

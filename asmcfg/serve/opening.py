@@ -48,13 +48,16 @@ def open_compilation(reading: Reading, row: Row) -> Method:
 
     options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
     stream = open_input(reading.path, reading.dialect, options)
+    trailing = dialects.BY_NAME[stream.dialect].trailing
     seen = 0
     found: Method | None = None
-    for method in stream.methods:  # read to the end: some dialects give what follows the code (`complete`)
+    for method in stream.methods:
         header = method.header
         if found is None and header.compile_id == row.compile_id and header.name == row.method:
             if seen == row.ordinal:
                 found = method
+                if not trailing:  # nothing the input says of it is left to read
+                    break
             seen += 1
     if found is None:
         raise InputError(f"compile id {row.compile_id} ({row.method}) is not in the input", reading.path)

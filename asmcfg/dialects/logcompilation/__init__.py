@@ -9,4 +9,5 @@ DIALECT: Dialect = Dialect(
     cutter="asmcfg.dialects.logcompilation.split:cut",
     piece_reader="asmcfg.dialects.logcompilation.split:read_piece",
     indexer="asmcfg.dialects.logcompilation.index:records",
+    trailing=True,
 )
