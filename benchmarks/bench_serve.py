@@ -94,6 +94,8 @@ def main() -> None:
     parser.add_argument("--large", type=Path, default=LARGE)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", type=int, default=20)
+    parser.add_argument("--spread", type=float, default=1.0,
+                        help="the pages opened are spread over this part of the large log, from its start")
     args = parser.parse_args()
     rows = [(f"{'measure':66}", f"{'value':>10}", f"{'ratio':>8}")]
 
@@ -109,18 +111,27 @@ def main() -> None:
     add(f"`--list` of {args.large.name} (reference), s", listing, listing)
     add("serve: index ready (URL printed, index page fetched), s (aim <= 2x)", statistics.median(ready), listing)
     for name, path, compile_id in (("Shapes id 16 (C2, ordinary)", SHAPES, 16), ("BigMethod id 11", BIG, 11)):
-        server = Server(path)
-        row = server.row(compile_id)
-        add(f"serve: page of {name}, first fetch, s", server.fetch(f"c/{row}"))
-        add(f"serve: page of {name}, again (cached), s", server.fetch(f"c/{row}"))
-        server.stop()
+        html = statistics.median(
+            timed([*ASMCFG, str(path), "--compile-id", str(compile_id), "--html", os.devnull, "-q"])
+            for _ in range(args.runs))
+        first, again = [], []
+        for _ in range(args.runs):
+            server = Server(path)
+            row = server.row(compile_id)
+            first.append(server.fetch(f"c/{row}"))
+            again.append(server.fetch(f"c/{row}"))
+            server.stop()
+        add(f"`asmcfg … --compile-id {compile_id} --html` of {name} (reference), s", html, html)
+        add(f"serve: page of {name}, first fetch, s", statistics.median(first), html)
+        add(f"serve: page of {name}, again (cached), s", statistics.median(again), html)
     server = Server(args.large)
     count = len(server.index)  # the page's size stands in for nothing: rows come from its JSON
     total = server.index.decode("utf-8").count("],[") + 1
-    times = [server.fetch(f"c/{n * total // args.pages}") for n in range(args.pages)]
+    times = [server.fetch(f"c/{round(n * total * args.spread) // args.pages}") for n in range(args.pages)]
     own, children = server.peak()
     server.stop()
     add(f"serve: page of a {args.large.name} compilation, median of {args.pages}, s", statistics.median(times))
+    add("  the slowest of them, s", max(times))
     add(f"serve: peak RSS after {args.pages} pages, MB (aim <= 200)", own / 1024)
     add("  its background analysis workers' RSS then, MB", children / 1024)
     print(f"cores: {os.cpu_count()}  runs per figure: {args.runs} (median); index page {count / 1e6:.1f} MB")

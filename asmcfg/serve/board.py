@@ -151,8 +151,9 @@ def _static_lists(index: Index) -> dict[str, Any]:
     }
 
 
-def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event) -> None:
-    """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body)."""
+def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event, idle: threading.Event) -> None:
+    """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body); between
+    records, wait while `idle` is clear (a page is being rendered)."""
     from asmcfg import dialects
     from asmcfg.run import parallel
 
@@ -161,6 +162,7 @@ def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event)
     try:
         for record in parallel.analyse_file(reading.path, reduce, dialect=reading.dialect, how=how,
                                             options=options):
+            idle.wait()
             if stop.is_set():
                 break
             board.add(record)
