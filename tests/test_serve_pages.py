@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import subprocess
+import sys
 
-from asmcfg.serve import pages
-from asmcfg.serve.opening import Row
+from corpus import DATA
+
+from asmcfg.serve import pages, rows
+from asmcfg.serve.opening import Reading, Row, open_compilation
 from asmcfg.serve.rows import Entry, Index
+
+JAVAC = DATA / "logc" / "javac-jdk17-excerpt.xml.gz"
+SHAPES = DATA / "nohsdis" / "jdk17-Shapes-print-nohsdis.txt"
 
 CRAFTED = "p.C::m</script><img src=x onerror=alert(1)>\u202e"
 """A method name as a crafted log could print it."""
@@ -44,3 +52,26 @@ def test_a_message_quoting_the_log_is_escaped() -> None:
     assert "<img" not in text and "&lt;img src=x" in text
     assert "\\u202e" in text or "\\x202e" in text, "the bidirectional control shown, not obeyed"
     assert "script-src" not in page.policy
+
+
+def test_a_row_opens_its_own_compilation_where_the_log_orders_them_otherwise() -> None:
+    # the LogCompilation excerpt's threads print their code in another order than its <nmethod> records
+    index = rows.build(Reading(str(JAVAC)))
+    assert len(index.entries) == 263
+    for n in (0, 130, 262):
+        row = index.entries[n].row
+        method = open_compilation(Reading(str(JAVAC)), row)
+        assert (method.header.compile_id, method.header.name) == (row.compile_id, row.method)
+    assert open_compilation(Reading(str(JAVAC)), index.entries[261].row).log_traps, "with its log's trap records"
+
+
+def test_a_taken_port_is_one_line_and_exit_1() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "asmcfg", "serve", str(SHAPES), "--no-open", "--port", str(port)],
+                              capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (f"asmcfg: cannot listen on 127.0.0.1:{port}: Address already in use (choose another "
+                           "--port, or leave it out for a free one)\n")

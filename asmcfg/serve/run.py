@@ -70,7 +70,13 @@ def serve(options: ServeOptions) -> int:
         assert how is not None
         return _render(options, index, how, n)
 
-    server = app.Server(options.port, app.Site(index, home, found, render))
+    try:
+        server = app.Server(options.port, app.Site(index, home, found, render))
+    except OSError as exc:  # the port is taken, or not ours to take
+        from asmcfg.errors import AsmcfgError
+
+        raise AsmcfgError(f"cannot listen on {app.HOST}:{options.port}: {exc.strerror or exc} (choose another "
+                          "--port, or leave it out for a free one)") from None
     serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True,
                                name="asmcfg-http")
     stop = threading.Event()
