@@ -21,6 +21,8 @@ from pages import CHROMIUM, NO_CHROMIUM, launch
 
 SHAPES = DATA / "nohsdis" / "jdk17-Shapes-print-nohsdis.txt"
 """Nine compilations of Shapes::total and Shapes::totalPerim, C1 and C2, OSR and not (compile ids 13-29)."""
+DEVBENCH = DATA / "perfasm" / "jdk17-DevBench" / "perfasm-console.txt"
+"""JMH perfasm output of three benchmarks, each run's hottest compilation printed with its share of the run."""
 EQ = DATA / "logc" / "jdk17-Eq-inlined-trap.xml.gz"
 """A LogCompilation log of five compilations, only Eq::check's (compile id 3) printed; one trap of it fired."""
 W, H = 1280, 800
@@ -158,6 +160,21 @@ def test_the_analysis_columns_show_the_trap_that_fired(browser: Any, tmp_path: P
         page.wait_for_selector("body[data-ready]")
         page.click('#index tr[data-compile-id="2"] td:nth-child(2)')
         assert "none of its code" in page.inner_text("#problem"), "a row without code says so at once"
+    finally:
+        served.stop(signal.SIGTERM)
+
+
+def test_measured_heat_fills_its_column_and_ranks_the_hottest(browser: Any, tmp_path: Path) -> None:
+    copy = tmp_path / DEVBENCH.name
+    shutil.copy(DEVBENCH, copy)
+    served = Served(copy)
+    try:
+        page = _open(browser, served.url)
+        page.wait_for_selector("body[data-analysed]")
+        assert page.locator('#index tr[data-compile-id="524"] td').nth(13).inner_text() == "95.72%"
+        shares = page.locator("#top-hottest li .value").all_inner_texts()
+        assert shares == ["95.72%", "94.57%", "93.72%"], "as --list's share column"
+        assert "tensorSum4" in page.locator("#top-hottest li a").first.inner_text()
     finally:
         served.stop(signal.SIGTERM)
 
