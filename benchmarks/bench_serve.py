@@ -69,14 +69,21 @@ class Server:
         return next(r[0] for r in rows if r[2] == compile_id)
 
     def peak(self) -> tuple[int, int]:
-        """The server's VmHWM and its child processes' summed VmRSS now, in kB."""
-        own = _status(self.process.pid, "VmHWM")
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
-        return own, sum(_status(int(c), "VmRSS") for c in children)
+        """The server's VmHWM and the summed VmRSS of the processes under it now (the analysis), in kB."""
+        return _status(self.process.pid, "VmHWM"), sum(_status(pid, "VmRSS") for pid in _below(self.process.pid))
 
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=60)
+
+
+def _below(pid: int) -> list[int]:
+    """Every process under `pid` (children of any of its threads, and theirs)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += [int(child), *_below(int(child))]
+    return found
 
 
 def _status(pid: int, field: str) -> int:
@@ -133,7 +140,7 @@ def main() -> None:
     add(f"serve: page of a {args.large.name} compilation, median of {args.pages}, s", statistics.median(times))
     add("  the slowest of them, s", max(times))
     add(f"serve: peak RSS after {args.pages} pages, MB (aim <= 200)", own / 1024)
-    add("  its background analysis workers' RSS then, MB", children / 1024)
+    add("  the background analysis processes' RSS then (summed), MB", children / 1024)
     print(f"cores: {os.cpu_count()}  runs per figure: {args.runs} (median); index page {count / 1e6:.1f} MB")
     for row_cells in rows:
         print(" ".join(row_cells))

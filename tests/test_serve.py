@@ -196,9 +196,13 @@ def test_ctrl_c_and_sigterm_stop_the_server_cleanly(tmp_path: Path, signum: int,
     copy = tmp_path / SHAPES.name
     shutil.copy(SHAPES, copy)
     served = Served(copy, "-q")
-    browser_like = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
-    with browser_like.open(served.url, timeout=10) as answer:
-        assert answer.status == 200 and answer.url == served.base, "the token goes to a cookie, out of the URL"
-    status, out, err = served.stop(signum)
+    try:
+        browser_like = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with browser_like.open(served.url, timeout=10) as answer:
+            assert answer.status == 200 and answer.url == served.base, "the token goes to a cookie, out of the URL"
+        status, out, err = served.stop(signum)
+    finally:
+        if served.process.poll() is None:
+            served.process.kill()
     assert status == code and out == ""
     assert err.strip() == said and "Traceback" not in err

@@ -52,21 +52,13 @@ class Pages:
         self._render = render
         self._kept: OrderedDict[int, pages.Page] = OrderedDict()
         self._lock = threading.Lock()
-        self.idle = threading.Event()
-        """Set while no page is being rendered: the background analysis takes no batch of its own in this
-        process meanwhile (its workers go on), so a page waits for no one."""
-        self.idle.set()
 
     def get(self, n: int) -> pages.Page:
         """Row `n`'s page, from the cache or rendered now."""
         with self._lock:
             page = self._kept.get(n)
             if page is None:
-                self.idle.clear()
-                try:
-                    page = self._render(n)
-                finally:
-                    self.idle.set()
+                page = self._render(n)
                 self._kept[n] = page
                 while len(self._kept) > CACHED_PAGES or (
                         len(self._kept) > 1 and sum(len(p.body) for p in self._kept.values()) > CACHED_BYTES):

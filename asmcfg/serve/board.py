@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import heapq
+import os
+import signal
 import threading
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -12,6 +14,8 @@ from asmcfg import describe
 from asmcfg.model import CallKind
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from asmcfg.model import Analysis
     from asmcfg.run.enrich import Enrichment
     from asmcfg.serve.opening import Reading
@@ -22,6 +26,8 @@ TOP = 10
 _CALLS_KEPT = 64
 """Calls not inlined a record carries at most (a compilation of thousands of calls stays a small record)."""
 _CHECKS = ("range_check", "null_check")
+_SENT = 32
+"""Records sent from the analysis to the server at a time."""
 
 
 def reduce(result: Analysis) -> dict[str, Any]:
@@ -151,22 +157,63 @@ def _static_lists(index: Index) -> dict[str, Any]:
     }
 
 
-def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event, idle: threading.Event) -> None:
-    """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body); between
-    records, wait while `idle` is clear (a page is being rendered)."""
+def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event) -> None:
+    """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body).
+
+    The analysis runs in a forked process of its own (and the workers it forks): the server's threads never wait
+    for the GIL behind it, and stopping it is one kill, whatever it is computing."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(target=_analyse, args=(reading, how, sending, os.getpid()),
+                            name="asmcfg-facts")
+    child.start()
+    sending.close()
+    problem = None
+    try:
+        while not stop.is_set():
+            if not receiving.poll(0.2):
+                continue
+            batch = receiving.recv()
+            if isinstance(batch, str):  # why the analysis stopped
+                problem = batch
+                break
+            for record in batch:
+                board.add(record)
+    except EOFError:  # the analysis ended
+        pass
+    finally:
+        if child.is_alive():
+            child.kill()  # its workers die with it
+        child.join()
+        receiving.close()
+        board.stop(problem)
+
+
+def _analyse(reading: Reading, how: Enrichment, out: Connection, parent: int) -> None:
+    """In the forked process: analyse every compilation on all cores and send the reduced records, a few at a
+    time; the last message, if any, says why it stopped. Ctrl-C goes to the server, which ends this process."""
     from asmcfg import dialects
+    from asmcfg.dialects.scan import die_with_parent
     from asmcfg.run import parallel
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for caught in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(caught, signal.SIG_DFL)
+    die_with_parent(parent)
     options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
-    problem = None
+    batch: list[dict[str, Any]] = []
     try:
         for record in parallel.analyse_file(reading.path, reduce, dialect=reading.dialect, how=how,
                                             options=options):
-            idle.wait()
-            if stop.is_set():
-                break
-            board.add(record)
+            batch.append(record)
+            if len(batch) >= _SENT:
+                out.send(batch)
+                batch = []
+        out.send(batch)
     except Exception as exc:  # the index and the pages stay usable: the page shows why the columns stopped
-        problem = f"{type(exc).__name__}: {exc}"
+        out.send(batch)
+        out.send(f"{type(exc).__name__}: {exc}")
     finally:
-        board.stop(problem)
+        out.close()

@@ -92,7 +92,7 @@ def serve(options: ServeOptions) -> int:
         how = how or _enrichment(options)
         loaded.set()
         _preload()
-        filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop, server.pages.idle),
+        filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop),
                                   daemon=True, name="asmcfg-facts")
         filler.start()
         if options.open_browser:
@@ -101,10 +101,9 @@ def serve(options: ServeOptions) -> int:
             pass
     finally:
         stop.set()
-        server.pages.idle.set()  # the analysis waits for no page now: it sees `stop`
         server.shutdown()
         server.server_close()
-        if filler is not None and filler.is_alive():
+        if filler is not None:
             filler.join(STOP_WAIT)
     return 0
 
