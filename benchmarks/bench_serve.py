@@ -80,9 +80,12 @@ class Server:
 def _below(pid: int) -> list[int]:
     """Every process under `pid` (children of any of its threads, and theirs)."""
     found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            found += [int(child), *_below(int(child))]
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                found += [int(child), *_below(int(child))]
+    except OSError:  # it ended meanwhile
+        pass
     return found
 
 
