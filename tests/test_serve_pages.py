@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 
-from corpus import DATA
+from corpus import DATA, run_cli
 
 from asmcfg.serve import pages, rows
 from asmcfg.serve.opening import Reading, Row, open_compilation
@@ -75,3 +75,11 @@ def test_a_taken_port_is_one_line_and_exit_1() -> None:
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (f"asmcfg: cannot listen on 127.0.0.1:{port}: Address already in use (choose another "
                            "--port, or leave it out for a free one)\n")
+
+
+def test_help_serve_is_the_subcommands_help() -> None:
+    code, out, _ = run_cli("help", "serve")
+    assert (code, out) == run_cli("serve", "--help")[:2] and out.startswith("Usage: asmcfg serve [OPTIONS] FILE")
+    assert "--no-open" in out and "--port PORT" in out
+    code, _, err = run_cli("serve", "-")
+    assert code == 2 and "give a FILE, not standard input" in err
