@@ -7,6 +7,7 @@ HELP = {
     78: (
         'Usage: asmcfg [OPTIONS] [FILE]\n'
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
+        '       asmcfg serve [OPTIONS] FILE        explore a whole log in the browser\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as\n'
         '  DOT on stdout, with a hot-path summary on stderr.\n'
@@ -81,7 +82,8 @@ HELP = {
         '  AArch64), JMH -prof perfasm output, and -XX:+LogCompilation XML; plain, .gz,\n'
         '  .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering, 4\n'
         '  internal error (a bug: run with --debug and report it), 5 an `asmcfg diff\n'
-        "  --fail-on` condition holds. `asmcfg help diff` shows the diff's options.\n"
+        '  --fail-on` condition holds. `asmcfg help diff` and `asmcfg help serve` show\n'
+        '  their options.\n'
         '\n'
         '  Examples:\n'
         '    # the compilations in a log of one run (-XX:+PrintAssembly output)\n'
@@ -94,6 +96,7 @@ HELP = {
     98: (
         'Usage: asmcfg [OPTIONS] [FILE]\n'
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
+        '       asmcfg serve [OPTIONS] FILE        explore a whole log in the browser\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as DOT on stdout, with a\n'
         '  hot-path summary on stderr.\n'
@@ -153,7 +156,7 @@ HELP = {
         '  [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and\n'
         '  -XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage, 3\n'
         '  rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-\n'
-        "  on` condition holds. `asmcfg help diff` shows the diff's options.\n"
+        '  on` condition holds. `asmcfg help diff` and `asmcfg help serve` show their options.\n'
         '\n'
         '  Examples:\n'
         '    # the compilations in a log of one run (-XX:+PrintAssembly output)\n'

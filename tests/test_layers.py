@@ -22,6 +22,7 @@ STAGES = (
     ("asmcfg.render",),
     ("asmcfg.diff",),
     ("asmcfg.run",),
+    ("asmcfg.serve",),
     ("asmcfg.cli", "asmcfg.__main__", "asmcfg.launch", "asmcfg.help_text"),
 )
 """The pipeline's stages in order; a module may import its own stage and the ones before it.

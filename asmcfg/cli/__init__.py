@@ -19,7 +19,7 @@ EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel,
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage,
 3 rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-on`
-condition holds. `asmcfg help diff` shows the diff's options.
+condition holds. `asmcfg help diff` and `asmcfg help serve` show their options.
 
 \b
 Examples:
@@ -42,6 +42,7 @@ FILE_HELP = ("FILE", "The JVM's output: PrintAssembly text, [MachCode] hex, perf
                      "log (plain, .gz, .xz, .bz2); `-` or none: standard input.")
 USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
+       asmcfg serve [OPTIONS] FILE        explore a whole log in the browser
 """
 
 
@@ -55,12 +56,16 @@ class _WithDiff(Grouped):
         self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
     ) -> Any:
         words = list(sys.argv[1:] if args is None else args)
-        if words[:1] == ["help"]:  # `asmcfg help` and `asmcfg help diff`, as git answers them
-            words = ["diff", "--help"] if words[1:2] == ["diff"] else ["--help"]
+        if words[:1] == ["help"]:  # `asmcfg help`, `asmcfg help diff`, `asmcfg help serve`, as git answers them
+            words = [words[1], "--help"] if words[1:2] in (["diff"], ["serve"]) else ["--help"]
         if words[:1] == ["diff"]:
             from asmcfg.cli.diff import diff_command
 
             return diff_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} diff", **extra)
+        if words[:1] == ["serve"]:
+            from asmcfg.cli.serve import serve_command
+
+            return serve_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} serve", **extra)
         return super().main(words, prog_name, **extra)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

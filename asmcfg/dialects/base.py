@@ -129,6 +129,9 @@ class Dialect:
     by_record: bool = False
     """A compilation of a large file is opened from its `<nmethod>` record and its thread's text (a LogCompilation
     log, `dialects.seek.read_log`), not as the text between two method headers (`seek.read_text`)."""
+    trailing: bool = False
+    """Its input says more of a compilation after all the code (a LogCompilation log's compiler tasks): its
+    reader's `complete` needs the whole input read; otherwise reading may stop at the compilation wanted."""
 
     def module(self) -> Any:
         """The reader module: `sniff(sample)` and `Reader(source, options)`."""

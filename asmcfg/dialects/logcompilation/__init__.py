@@ -10,4 +10,5 @@ DIALECT: Dialect = Dialect(
     piece_reader="asmcfg.dialects.logcompilation.split:read_piece",
     indexer="asmcfg.dialects.logcompilation.index:records",
     by_record=True,
+    trailing=True,
 )

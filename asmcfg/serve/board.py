@@ -1,0 +1,219 @@
+"""The analysis columns and toplists of the index, filled in the background from each compilation's facts record
+(`--jsonl --facts`), analysed on all cores with the pool every whole-log run uses."""
+
+from __future__ import annotations
+
+import heapq
+import os
+import signal
+import threading
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from asmcfg import describe
+from asmcfg.model import CallKind
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from asmcfg.model import Analysis
+    from asmcfg.run.enrich import Enrichment
+    from asmcfg.serve.opening import Reading
+    from asmcfg.serve.rows import Index
+
+TOP = 10
+"""Entries per toplist."""
+_CALLS_KEPT = 64
+"""Calls not inlined a record carries at most (a compilation of thousands of calls stays a small record)."""
+_CHECKS = ("range_check", "null_check")
+_SENT = 32
+"""Records sent from the analysis to the server at a time."""
+
+
+def reduce(result: Analysis) -> dict[str, Any]:
+    """What the index shows of one analysed compilation: its facts record cut to counts (runs in the workers)."""
+    from asmcfg.render.facts import facts_record
+
+    record = facts_record(result)
+    loops = record["loops"]
+    inside = {b for loop in loops for b in loop["blocks"]}
+    checks = {(c["address"], c["kind"]) for c in record["checks"] if c["block"] in inside and c["kind"] in _CHECKS}
+    fired: Counter[str] = Counter()
+    for trap in record["traps"]:
+        if isinstance(trap.get("fired"), int) and trap["fired"] > 0:
+            fired[trap["reason"]] += trap["fired"]
+    log = record["trap_log"]
+    calls = [(c["callee"], c.get("not_inlined", "")) for c in record["calls"] if CallKind(c["kind"]).java]
+    profile = result.cfg.method.profile
+    share = profile.run_share if profile is not None else ()
+    return {
+        "compile_id": record["compile_id"], "name": record["name"],
+        "loops": len(loops), "traps": dict(Counter(t["reason"] for t in record["traps"])),
+        "fired": None if log is None else log["fired"], "fired_by": dict(fired),
+        "checks": len(checks), "range": sum(1 for _, kind in checks if kind == "range_check"),
+        "calls": len(calls), "not_inlined": calls[:_CALLS_KEPT],
+        "vector": sum(1 for loop in loops if loop.get("vector_bits")),
+        "heat": share[0] if share else None,
+    }
+
+
+class Board:
+    """The analysis of every compilation as it comes: the rows' new cells and what the toplists rank."""
+
+    def __init__(self, index: Index) -> None:
+        self._index = index
+        self._lock = threading.Lock()
+        self._seen: Counter[tuple[int | None, str]] = Counter()
+        self.updates: list[list[Any]] = []
+        """[row, loops, traps by reason, fired, checks in loops, calls, vectorized loops, heat], in arrival order."""
+        self.total = sum(1 for e in index.entries if e.row.printed)
+        """Compilations to analyse: those whose code is in the log."""
+        self.finished = False
+        """True once every compilation was analysed (or the analysis stopped)."""
+        self.problem: str | None = None
+        """Why the analysis stopped early, if it did."""
+        self._heat: list[tuple[float, int]] = []
+        self._fired: list[tuple[int, int, str]] = []
+        self._checks: list[tuple[int, int, int]] = []
+        self._calls: dict[tuple[str, str], list[int]] = {}
+        self._reasons: Counter[str] = Counter()
+        self._static = _static_lists(index)
+        self._cached: tuple[int, dict[str, Any]] | None = None
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Take one reduced record (or an error record) from the analysis."""
+        key = (record.get("compile_id"), str(record.get("name")))
+        with self._lock:
+            n = self._index.find(key[0], key[1], self._seen[key])
+            self._seen[key] += 1
+            if n is None:
+                return
+            if "error" in record:
+                self.updates.append([n, None, None, None, None, None, None, None])
+                return
+            self.updates.append([n, record["loops"], record["traps"], record["fired"], record["checks"],
+                                 record["calls"], record["vector"], record["heat"]])
+            self._rank(n, record)
+
+    def _rank(self, n: int, record: dict[str, Any]) -> None:
+        if record["heat"] is not None:
+            self._heat.append((record["heat"], n))
+        self._fired.extend((count, n, reason) for reason, count in record["fired_by"].items())
+        if record["checks"]:
+            self._checks.append((record["checks"], record["range"], n))
+        for callee, reason in record["not_inlined"]:
+            entry = self._calls.setdefault((callee, reason), [0, n])
+            entry[0] += 1
+            self._reasons[reason] += 1
+
+    def stop(self, problem: str | None = None) -> None:
+        """The analysis is over: done, or stopped for `problem`."""
+        with self._lock:
+            self.finished = True
+            self.problem = problem
+
+    def since(self, start: int) -> dict[str, Any]:
+        """The rows' cells analysed from update `start` on, the progress, and the toplists."""
+        with self._lock:
+            start = max(0, min(start, len(self.updates)))
+            return {"rows": self.updates[start:], "next": len(self.updates), "done": len(self.updates),
+                    "total": self.total, "finished": self.finished, "problem": self.problem,
+                    "toplists": self._toplists()}
+
+    def _toplists(self) -> dict[str, Any]:
+        if self._cached is not None and self._cached[0] == len(self.updates):
+            return self._cached[1]
+        name = self._index.name
+        lists = {
+            **self._static,
+            "hottest": [_item(n, name(n), describe.percent((share,))) for share, n in heapq.nlargest(TOP, self._heat)],
+            "fired": [_item(n, f"{reason} in {name(n)}", f"{count}x")
+                      for count, n, reason in heapq.nlargest(TOP, self._fired)],
+            "checks": [_item(n, name(n), f"{checks} ({ranges} range)")
+                       for checks, ranges, n in heapq.nlargest(TOP, self._checks)],
+            "calls": [_item(n, f"{callee} in {name(n)}" + (f": {reason}" if reason else ""), f"{count}x")
+                      for (callee, reason), (count, n) in heapq.nlargest(TOP, self._calls.items(),
+                                                                          key=lambda kv: kv[1][0])],
+            "reasons": [{"text": reason or "(no log reason)", "value": f"{count}x"}
+                        for reason, count in self._reasons.most_common(TOP)],
+        }
+        self._cached = (len(self.updates), lists)
+        return lists
+
+
+def _item(n: int, text: str, value: str) -> dict[str, Any]:
+    return {"row": n, "text": text, "value": value}
+
+
+def _static_lists(index: Index) -> dict[str, Any]:
+    """The toplists the headers alone give: the largest compilations, the methods compiled most often."""
+    sized = ((e.cells[7], n) for n, e in enumerate(index.entries) if e.cells[7] is not None)
+    counts: Counter[str] = Counter(e.row.method for e in index.entries)
+    last = {e.row.method: n for n, e in enumerate(index.entries)}
+    return {
+        "largest": [_item(n, index.name(n), f"{size} bytes") for size, n in heapq.nlargest(TOP, sized)],
+        "most": [_item(last[method], method, f"{count} compilations")
+                 for method, count in counts.most_common(TOP) if count > 1],
+    }
+
+
+def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event) -> None:
+    """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body).
+
+    The analysis runs in a forked process of its own (and the workers it forks): the server's threads never wait
+    for the GIL behind it, and stopping it is one kill, whatever it is computing."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(target=_analyse, args=(reading, how, sending, os.getpid()),
+                            name="asmcfg-facts")
+    child.start()
+    sending.close()
+    problem = None
+    try:
+        while not stop.is_set():
+            if not receiving.poll(0.2):
+                continue
+            batch = receiving.recv()
+            if isinstance(batch, str):  # why the analysis stopped
+                problem = batch
+                break
+            for record in batch:
+                board.add(record)
+    except EOFError:  # the analysis ended
+        pass
+    finally:
+        if child.is_alive():
+            child.kill()  # its workers die with it
+        child.join()
+        receiving.close()
+        board.stop(problem)
+
+
+def _analyse(reading: Reading, how: Enrichment, out: Connection, parent: int) -> None:
+    """In the forked process: analyse every compilation on all cores and send the reduced records, a few at a
+    time; the last message, if any, says why it stopped. Ctrl-C goes to the server, which ends this process."""
+    from asmcfg import dialects
+    from asmcfg.dialects.scan import die_with_parent
+    from asmcfg.run import parallel
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for caught in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(caught, signal.SIG_DFL)
+    die_with_parent(parent)
+    options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
+    batch: list[dict[str, Any]] = []
+    try:
+        for record in parallel.analyse_file(reading.path, reduce, dialect=reading.dialect, how=how,
+                                            options=options):
+            batch.append(record)
+            if len(batch) >= _SENT:
+                out.send(batch)
+                batch = []
+        out.send(batch)
+    except Exception as exc:  # the index and the pages stay usable: the page shows why the columns stopped
+        out.send(batch)
+        out.send(f"{type(exc).__name__}: {exc}")
+    finally:
+        out.close()

@@ -1,0 +1,91 @@
+"""The pages `asmcfg serve` sends: the index of every compilation, a compilation's report (the `--html` page) and
+a short page saying why one cannot be shown. Each is one document whose Content-Security-Policy lets only its own
+script run, pinned by its hash; text from the log reaches them as JSON the script puts in as text, or escaped."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import io
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from asmcfg.terminal import visible
+
+if TYPE_CHECKING:
+    from asmcfg.model import Analysis
+    from asmcfg.render.html import PageOptions
+    from asmcfg.serve.rows import Index
+
+POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src {hash}; img-src data:; connect-src 'self'; "
+          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+"""The Content-Security-Policy header of a page whose one script has the hash `{hash}`."""
+NO_SCRIPT = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+"""The policy of a page without script."""
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page to send: its bytes and the policy that goes with them."""
+
+    body: bytes
+    """The HTML document, UTF-8."""
+    policy: str
+    """Its Content-Security-Policy."""
+
+
+def script_hash(script: str) -> str:
+    """The policy's `'sha256-…'` source for a script (as `render.html.script_hash`, without loading the renderer:
+    the index is ready sooner)."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a <script> element: no `<` can close it."""
+    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _asset(name: str) -> str:
+    return resources.files("asmcfg.serve").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _fill(template: str, parts: dict[str, str]) -> str:
+    pieces = re.split(r"\{\{(\w+)\}\}", template)
+    return "".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces))
+
+
+def index_page(index: Index, source: str) -> Page:
+    """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places."""
+    script = _asset("index.js")
+    data: dict[str, Any] = {"source": source, "rows": index.cells()}
+    text = _fill(_asset("index.html"), {
+        "TITLE": html.escape(visible(f"asmcfg: {source}")),
+        "STYLE": _asset("index.css"),
+        "DATA": script_json(data),
+        "SCRIPT": script,
+        "SCRIPT_HASH": script_hash(script),
+    })
+    return Page(text.encode("utf-8"), POLICY.format(hash=script_hash(script)))
+
+
+def compilation_page(result: Analysis, options: PageOptions) -> Page:
+    """The `--html` report of one compilation, as `asmcfg FILE --compile-id N --html` writes it."""
+    from asmcfg.render.html import page_script, write_html
+
+    out = io.StringIO()
+    write_html([result], out, options)
+    return Page(out.getvalue().encode("utf-8"), POLICY.format(hash=script_hash(page_script())))
+
+
+def problem_page(title: str, message: str) -> Page:
+    """A page that says why a compilation cannot be shown; `message` may quote the log and is escaped."""
+    text = _fill(_asset("problem.html"), {
+        "TITLE": html.escape(visible(title)),
+        "MESSAGE": html.escape(visible(message)),
+    })
+    return Page(text.encode("utf-8"), NO_SCRIPT)

@@ -1,0 +1,161 @@
+"""`asmcfg serve FILE`: index the input, print the URL once the index page is ready, analyse in the background,
+serve until Ctrl-C or SIGTERM."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from asmcfg.serve.opening import Reading
+
+if TYPE_CHECKING:
+    from asmcfg.model import Analysis
+    from asmcfg.render.html import PageOptions
+    from asmcfg.run.enrich import Enrichment
+    from asmcfg.serve import pages
+    from asmcfg.serve.rows import Index
+
+STOP_WAIT = 5.0
+"""Seconds the background analysis is given to end its workers once the server stops."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """What `asmcfg serve` was asked."""
+
+    reading: Reading
+    """The input and how to read it."""
+    log: str | None = None
+    """`--log`: a LogCompilation log of the same run."""
+    profile: str | None = None
+    """`--profile`: a perfasm profile of the same run."""
+    jdk: int | None = None
+    """`--jdk`: the JDK whose trap tables to use."""
+    source_path: tuple[str, ...] = ()
+    """`--source-path` folders of .java files."""
+    port: int = 0
+    """The port; 0 takes a free one."""
+    open_browser: bool = True
+    """Open the index in the browser once ready."""
+    quiet: bool = False
+    """Nothing on stderr but errors."""
+    renderer: str = "auto"
+    """Graphviz: system dot or graphviz-pure."""
+    render_timeout: float = 60
+    """Seconds before Graphviz is given up on."""
+
+
+def serve(options: ServeOptions) -> int:
+    """Run the server until stopped (Ctrl-C raises KeyboardInterrupt, SIGTERM `Stopped`: the guard's exit codes)."""
+    from asmcfg.serve import app, board, pages, rows
+    from asmcfg.sources.lines import display_name
+
+    started = time.perf_counter()
+    how = _enrichment(options) if options.log or options.profile else None  # a bad one: an error, no URL
+    index = rows.build(options.reading)
+    if not index.entries:
+        from asmcfg.run.pipeline import no_methods_error
+
+        raise no_methods_error(display_name(options.reading.path))
+    home = pages.index_page(index, display_name(options.reading.path))
+    found = board.Board(index)
+
+    loaded = threading.Event()
+
+    def render(n: int) -> pages.Page:
+        loaded.wait()
+        assert how is not None
+        return _render(options, index, how, n)
+
+    try:
+        server = app.Server(options.port, app.Site(index, home, found, render))
+    except OSError as exc:  # the port is taken, or not ours to take
+        from asmcfg.errors import AsmcfgError
+
+        raise AsmcfgError(f"cannot listen on {app.HOST}:{options.port}: {exc.strerror or exc} (choose another "
+                          "--port, or leave it out for a free one)") from None
+    serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True,
+                               name="asmcfg-http")
+    stop = threading.Event()
+    filler: threading.Thread | None = None
+    try:
+        serving.start()
+        sys.stdout.write(server.url + "\n")
+        sys.stdout.flush()
+        if not options.quiet:
+            sys.stderr.write(f"asmcfg: {len(index.entries)} compilations indexed in "
+                             f"{time.perf_counter() - started:.1f} s; analysing them in the background "
+                             f"(Ctrl-C stops the server)\n")
+        how = how or _enrichment(options)
+        loaded.set()
+        _preload()
+        filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop),
+                                  daemon=True, name="asmcfg-facts")
+        filler.start()
+        if options.open_browser:
+            threading.Thread(target=_open, args=(server.url,), daemon=True).start()
+        while not stop.wait(3600):  # the main thread waits here for Ctrl-C or SIGTERM
+            pass
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+        if filler is not None:
+            filler.join(STOP_WAIT)
+    return 0
+
+
+def _enrichment(options: ServeOptions) -> Enrichment:
+    from asmcfg.run import enrich
+
+    return enrich.load(options.log, options.profile, options.jdk)
+
+
+def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pages.Page:
+    """Row `n`'s report page: read, enriched, analysed and drawn as `--html` draws it."""
+    from asmcfg.run import enrich
+    from asmcfg.serve import pages
+    from asmcfg.serve.opening import open_compilation
+
+    done = enrich.enrich(open_compilation(options.reading, index.entries[n].row), how)
+    return pages.compilation_page(done.analysis, _page_options(options, done.analysis))
+
+
+def _page_options(options: ServeOptions, result: Analysis) -> PageOptions:
+    from asmcfg.render import html
+    from asmcfg.render.svg import render_svg
+    from asmcfg.sources.java import find_sources, folders
+
+    sources = None
+    if options.source_path:
+        method = result.cfg.method
+        names = {f.method for ins in method.instructions for f in ins.frames} | {method.header.name}
+        sources = find_sources(folders(options.source_path), names)
+
+    def render(dot_text: str) -> bytes:
+        return render_svg(dot_text, options.render_timeout, options.renderer)
+
+    return html.PageOptions(render=render, fold=True, sources=sources)
+
+
+def _preload() -> None:
+    """Import what the pages and the analysis use now, in this thread: a worker forked while another thread holds
+    an import lock would wait for it forever."""
+    import asmcfg.analyses
+    import asmcfg.cfg.build
+    import asmcfg.isa
+    import asmcfg.render.dot
+    import asmcfg.render.facts
+    import asmcfg.render.html
+    import asmcfg.render.svg
+    import asmcfg.run.parallel
+    import asmcfg.serve.opening  # noqa: F401
+
+
+def _open(url: str) -> None:
+    import webbrowser
+
+    webbrowser.open(url)
