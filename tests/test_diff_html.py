@@ -62,7 +62,7 @@ def test_clicking_the_old_loop_shows_the_new_main_loop(browser: Any, tmp_path: P
     assert new.get_attribute("g.cluster.peer", "id") == "loop9"
     assert _centred(new, "g#loop9")
     status = page.text_content("#diff-status") or ""
-    assert "old loop B14 → new loop B9" in status and "main loop x15" in status
+    assert "old loop B14 → new loop B9" in status and "main loop x16" in status
     # the old loop's blocks holding the checks that left it are painted as removed, the loops as changed
     removed = old.eval_on_selector('g[data-block="B11"] > path, g[data-block="B11"] > polygon',
                                    "el => el.getAttribute('fill')")

@@ -208,7 +208,7 @@ def _unrolls(walks: dict[int, Walk], main: int, copies: dict[int, LoopRole]) -> 
         return {}
     step = steps.pop()
     unrolls = {}
-    for header in [main, *(h for h, role in copies.items() if role is LoopRole.DRAIN)]:
+    for header in [main, *[h for h, role in copies.items() if role is LoopRole.DRAIN]]:
         stride, lanes = walks[header].stride, walks[header].lanes
         if step and stride and lanes and stride % (lanes * step) == 0:
             unrolls[header] = stride // (lanes * step)
