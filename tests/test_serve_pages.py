@@ -8,7 +8,9 @@ import re
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from corpus import DATA, run_cli
 
 from asmcfg.serve import pages, rows
@@ -83,3 +85,21 @@ def test_help_serve_is_the_subcommands_help() -> None:
     assert "--no-open" in out and "--port PORT" in out
     code, _, err = run_cli("serve", "-")
     assert code == 2 and "give a FILE, not standard input" in err
+
+
+def test_a_row_of_a_large_plain_file_opens_through_the_index_as_the_whole_read_gives_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the index path reads only the row's bytes; every file counts as large here, so the copy goes through it
+    from asmcfg.run import opening
+
+    plain = tmp_path / "shapes.txt"
+    plain.write_bytes(SHAPES.read_bytes())
+    index = rows.build(Reading(str(plain)))
+    whole = [open_compilation(Reading(str(plain)), entry.row) for entry in index.entries]
+    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    calls: list[int] = []
+    real = opening.open_one
+    monkeypatch.setattr(opening, "open_one", lambda *a: calls.append(1) or real(*a))
+    indexed = [open_compilation(Reading(str(plain)), entry.row) for entry in index.entries]
+    assert len(calls) == len(index.entries) and indexed == whole

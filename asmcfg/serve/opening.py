@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from asmcfg.errors import InputError
 
 if TYPE_CHECKING:
+    from asmcfg.dialects import ReadOptions
     from asmcfg.model import DialectName, Method, Syntax
 
 
@@ -47,6 +48,9 @@ def open_compilation(reading: Reading, row: Row) -> Method:
     from asmcfg.run.pipeline import open_input
 
     options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
+    indexed = _indexed(reading, row, options or dialects.ReadOptions())
+    if indexed is not None:
+        return indexed
     stream = open_input(reading.path, reading.dialect, options)
     trailing = dialects.BY_NAME[stream.dialect].trailing
     seen = 0
@@ -62,3 +66,20 @@ def open_compilation(reading: Reading, row: Row) -> Method:
     if found is None:
         raise InputError(f"compile id {row.compile_id} ({row.method}) is not in the input", reading.path)
     return stream.complete(found)
+
+
+def _indexed(reading: Reading, row: Row, options: ReadOptions) -> Method | None:
+    """The row's compilation read from its own bytes, found by the header index (`run.opening`, as `--compile-id`
+    opens it) when the input is a large plain file; None when it must be read whole (a small or compressed input,
+    or a compile id the log repeats)."""
+    if row.compile_id is None or row.ordinal:
+        return None
+    from asmcfg.run.opening import open_one
+    from asmcfg.run.options import Options
+    from asmcfg.run.pipeline import Selector
+
+    wanted = Options(input=reading.path, selector=Selector(None, row.compile_id, None), input_format=reading.dialect)
+    picked = open_one(wanted, options)
+    if picked is None or picked.candidates != 1 or picked.method.header.name != row.method:
+        return None
+    return picked.method
