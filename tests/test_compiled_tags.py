@@ -53,7 +53,7 @@ def fields(found: list[Tag] | None) -> list[tuple[Any, ...]] | None:
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 def test_every_markup_line_of_a_log_reads_the_same_in_c(path: Path, native: ReadTags) -> None:
     lines = markup(path)
-    assert len(lines) > 100
+    assert len(lines) > 20  # the smallest, one compilation's printing cut out of a log, has 30
     read = 0
     for line in lines:
         found = native(line, Tag, unescape)

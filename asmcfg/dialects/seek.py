@@ -43,6 +43,10 @@ class _Counts:
     outside: int = 0
 
 
+PIECE_BYTES = 16 << 20
+"""Text around the chosen method beyond which it is not read as one piece (a method followed by tens of MB of a
+program's output, say): the whole-input read streams it in bounded memory instead."""
+
 def chunks(view: mmap.mmap, end: int | None = None, overlap: int = 0) -> Iterator[tuple[int, bytes]]:
     """(offset, bytes) of successive COUNT_BYTES of the mapped file up to `end`, each with `overlap` bytes of the
     next; each chunk's pages are let go once copied, so the process never holds the file."""
@@ -91,6 +95,8 @@ def read_text(
     if bounds is None:
         return None
     start, end = bounds
+    if end - start > PIECE_BYTES:  # read as one piece, its lines would all be held at once: stream the input
+        return None
     first, jdk = _before(view, start)
     header_line = first + view[start : offsets[chosen]].count(b"\n")
     piece = Piece(first, view[start:end], start, jdk)
