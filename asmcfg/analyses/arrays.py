@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from asmcfg.analyses.registers import split_operands
 from asmcfg.model import Instruction, IsaName, Syntax
 
 HEADER = 12
@@ -39,18 +40,7 @@ Access = tuple[int, str, int, int]
 
 def split(operands: str) -> list[str]:
     """The operands, split at the commas outside brackets, parentheses and braces."""
-    parts: list[str] = []
-    depth = start = 0
-    for at, char in enumerate(operands):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(operands[start:at].strip())
-            start = at + 1
-    parts.append(operands[start:].strip())
-    return [p for p in parts if p]
+    return split_operands(operands, braces=True)
 
 
 def element_accesses(instructions: Sequence[Instruction], isa: IsaName, syntax: Syntax,

@@ -43,21 +43,28 @@ def name(register: str) -> str:
     return f"r{letter}x" if letter else f"r{number}" if number else f"r{pair}"
 
 
+def split_operands(text: str, braces: bool = False) -> list[str]:
+    """The operands of an operand text, stripped, split at the commas outside parentheses and brackets (and
+    braces, with `braces`: an AArch64 register list `{v0.4s, v1.4s}` is then one operand)."""
+    opening, closing = ("([{", ")]}") if braces else ("([", ")]")
+    parts: list[str] = []
+    depth = start = 0
+    for at, char in enumerate(text):
+        if char in opening:
+            depth += 1
+        elif char in closing:
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:at].strip())
+            start = at + 1
+    parts.append(text[start:].strip())
+    return [part for part in parts if part]
+
+
 @functools.lru_cache(maxsize=8192)
 def operands(text: str) -> tuple[tuple[str, bool], ...]:
     """The operands of an operand text, each with True when it is a memory operand."""
-    parts: list[str] = []
-    depth, start = 0, 0
-    for k, char in enumerate(text):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:k])
-            start = k + 1
-    parts.append(text[start:])
-    return tuple((part.strip(), "(" in part or "[" in part) for part in parts if part.strip())
+    return tuple((part, "(" in part or "[" in part) for part in split_operands(text))
 
 
 def direct(text: str) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.hotness import is_cold
+from asmcfg.analyses.registers import split_operands
 from asmcfg.analyses.vectors import own_blocks
 from asmcfg.model import Analysis, Instruction, IsaName, Loop, Syntax
 
@@ -150,25 +151,11 @@ def _arrays(operands: list[str | Access]) -> list[tuple[Access, bool]]:
 
 def _parse(ins: Instruction, att: bool) -> tuple[str, str, list[str | Access]]:
     """(operation, operand text, operands destination first): registers as families, immediates as `#N`."""
-    parts = _split(ins.operands)
+    parts = split_operands(ins.operands)
     if att:
         parts.reverse()
     op = _ATT_OPS.get(ins.mnemonic, ins.mnemonic) if att else ins.mnemonic
     return op, ins.operands, [_operand(p, att) for p in parts]
-
-
-def _split(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    last = text[start:].strip()
-    return [*parts, last] if last else parts
 
 
 def _operand(text: str, att: bool) -> str | Access:
