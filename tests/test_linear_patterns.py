@@ -77,7 +77,7 @@ ADVERSARIAL = {
                                           "'Column 1: ' + 'a' * MB", "None"),
     "perfasm result: a run of `:`": ("from asmcfg.dialects.perfasm.reader import _result as f",
                                      "'Secondary result \"' + ':' * MB", "None"),
-    "memory operand: a run of `(`": ("from asmcfg.analyses.strides import _split as f", "'(' * MB + '[' * MB",
+    "memory operand: a run of `(`": ("from asmcfg.analyses.registers import split_operands as f", "'(' * MB + '[' * MB",
                                      "['(' * MB + '[' * MB]"),
     "memory operand: a long AT&T address": (
         "from asmcfg.analyses.strides import _operand; f = lambda t: _operand(t, True)", "'0x10(%' + 'r' * MB + ','",
