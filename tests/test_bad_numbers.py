@@ -259,3 +259,19 @@ def test_a_section_address_of_more_than_64_bits_is_not_read(tmp_path: Path, digi
     fib = by_line(found, 8)
     assert fib["name"] == "RecOsr::fib" and len(fib["blocks"]) > 1
     assert all(int(i["address"], 16) < 1 << 64 for b in fib["blocks"] for i in b["instructions"])
+
+
+def test_numbers_no_disassembler_prints_in_a_loop_leave_its_labels_unread_not_a_traceback(tmp_path: Path) -> None:
+    # the loop passes read strides, displacements, scales and vector registers from operand text: a crafted
+    # immediate, a 5,000-digit displacement and scale, and a register numbered with 5,000 digits in Tensor4D's
+    # C2 sum4 leave those accesses unread and the run goes on
+    text = gzip.decompress((DATA / "hsdis" / "jdk17-Tensor4D-print-hsdis-att.txt.gz").read_bytes()).decode()
+    huge = "1" * 5000
+    text = text.replace("incl\t\t%r8d", "addl\t\t$0xNfN, %r8d").replace("incl\t\t%ebx", f"addl\t\t${huge}, %ebx")
+    text = text.replace("0x10(%rsi, %r8, 4)", f"0x{huge}(%rsi, %r8, {huge})")
+    text = text.replace("0x10(%rbp, %rbx, 4)", f"0x10(%rbp, %rbx, 4), %xmm{huge}")
+    crafted = tmp_path / "crafted.txt"
+    crafted.write_text(text)
+    code, out, err = run_cli(str(crafted), "--all", "--json", "-", "-q")
+    assert code == 0, err
+    assert {m["compile_id"] for m in json.loads(out)["methods"]} == {5, 6, 7, 8, 9, 10}

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from asmcfg.analyses.registers import split_operands
 from asmcfg.model import Instruction, IsaName, Syntax
+from asmcfg.sources.numbers import MAX_DIGITS
 
 HEADER = 12
 """The smallest array header (compact object headers): the first element's displacement is at least this."""
@@ -58,8 +59,12 @@ def element_accesses(instructions: Sequence[Instruction], isa: IsaName, syntax: 
     return frozenset(at for at, array, scale, _ in accesses if lowest[(array, scale)] >= HEADER)
 
 
-def _number(text: str) -> int | None:
+def literal(text: str) -> int | None:
+    """An integer as a disassembler prints it (`0x40`, `-8`, `#16`, MASM's `40h`); None for anything else, or a
+    number longer than any HotSpot prints (a crafted log)."""
     text = text.strip().lower().removeprefix("#")
+    if len(text) > MAX_DIGITS + 3 or not text.isascii():
+        return None
     try:
         return int(text[:-1], 16) if text.endswith("h") else int(text, 0)
     except ValueError:
@@ -82,7 +87,7 @@ def _x86_memory(operand: str, intel: bool) -> tuple[str, str, int, int] | None:
     found = _ATT_MEM.search(operand)
     if not found:
         return None
-    displacement = _number(found.group(1) or "0") or 0
+    displacement = literal(found.group(1) or "0") or 0
     return x86_family(found.group(2) or ""), x86_family(found.group(3) or ""), int(found.group(4) or 1), displacement
 
 
@@ -95,9 +100,9 @@ def _intel_memory(operand: str) -> tuple[str, str, int, int] | None:
     displacement = 0
     for sign, term in _INTEL_TERM.findall(found.group(1)):
         name, _, times = term.partition("*")
-        value = _number(term)
+        value = literal(term)
         if x86_family(name):
-            registers.append((x86_family(name), int(times) if times.isdigit() else 1 if not times else 0))
+            registers.append((x86_family(name), (literal(times) or 0) if times else 1))
         elif value is not None:
             displacement += -value if sign == "-" else value
     scaled = [r for r in registers if r[1] != 1]
@@ -133,7 +138,7 @@ def _x86_induction(instructions: Sequence[Instruction], intel: bool, base: Calla
         destination, sources = _x86_ends(ins.operands, intel)
         if not _X86_32.match(destination):
             continue
-        constant = len(sources) == 1 and (sources[0].startswith("$") if not intel else _number(sources[0]) is not None)
+        constant = len(sources) == 1 and (sources[0].startswith("$") if not intel else literal(sources[0]) is not None)
         if (mnemonic.startswith(("add", "sub")) and constant) or (mnemonic.startswith(("inc", "dec")) and not sources):
             found.add(x86_family(destination))
         elif mnemonic.startswith("lea") and len(sources) == 1 and (register := _x86_source(sources[0], intel)):
@@ -205,7 +210,7 @@ def _a64_accesses(instructions: Sequence[Instruction], base: Callable[[str], str
         if memory is not None:
             inside = split(memory.strip("[]!"))
             held = element.get(_a64_family(inside[0])) if inside else None
-            offset = 0 if len(inside) == 1 else _number(inside[1]) if len(inside) == 2 else None
+            offset = 0 if len(inside) == 1 else literal(inside[1]) if len(inside) == 2 else None
             if held is not None and offset is not None:
                 found.append((at, held[0], 0, held[1] + offset))
             continue
@@ -227,7 +232,7 @@ def _a64_element(mnemonic: str, parts: list[str], induction: set[str],
         return None
     first, second = _a64_family(parts[1]), _a64_family(parts[2])
     if _A64_IMM.match(parts[2]) and first in element:
-        return element[first][0], element[first][1] + (_number(parts[2]) or 0)
+        return element[first][0], element[first][1] + (literal(parts[2]) or 0)
     if second in induction and first and first not in induction:
         return first, 0
     if len(parts) == 3 and first in induction and second and second not in induction:

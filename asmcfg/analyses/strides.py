@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from asmcfg.analyses.arrays import literal
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.analyses.registers import split_operands
@@ -41,6 +42,8 @@ _PARTIAL = re.compile(r"^v?(?:pmov[sz]x|cvt|pbroadcast|broadcast|pinsr|pextr|ins
 _SCALAR_BYTES = {"movd": 4, "vmovd": 4, "movq": 8, "vmovq": 8, "ss": 4, "sd": 8}
 """Bytes moved by the scalar moves and operations on vector registers, by mnemonic or suffix."""
 _FAMILY = re.compile(r"^r(\d+)[dwb]?$")
+_UNREAD = "?"
+"""An operand whose numbers are none a disassembler prints (a crafted log): no register, no access."""
 _LEGACY = {"a": "rax", "b": "rbx", "c": "rcx", "d": "rdx"}
 
 
@@ -118,8 +121,9 @@ def _follow(body: list[tuple[str, str, list[str | Access]]], iv: str) -> tuple[i
         if not isinstance(dest, str) or op in _READ_ONLY:
             continue
         source = operands[1] if len(operands) > 1 else None
-        if op in ("add", "sub") and dest in tracked and isinstance(source, str) and source.startswith("#"):
-            tracked[dest] += int(source[1:], 0) * (1 if op == "add" else -1)
+        step = literal(source) if isinstance(source, str) and source.startswith("#") else None
+        if op in ("add", "sub") and dest in tracked and step is not None:
+            tracked[dest] += step * (1 if op == "add" else -1)
         elif op in ("inc", "dec") and dest in tracked and len(operands) == 1:
             tracked[dest] += 1 if op == "inc" else -1
         elif op == "lea" and isinstance(source, Access) and source.base in tracked and not source.index:
@@ -165,8 +169,10 @@ def _operand(text: str, att: bool) -> str | Access:
         found = _ATT_MEMORY.match(text)
         if found:
             disp, base, index, scale = found.groups()
-            return Access(int(disp, 0) if disp else 0, _family(base or ""), _family(index or ""),
-                          int(scale) if scale else 1, None)
+            shift, times = literal(disp) if disp else 0, literal(scale) if scale else 1
+            if shift is None or times is None:
+                return _UNREAD
+            return Access(shift, _family(base or ""), _family(index or ""), times, None)
         return _family(text)
     found = _INTEL_MEMORY.match(text)
     if found:
@@ -174,15 +180,21 @@ def _operand(text: str, att: bool) -> str | Access:
     return "#" + text if re.fullmatch(r"-?(?:0x[0-9a-f]+|\d+)", text) else _family(text)
 
 
-def _intel_memory(size: str, inside: str) -> Access:
+def _intel_memory(size: str, inside: str) -> Access | str:
     base = index = ""
     scale, disp = 1, 0
     for sign, term in re.findall(r"([+-]?)\s*([^+\-\s]+)", inside):
         if "*" in term:
-            register, factor = term.split("*")
-            index, scale = _family(register), int(factor)
+            register, _, factor = term.partition("*")
+            times = literal(factor)
+            if times is None:
+                return _UNREAD
+            index, scale = _family(register), times
         elif re.fullmatch(r"0x[0-9a-f]+|\d+", term):
-            disp += int(term, 0) * (-1 if sign == "-" else 1)
+            value = literal(term)
+            if value is None:
+                return _UNREAD
+            disp += value * (-1 if sign == "-" else 1)
         elif not base:
             base = _family(term)
         else:

@@ -32,7 +32,7 @@ from asmcfg.analyses.hotness import is_cold
 from asmcfg.model import Analysis, Instruction, IsaName, Loop, LoopFacts, LoopRole, Syntax, Tag, VectorIsa
 from asmcfg.model.factory import replace
 
-_X86_REG = re.compile(r"\b([xyz])mm(\d+)\b")
+_X86_REG = re.compile(r"\b([xyz])mm(\d{1,2})\b")
 _X86_BITS = {"x": 128, "y": 256, "z": 512}
 _X86_PACKED = re.compile(
     r"^v?(?:p[a-z0-9]+|[a-z0-9]+p[sd]|movdq[au]\d*|extract[a-z0-9]+|insert[a-z0-9]+|broadcast[a-z0-9]+|"

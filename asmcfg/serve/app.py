@@ -112,9 +112,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._page(site.home)
         if path == "/api/facts":
             since = query.get("since", ["0"])[0]
-            body = json.dumps(site.board.since(int(since) if since.isdigit() else 0), separators=(",", ":"))
+            body = json.dumps(site.board.since(int(since) if _count(since) else 0), separators=(",", ":"))
             return self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json")
-        if path.startswith("/c/") and path[3:].isdigit() and int(path[3:]) < len(site.index.entries):
+        if path.startswith("/c/") and _count(path[3:]) and int(path[3:]) < len(site.index.entries):
             return self._compilation(int(path[3:]))
         self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
@@ -166,3 +166,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         """Requests are not logged: stdout holds the URL alone, stderr stays quiet."""
+
+
+def _count(text: str) -> bool:
+    """True for a count as the pages write one: ASCII digits, at most 18 (a request's text is not trusted)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
