@@ -33,13 +33,13 @@ SECTIONS = (
     ("What to read", ("input_format", "syntax", "strict")),
     ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "list_")),
     ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "quiet")),
-    ("Heat and logs", ("profile", "log", "paths", "jdk")),
+    ("Heat and logs", ("profile", "pid", "skid", "log", "paths", "jdk")),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
     ("Other", ("debug", "version", "help")),
 )
 """The sections of `asmcfg --help`, and the options under each."""
 FILE_HELP = ("FILE", "The JVM's output: PrintAssembly text, [MachCode] hex, perfasm output or a LogCompilation "
-                     "log (plain, .gz, .xz, .bz2); `-` or none: standard input.")
+                     "log (plain, .gz, .xz, .bz2), or a folder `asmcfg record` wrote; `-` or none: standard input.")
 USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
        asmcfg serve [OPTIONS] FILE        explore a whole log in the browser
@@ -124,7 +124,13 @@ class _WithDiff(Grouped):
     help="Give up on Graphviz after this long.",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first line inside a method that is not understood.")
-@click.option("--profile", metavar="PERFASM", help="Put a JMH perfasm profile of the same run onto the graph.")
+@click.option("--profile", metavar="PROFILE",
+              help="Put measured heat of the same run onto the graph: JMH perfasm output, or `perf script` text "
+                   "(with the run's LogCompilation log as FILE or --log).")
+@click.option("--pid", type=click.IntRange(0), metavar="PID",
+              help="Of a record folder's JVMs, read this one (default: the most samples in compiled code).")
+@click.option("--skid", type=click.Choice(("sampled", "previous")), default="sampled", show_default=True,
+              help="Credit each sample to the instruction it names, or to the one before it in its block.")
 @click.option("--log", "log", metavar="LOGXML",
               help="Read inlining decisions and trap records from a LogCompilation log of the same run.")
 @click.option(
@@ -160,6 +166,8 @@ def main(
     render_timeout: float,
     strict: bool,
     profile: str | None,
+    pid: int | None,
+    skid: str,
     log: str | None,
     paths: int,
     quiet: bool,
@@ -202,6 +210,8 @@ def main(
         profile=profile,
         log=log,
         paths=paths,
+        pid=pid,
+        skid=skid == "previous",
     )
     context = click.get_current_context()
     typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)

@@ -243,3 +243,18 @@ class Drawn(Word):
     """By the other renderer (system `dot` or graphviz-pure) after the one asked for failed."""
     NOT_DRAWN = "not_drawn"
     """By none: the page lists its blocks instead."""
+
+
+class Place(Word):
+    """Where a `perf` sample of a recorded JVM ran."""
+
+    NMETHOD = "nmethod"
+    """In a compilation of the log: the compiled code asmcfg draws."""
+    CODE_CACHE = "code cache, not an nmethod"
+    """In JIT-made code that is no compilation: the interpreter, `vtable chunks`, stubs, adapters."""
+    LIBJVM = "libjvm.so"
+    """In the JVM itself: the JIT compilers, the garbage collector, the runtime."""
+    KERNEL = "kernel"
+    """In the kernel."""
+    OTHER = "other"
+    """In another library (`libc.so.6`) or mapping."""

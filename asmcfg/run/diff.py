@@ -75,7 +75,7 @@ class DiffOptions:
 def run(options: DiffOptions) -> int:
     """Carry out one diff; returns the exit status (0, or gate.EXIT_CODE when a condition holds)."""
     outputs.check_targets(diff_outputs(options), stdout=False)  # before anything is read
-    old, new = read_sides(options)
+    old, new = read_sides(recorded_sides(options))
     result = diff(items.side(old), items.side(new))
     failures = gate.check(result, options.fail_on)
     write_outputs(result, failures if options.fail_on else None, options)
@@ -117,8 +117,22 @@ def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
         (old,) = _pick(options.old, (options.old_selector,), ("old",), options)
         (new,) = _pick(options.new, (options.new_selector,), ("new",), options)
     _same_method(old, new, options)
-    return (_analysed(old, options.old_log, options.old_profile, options),
-            _analysed(new, options.new_log, options.new_profile, options))
+    return (_analysed(old, options.old_log, options.old_profile, options, options.old),
+            _analysed(new, options.new_log, options.new_profile, options, options.new))
+
+
+def recorded_sides(options: DiffOptions) -> DiffOptions:
+    """`options` with each side that is a record folder read as its JVM's log and samples."""
+    from dataclasses import replace
+
+    from asmcfg.run.recorded import resolve
+
+    old, new = resolve(options.old), resolve(options.new)
+    if old is not None:
+        options = replace(options, old=old.log, old_profile=options.old_profile or old.perf_script)
+    if new is not None:
+        options = replace(options, new=new.log, new_profile=options.new_profile or new.perf_script)
+    return options
 
 
 def _pick(path: str, selectors: Sequence[Selector], sides: Sequence[str], options: DiffOptions) -> list[Method]:
@@ -166,9 +180,9 @@ def _same_method(old: Method, new: Method, options: DiffOptions) -> None:
             old.source)
 
 
-def _analysed(method: Method, log: str | None, profile: str | None, options: DiffOptions) -> Analysis:
+def _analysed(method: Method, log: str | None, profile: str | None, options: DiffOptions, path: str) -> Analysis:
     """The side's compilation with its run's log records and profile heat, analysed as every mode does."""
-    done = enrich(method, load(log, profile, options.jdk, strict_log=True))
+    done = enrich(method, load(log, profile, options.jdk, strict_log=True, source=path))
     if done.overlay is not None and not options.quiet:
         prefix = "profile" if done.overlay.matched else "profile NOT applied"
         stderr_console().print(visible(f"{prefix} ({profile}): {done.overlay.message}"), highlight=False)

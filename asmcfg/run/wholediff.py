@@ -25,7 +25,7 @@ from asmcfg.model import Header, Method
 from asmcfg.render.files import write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs
-from asmcfg.run.diff import DiffOptions, diff_outputs, diff_sources
+from asmcfg.run.diff import DiffOptions, diff_outputs, diff_sources, recorded_sides
 from asmcfg.run.enrich import Enrichment, enrich, load
 from asmcfg.run.pipeline import Picked, no_methods_error, open_input, pick_keyed
 from asmcfg.sources.lines import display_name
@@ -58,12 +58,13 @@ def problem(options: DiffOptions) -> str | None:
 def run(options: DiffOptions) -> int:
     """Pair, compare, rank and report; returns the exit status (gate.EXIT_CODE when a condition holds)."""
     outputs.check_targets(diff_outputs(options), stdout=False)  # before anything is read
+    options = recorded_sides(options)
     chosen = [_chosen(path, options) for path in (options.old, options.new)]
     keys = [key for key in chosen[0][0] if key in chosen[1][0]]
     only = ([_lone(k, p) for k, p in chosen[0][0].items() if k not in chosen[1][0]],
             [_lone(k, p) for k, p in chosen[1][0].items() if k not in chosen[0][0]])
-    how = (load(options.old_log, options.old_profile, options.jdk),
-           load(options.new_log, options.new_profile, options.jdk))
+    how = (load(options.old_log, options.old_profile, options.jdk, source=options.old),
+           load(options.new_log, options.new_profile, options.jdk, source=options.new))
     if options.html is not None:
         os.makedirs(options.html, exist_ok=True)
     rows: list[PairRow] = []
