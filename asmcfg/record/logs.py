@@ -82,9 +82,9 @@ def read(path: Path, pid: int) -> JvmLog:
                   float(stamps[-1]) if stamps else None)
 
 
-def salvage(log: JvmLog, folder: Path, moved: list[str]) -> str | None:
-    """For a log cut short (the JVM killed, SIGKILL or a crash): what can still be read and what is lost;
-    None for a whole log."""
+def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:
+    """For a log cut short (the JVM killed, SIGKILL or a crash): what can still be read and what is lost (the
+    compiler threads' files `moved` into the folder; with `map_lost`, the perf map); None for a whole log."""
     if log.complete:
         return None
     whole = log.printed - (1 if log.cut_printing else 0)
@@ -93,7 +93,7 @@ def salvage(log: JvmLog, folder: Path, moved: list[str]) -> str | None:
         parts.append("the last printing is cut off")
     if moved:
         parts.append(f"the compiler threads' records (inlining, traps) were not merged: {', '.join(moved)}")
-    if not (folder / f"perf-{log.pid}.map").exists():
+    if map_lost:
         parts.append("no perf map (written at exit): samples in stubs stay unnamed")
     return "; ".join(parts)
 

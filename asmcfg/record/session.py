@@ -72,11 +72,11 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
     ended = _run(started, verdict.perf, options, folder)
     manifest.ended = now()
     manifest.exit_status, manifest.signal = ended.status, ended.signal_name
-    problems = _after(manifest, verdict.perf, folder, options)
+    problems, unusable = _after(manifest, verdict.perf, folder, options, ended)
     manifest.write(folder)
     for problem in problems:
         _say(out, problem)
-    if not problems or any(jvm["printed"] for jvm in manifest.jvms):
+    if not unusable:
         _show(folder, out)
     return ended.exit_code or (1 if problems else 0)
 
@@ -133,8 +133,10 @@ def _run(started: capture.Launch, perf: str | None, options: RecordOptions, fold
             os.close(fd)
 
 
-def _after(manifest: Manifest, perf: str | None, folder: Path, options: RecordOptions) -> list[str]:
-    """Leave the folder whole, fill the manifest in, and return the problems to report (one line each)."""
+def _after(manifest: Manifest, perf: str | None, folder: Path, options: RecordOptions,
+           ended: launch.Ended) -> tuple[list[str], bool]:
+    """Leave the folder whole, fill the manifest in, and return the problems to report (one line each) and
+    whether the folder holds nothing worth opening."""
     problems = []
     if perf is not None:
         failed = perfrun.recorded(folder)
@@ -147,27 +149,32 @@ def _after(manifest: Manifest, perf: str | None, folder: Path, options: RecordOp
             manifest.perf["why_not"] = failed
     found = logs.found(folder)
     for log in found:
-        if perf is not None:
-            perfrun.move_map(log.pid, folder)
+        map_lost = perf is not None and not perfrun.move_map(log.pid, folder)
         moved = logs.move_thread_logs(log.pid, folder, (_TMP, Path.cwd()))
-        salvaged = logs.salvage(log, folder, moved)
+        salvaged = logs.salvage(log, moved, map_lost)
         manifest.jvms.append({"pid": log.pid, "log": log.name, "complete": log.complete, "salvaged": salvaged,
                               "printed": log.printed})
         if salvaged:
             manifest.notes.append(f"{log.name}: {salvaged}")
-    problems.extend(_nothing_to_show(found, folder, options))
+    unusable = _nothing_to_show(found, folder, options, ended)
+    problems.extend(unusable)
     manifest.notes.extend(problems)
-    return problems
+    return problems, bool(unusable)
 
 
-def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOptions) -> list[str]:
-    """One line when the folder holds no printed code, saying why."""
+def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOptions,
+                     ended: launch.Ended) -> list[str]:
+    """One line when the folder holds no printed code, or when the program failed as its JVM started, saying
+    why."""
     if not found:
         return [f"{folder}: no JVM log: the command started no JVM (or none read "
                 f"{'its flags' if capture.runs_java(options.command) else capture.TOOL_OPTIONS})"]
-    if any(log.printed for log in found):
-        return []
     last = found[-1]
+    if any(log.printed for log in found):
+        if ended.exit_code and all(log.seconds is not None and log.seconds < _AT_ONCE for log in found):
+            return [f"{folder / last.name}: the JVM exited at once (status {ended.exit_code} after "
+                    f"{last.seconds:.2f} s): {sum(log.printed for log in found)} compilation(s) printed"]
+        return []
     if any(log.jdk8 for log in found):
         return [f"{folder / last.name}: JDK 8 prints no assembly without hsdis: run the program on JDK 9 or later, "
                 "or install hsdis-amd64.so into that JDK"]
