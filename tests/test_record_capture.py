@@ -281,3 +281,35 @@ def test_usage_errors(tmp_path: Path) -> None:
     assert record([], tmp_path).returncode == 2
     both = record(["--method", "A::b", "--all-code", "--", "java"], tmp_path)
     assert both.returncode == 2 and b"give one of them" in both.stderr
+
+
+def test_ctrl_z_and_ctrl_c_on_the_terminal_reach_the_program(classes: Path, tmp_path: Path) -> None:
+    import pty
+
+    hook = tmp_path / "hook.txt"
+    argv = [sys.executable, "-m", "asmcfg", "record", "-o", str(tmp_path / "rec"), "--no-perf", "--",
+            str(JAVA17), "-cp", str(classes), "RecHot", "-1", "0", str(hook)]
+    pid, master = pty.fork()
+    if pid == 0:  # asmcfg in a session of its own, the pty its terminal, as a shell's foreground job
+        os.execv(sys.executable, argv)
+    seen = b""
+    while b"ready" not in seen:
+        seen += os.read(master, 4096)
+    time.sleep(0.3)
+    assert os.tcgetpgrp(master) != pid  # the program's process group has the terminal, not asmcfg's
+    os.write(master, b"\x1a")  # Ctrl-Z: the terminal stops the program's group; asmcfg stops itself after it
+    _, status = os.waitpid(pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status) and os.tcgetpgrp(master) == pid  # asmcfg took the terminal back, then stopped
+    os.kill(pid, signal.SIGCONT)  # `fg`: asmcfg gives the program the terminal back and resumes it
+    time.sleep(0.5)
+    assert os.tcgetpgrp(master) != pid
+    os.write(master, b"\x03")  # Ctrl-C from the keyboard goes to the program's group, which has the terminal
+    while True:
+        try:
+            if not os.read(master, 4096):
+                break
+        except OSError:  # EIO: the terminal's last user closed it
+            break
+    _, status = os.waitpid(pid, 0)
+    os.close(master)
+    assert os.WEXITSTATUS(status) == 130 and hook.read_text() == "hook ran\n"

@@ -98,9 +98,11 @@ def privileged() -> bool:
 
 def record_argv(perf: str, event: str, frequency: int, folder: Path) -> list[str]:
     """`perf record` up to its `--`: no `-g` (call chains multiply the data and gain nothing here); realtime
-    stamps so that samples line up with the JVM log's wall-clock `time_ms` and `stamp`."""
-    return [perf, "record", "-e", event, "-F", str(frequency), "-k", "CLOCK_REALTIME", "-o", str(folder / DATA),
-            "--"]
+    stamps so that samples line up with the JVM log's wall-clock `time_ms` and `stamp`; `--no-bpf-event`: the
+    side-band thread that tracks BPF programs polls with a 1 s timeout and holds perf's exit for up to a second,
+    for nothing a Java program needs."""
+    return [perf, "record", "-e", event, "-F", str(frequency), "-k", "CLOCK_REALTIME", "--no-bpf-event",
+            "-o", str(folder / DATA), "--"]
 
 
 def with_own_stderr(command: list[str], fd: int) -> list[str]:
