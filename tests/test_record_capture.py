@@ -190,11 +190,16 @@ def test_a_jvm_killed_with_sigkill_leaves_a_cut_log_that_is_salvaged(classes: Pa
     assert not (folder / f"jvmpid{jvm['pid']}.xml").read_text(errors="replace").rstrip().endswith("</hotspot_log>")
 
 
-def test_a_command_not_found_is_one_line_and_status_127_with_no_folder(tmp_path: Path) -> None:
+def test_a_command_not_found_or_not_executable_is_one_line_and_status_127_with_no_folder(tmp_path: Path) -> None:
     done = record(["-o", str(tmp_path / "rec"), "--", "no-such-program-here", "x"], tmp_path)
     assert done.returncode == 127
     assert done.stderr.decode() == "asmcfg: record: command not found: no-such-program-here\n"
     assert not (tmp_path / "rec").exists()
+    script = tmp_path / "run.sh"
+    script.write_text("#!/bin/sh\n")
+    done = record(["-o", str(tmp_path / "rec"), "--", str(script)], tmp_path)
+    assert done.returncode == 127
+    assert done.stderr.decode() == f"asmcfg: record: cannot run {script}: it is not executable (chmod +x)\n"
 
 
 def test_a_folder_that_holds_files_is_never_written_into(classes: Path, tmp_path: Path) -> None:

@@ -52,6 +52,8 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
     out = err or sys.stderr
     argv = options.command
     if shutil.which(argv[0]) is None:
+        if os.sep in argv[0] and os.path.isfile(argv[0]):
+            raise CommandError(f"cannot run {argv[0]}: it is not executable (chmod +x)", "record")
         raise CommandError(f"command not found: {argv[0]}", "record")
     folder = _folder(options.output)
     capture.check_folder_path(folder, argv)
