@@ -138,12 +138,14 @@ def test_without_perf_the_code_is_recorded_alone(classes: Path, tmp_path: Path) 
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("perf", [pytest.param(False, id="no-perf"), pytest.param(True, id="perf", marks=needs_perf)])
 def test_a_signal_to_asmcfg_reaches_the_program_which_runs_its_shutdown_hook(
-        classes: Path, tmp_path: Path, signum: int) -> None:
+        classes: Path, tmp_path: Path, signum: int, perf: bool) -> None:
     folder, hook = tmp_path / "rec", tmp_path / "hook.txt"
     command = [str(JAVA17), "-cp", str(classes), "RecHot", "-1", "0", str(hook)]
-    child = subprocess.Popen([sys.executable, "-m", "asmcfg", "record", "-o", str(folder), "--no-perf", "--",
-                              *command], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen([sys.executable, "-m", "asmcfg", "record", "-o", str(folder),
+                              "--perf" if perf else "--no-perf", "--", *command], cwd=tmp_path,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert child.stdout is not None
     while not child.stdout.readline().startswith(b"ready"):  # after the 256 known bytes (a newline among them)
         pass
@@ -152,7 +154,12 @@ def test_a_signal_to_asmcfg_reaches_the_program_which_runs_its_shutdown_hook(
     _, err = child.communicate(timeout=60)
     assert child.returncode == 128 + signum, err  # the JVM exits 128 + the signal after its hooks
     assert hook.read_text() == "hook ran\n"
-    assert manifest(folder)["exit_status"] == 128 + signum
+    ended = manifest(folder)
+    if perf:  # perf got the signal too: it waits for the JVM, then ends by that signal
+        assert ended["signal"] == signal.Signals(signum).name and "exit_status" not in ended
+        assert (folder / "perf-script.txt").stat().st_size > 0
+    else:
+        assert ended["exit_status"] == 128 + signum and "signal" not in ended
 
 
 def test_a_script_starting_two_jvms_gives_two_logs_through_java_tool_options(classes: Path, tmp_path: Path) -> None:

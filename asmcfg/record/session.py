@@ -60,7 +60,8 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
     if capture.runs_java(argv):
         capture.refuse_jdk8(shutil.which(argv[0]) or argv[0])
     verdict = _perf_verdict(options, out)
-    folder.mkdir(parents=True, exist_ok=True)  # before the JVM starts: else its log goes to a literal `jvm%p.xml#`
+    folder.mkdir(parents=True, exist_ok=options.output is not None)  # before the JVM starts (else its log goes to
+    # a literal `jvm%p.xml#` path); a dated folder another recording took this second is an error, never shared
     if options.asked.printing is Printing.C2:
         (folder / capture.DIRECTIVES).write_text(capture.DIRECTIVES_TEXT, encoding="utf-8")
     flags = capture.jvm_flags(folder, options.asked, perf_map=verdict.perf is not None)
