@@ -133,8 +133,23 @@ def test_without_perf_the_code_is_recorded_alone(classes: Path, tmp_path: Path) 
     assert record_json["printing"] == "method RecHot::mix"
     assert "-XX:CompileCommand=print,RecHot::mix" in record_json["jvm_flags"]  # type: ignore[operator]
     assert "DumpPerfMapAtExit" not in record_json["jvm_flags"]  # type: ignore[operator]
+    assert done.stdout.endswith(b"done ok\n") and b"CompileCommand" not in done.stdout  # the JVM's echo is logged
     assert sorted(p.name for p in folder.iterdir()) == [f"jvmpid{record_json['jvms'][0]['pid']}.xml",  # type: ignore[index]
                                                        "record.json"]
+
+
+def test_all_code_prints_c1_compilations_too(classes: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "rec"
+    done = record(["-o", str(folder), "--no-perf", "--all-code", "--", *hot(classes, JAVA25, 300)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    record_json = manifest(folder)
+    assert record_json["printing"] == "all"
+    assert "-XX:+PrintAssembly" in record_json["jvm_flags"]  # type: ignore[operator]
+    pid = record_json["jvms"][0]["pid"]  # type: ignore[index]
+    listing = subprocess.run([sys.executable, "-m", "asmcfg", str(folder / f"jvmpid{pid}.xml"), "--list"],
+                             capture_output=True, text=True, check=True).stdout
+    assert {"c1", "c2"} <= {row.split()[0] for row in listing.splitlines()[1:]}
+    assert not (folder / "c2print.json").exists()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
