@@ -340,3 +340,19 @@ def test_ctrl_z_and_ctrl_c_on_the_terminal_reach_the_program(classes: Path, tmp_
     _, status = os.waitpid(pid, 0)
     os.close(master)
     assert os.WEXITSTATUS(status) == 130 and hook.read_text() == "hook ran\n"
+
+
+def test_the_jdk_release_decides_jdk8_and_the_perf_map_flag(tmp_path: Path) -> None:
+    from asmcfg.record import capture, session
+
+    assert [capture.java_major(r) for r in ("1.8.0_392", "11.0.22", "17.0.15", "25.0.3", None)] == [8, 11, 17, 25,
+                                                                                                    None]
+    assert capture.java_release(str(JAVA17)) == "17.0.15" and capture.java_release(str(JAVA25)) == "25.0.3"
+    home = tmp_path / "jdk11"
+    (home / "bin").mkdir(parents=True)
+    (home / "release").write_text('JAVA_VERSION="11.0.22"\n')
+    (home / "bin" / "java").write_text("#!/bin/sh\n")
+    (home / "bin" / "java").chmod(0o755)
+    assert session._perf_map_known([str(home / "bin" / "java")]) is False  # JDK 11 would refuse the flag
+    assert session._perf_map_known([str(JAVA17)]) is True
+    assert session._perf_map_known(["./run.sh"]) is True  # JAVA_TOOL_OPTIONS: the JVMs are not known beforehand

@@ -124,6 +124,16 @@ def java_release(java: str) -> str | None:
     return None
 
 
+def java_major(release: str | None) -> int | None:
+    """The feature release of a JAVA_VERSION (`1.8.0_392` -> 8, `17.0.15` -> 17), or None."""
+    found = re.match(r"(?:1\.)?(\d+)", release or "")
+    return int(found.group(1)) if found else None
+
+
+PERF_MAP_SINCE = 17
+"""-XX:+DumpPerfMapAtExit exists from JDK 17 on; an older JVM refuses to start with it."""
+
+
 def has_hsdis(java: str) -> bool:
     """True when an hsdis library lies where a JDK 8 `java` looks for it (beside libjvm.so, or in jre/lib)."""
     home = Path(os.path.realpath(java)).parent.parent

@@ -98,14 +98,21 @@ def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:
     return "; ".join(parts)
 
 
-def move_thread_logs(pid: int, folder: Path, places: tuple[Path, ...]) -> list[str]:
+def move_thread_logs(log: JvmLog, folder: Path, places: tuple[Path, ...], since: float) -> list[str]:
     """Move the `hs_c<TID>_pid<PID>.log` files of a JVM that died before merging them (HotSpot writes them to the
-    temp folder, else to its working folder) into the record folder; their names."""
-    moved = []
+    temp folder, else to its working folder) into the record folder; their names. Only for a cut log, and only
+    files written since `since` (a timestamp): an older file is another process's that had the same pid."""
+    moved: list[str] = []
+    if log.complete:  # the JVM merged its threads' files into the log and deleted them
+        return moved
     for place in places:
-        for path in sorted(place.glob(f"hs_c*_pid{pid}.log")):
+        for path in sorted(place.glob(f"hs_c*_pid{log.pid}.log")):
             target = folder / path.name
-            if target.exists():
+            try:
+                stale = path.stat().st_mtime < since
+            except OSError:
+                continue
+            if stale or target.exists():
                 continue
             try:
                 shutil.move(str(path), str(target))

@@ -64,13 +64,17 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
     # a literal `jvm%p.xml#` path); a dated folder another recording took this second is an error, never shared
     if options.asked.printing is Printing.C2:
         (folder / capture.DIRECTIVES).write_text(capture.DIRECTIVES_TEXT, encoding="utf-8")
-    flags = capture.jvm_flags(folder, options.asked, perf_map=verdict.perf is not None)
+    perf_map = verdict.perf is not None and _perf_map_known(argv)
+    flags = capture.jvm_flags(folder, options.asked, perf_map)
     started = capture.launch(argv, flags, dict(os.environ))
     manifest = Manifest(list(argv), flags, started.passing, options.asked.describe(), now(),
                         _perf_record(options, verdict, folder))
-    if verdict.note:
-        manifest.notes.append(verdict.note)
-        _say(out, verdict.note)
+    notes = [verdict.note] if verdict.note else []
+    if verdict.perf is not None and not perf_map:
+        notes.append("this JDK has no -XX:+DumpPerfMapAtExit (JDK 17 and later): samples in stubs stay unnamed")
+    for note in notes:
+        manifest.notes.append(note)
+        _say(out, note)
     manifest.write(folder)
     ended = _run(started, verdict.perf, options, folder)
     manifest.ended = now()
@@ -82,6 +86,14 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
     if not unusable:
         _show(folder, out)
     return ended.exit_code or (1 if problems else 0)
+
+
+def _perf_map_known(argv: list[str]) -> bool:
+    """False when COMMAND runs a `java` older than JDK 17, which would refuse -XX:+DumpPerfMapAtExit."""
+    if not capture.runs_java(argv):
+        return True
+    major = capture.java_major(capture.java_release(shutil.which(argv[0]) or argv[0]))
+    return major is None or major >= capture.PERF_MAP_SINCE
 
 
 def _folder(output: str | None) -> Path:
@@ -153,7 +165,7 @@ def _after(manifest: Manifest, perf: str | None, folder: Path, options: RecordOp
     found = logs.found(folder)
     for log in found:
         map_lost = perf is not None and not perfrun.move_map(log.pid, folder)
-        moved = logs.move_thread_logs(log.pid, folder, (_TMP, Path.cwd()))
+        moved = logs.move_thread_logs(log, folder, (_TMP, Path.cwd()), manifest.started.timestamp() - 1)
         salvaged = logs.salvage(log, moved, map_lost)
         manifest.jvms.append({"pid": log.pid, "log": log.name, "complete": log.complete, "salvaged": salvaged,
                               "printed": log.printed})
