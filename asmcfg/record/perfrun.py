@@ -129,6 +129,9 @@ def recorded(folder: Path) -> str | None:
         lines = []
     if any(line.startswith(CAPTURED) for line in lines):
         return None
+    with contextlib.suppress(OSError):
+        if not lines and (folder / DATA).stat().st_size > 0:  # its messages went to stderr (no fd to spare)
+            return None
     messages = [line.strip() for line in lines if line.strip() and not line.startswith("[ perf record:")]
     return messages[-1] if messages else "it wrote no data"
 
