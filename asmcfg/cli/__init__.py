@@ -19,7 +19,7 @@ EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel,
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage,
 3 rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-on`
-condition holds. `asmcfg help diff` and `asmcfg help serve` show their options.
+condition holds. `asmcfg help diff`, `asmcfg help serve` and `asmcfg help record` show their options.
 
 \b
 Examples:
@@ -43,6 +43,7 @@ FILE_HELP = ("FILE", "The JVM's output: PrintAssembly text, [MachCode] hex, perf
 USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
        asmcfg serve [OPTIONS] FILE        explore a whole log in the browser
+       asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code
 """
 
 
@@ -57,7 +58,7 @@ class _WithDiff(Grouped):
     ) -> Any:
         words = list(sys.argv[1:] if args is None else args)
         if words[:1] == ["help"]:  # `asmcfg help`, `asmcfg help diff`, `asmcfg help serve`, as git answers them
-            words = [words[1], "--help"] if words[1:2] in (["diff"], ["serve"]) else ["--help"]
+            words = [words[1], "--help"] if words[1:2] in (["diff"], ["serve"], ["record"]) else ["--help"]
         if words[:1] == ["diff"]:
             from asmcfg.cli.diff import diff_command
 
@@ -66,6 +67,10 @@ class _WithDiff(Grouped):
             from asmcfg.cli.serve import serve_command
 
             return serve_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} serve", **extra)
+        if words[:1] == ["record"]:
+            from asmcfg.cli.record import record_command
+
+            return record_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} record", **extra)
         return super().main(words, prog_name, **extra)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -258,3 +258,23 @@ class Place(Word):
     """In the kernel."""
     OTHER = "other"
     """In another library (`libc.so.6`) or mapping."""
+
+
+class Printing(Word):
+    """Which compilations `asmcfg record` asks the JVM to print."""
+
+    C2 = "c2"
+    """Every C2 compilation (a compiler directives file with `c2: { PrintAssembly: true }`)."""
+    METHOD = "method"
+    """The compilations of one method pattern (`-XX:CompileCommand=print,PATTERN`), by every compiler."""
+    ALL = "all"
+    """All code the JVM compiles (`-XX:+PrintAssembly`)."""
+
+
+class FlagPassing(Word):
+    """How `asmcfg record` handed its flags to the JVMs."""
+
+    COMMAND_LINE = "command line"
+    """Inserted after `java` in the command."""
+    JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
+    """Through the environment, so every JVM the command starts reads them."""
