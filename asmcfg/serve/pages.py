@@ -61,7 +61,7 @@ def _fill(template: str, parts: dict[str, str]) -> str:
 
 def index_page(index: Index, source: str) -> Page:
     """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places."""
-    script = _asset("index.js")
+    script = _asset("table.js") + _asset("index.js")
     data: dict[str, Any] = {"source": source, "rows": index.cells()}
     text = _fill(_asset("index.html"), {
         "TITLE": html.escape(visible(f"asmcfg: {source}")),
