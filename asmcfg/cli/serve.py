@@ -46,8 +46,8 @@ class _ServeCommand(Grouped):
     """`asmcfg serve`, its help in sections."""
 
     sections = SERVE_SECTIONS
-    arguments = (("FILE [NEW]", "The JVM's output (any format asmcfg reads; plain, .gz, .xz, .bz2); two: the "
-                                "old and the new run, diffed."),)
+    arguments = (("FILE [NEW]", "The JVM's output (any format asmcfg reads; plain, .gz, .xz, .bz2); with NEW, "
+                                "FILE is the old run and the index is the two runs' diff."),)
 
 
 @click.command(cls=_ServeCommand, epilog=SERVE_EPILOG, context_settings=SETTINGS)
@@ -78,7 +78,8 @@ class _ServeCommand(Grouped):
 def serve_command(input: str, new: str | None, input_format: str, syntax: str, log: str | None,
                   profile: str | None, jdk: int | None, source_path: tuple[str, ...], port: int, no_open: bool,
                   quiet: bool, renderer: str, render_timeout: float, debug: bool, **sides: str | None) -> None:
-    """Explore a whole log in the browser: every compilation, ranked, each one's report a click away."""
+    """Explore a whole log in the browser: every compilation, ranked, each one's report a click away (two logs:
+    their whole-log diff, each pair's side-by-side page a click away)."""
     from asmcfg.serve.opening import Reading
     from asmcfg.serve.run import ServeOptions, serve
 
