@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
 import pytest
 from corpus import DATA, run_cli
+from served import Served
 
 from asmcfg.run.diff import DiffOptions
 from asmcfg.run.wholediff import Whole, compare
@@ -106,3 +108,13 @@ def test_the_flags_of_one_side_and_the_other() -> None:
     assert code == 2 and "two different files" in err
     code, _, err = run_cli("serve", TENSOR[0], "-", "--no-open")
     assert code == 2 and "not standard input" in err
+
+
+def test_ctrl_c_stops_the_two_log_server_cleanly() -> None:
+    served = Served(Path(TENSOR[0]), TENSOR[1], "-q")
+    try:
+        status, out, err = served.stop(signal.SIGINT)
+    finally:
+        if served.process.poll() is None:
+            served.process.kill()
+    assert (status, out, err.strip()) == (130, "", "asmcfg: interrupted")
