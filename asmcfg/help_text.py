@@ -7,7 +7,7 @@ HELP = {
     78: (
         'Usage: asmcfg [OPTIONS] [FILE]\n'
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
-        '       asmcfg serve [OPTIONS] FILE        explore a whole log in the browser\n'
+        "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
         '       asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as\n'
@@ -106,7 +106,7 @@ HELP = {
     98: (
         'Usage: asmcfg [OPTIONS] [FILE]\n'
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
-        '       asmcfg serve [OPTIONS] FILE        explore a whole log in the browser\n'
+        "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
         '       asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as DOT on stdout, with a\n'

@@ -42,7 +42,7 @@ FILE_HELP = ("FILE", "The JVM's output: PrintAssembly text, [MachCode] hex, perf
                      "log (plain, .gz, .xz, .bz2), or a folder `asmcfg record` wrote; `-` or none: standard input.")
 USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
-       asmcfg serve [OPTIONS] FILE        explore a whole log in the browser
+       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff
        asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code
 """
 

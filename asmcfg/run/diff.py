@@ -23,6 +23,8 @@ from asmcfg.terminal import visible
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from asmcfg.run.drawings import Told
+
 
 @dataclass(frozen=True, slots=True)
 class DiffOptions:
@@ -208,18 +210,25 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         if options.dot:
             write_to(options.dot, lambda out: _write(out, text.getvalue()))
     if options.html:
-        from asmcfg.diff.html import write_diff_html
-        from asmcfg.render.html import PageOptions
-
-        render, others = drawings.renderers(options.renderer, options.render_timeout)
-        page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path),
-                           others=others, told=told)
-        write_to(options.html, lambda out: write_diff_html(result, out, page))
+        write_to(options.html, lambda out: write_page(result, out, options, told))
         _wrote(options.html, result, options.quiet)
     if options.json:
         document = report.document(result, failures)
         write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
     drawings.finish(told, selected=True)
+
+
+def write_page(result: Diff, out: TextIO, options: DiffOptions, told: Told) -> None:
+    """The side-by-side page of the two compilations, drawn as `--renderer` asks (another way when Graphviz fails:
+    `told` notes which), their sources beside them."""
+    from asmcfg.diff.html import write_diff_html
+    from asmcfg.render.html import PageOptions
+    from asmcfg.run import drawings
+
+    render, others = drawings.renderers(options.renderer, options.render_timeout)
+    page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path),
+                       others=others, told=told)
+    write_diff_html(result, out, page)
 
 
 def diff_sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:
