@@ -31,8 +31,9 @@ pytestmark = [
                        reason="needs javac and the JDK 17 and 25 java programs at their Debian/Temurin paths"),
 ]
 SAMPLE = re.compile(r"^\s*(.+?)\s+(\d+)/(\d+)\s+([\d.]+):\s+(\d+)\s+(\S+):\s+([0-9a-f]+)\s")
-NMETHOD = re.compile(r"<nmethod compile_id='(\d+)' compiler='(\w+)'[^>]*? size='(\d+)' address='0x([0-9a-f]+)'"
-                     r"[^>]*? method='([^']*)'")
+NMETHOD = re.compile(r"<nmethod compile_id='(\d+)'(?: compile_kind='\w+')? compiler='(\w+)'[^>]*? size='(\d+)' "
+                     r"address='0x([0-9a-f]+)'[^>]*? method='([^']*)'")
+"""An `<nmethod>` record (an OSR compilation's has `compile_kind='osr'` before `compiler`)."""
 
 
 @pytest.fixture(scope="module")
@@ -90,10 +91,12 @@ def test_a_java_program_is_recorded_with_its_printed_c2_code_and_its_samples(
     folder = tmp_path / "rec"
     done = record(["-o", str(folder), "--", *hot(classes, java)], tmp_path)
     assert done.returncode == 0, done.stderr
-    assert error_lines(done) == [f"asmcfg: recorded in {folder}: open it with asmcfg {folder} --list"]
+    assert error_lines(done) == []
     record_json = manifest(folder)
     [jvm] = record_json["jvms"]  # type: ignore[misc]
     pid = jvm["pid"]
+    said = done.stderr.decode()
+    assert f"Hottest compilations of pid {pid}" in said and f"open: asmcfg {folder} (the hottest" in said
     assert jvm == {"pid": pid, "log": f"jvmpid{pid}.xml", "complete": True, "salvaged": None,
                    "printed": jvm["printed"]}
     assert record_json["how_flags_were_passed"] == "command line"
@@ -108,8 +111,20 @@ def test_a_java_program_is_recorded_with_its_printed_c2_code_and_its_samples(
     assert (folder / f"perf-{pid}.map").exists() and not Path(f"/tmp/perf-{pid}.map").exists()
     assert (folder / "perf.data").exists() and "perf version" in (folder / "perf-header.txt").read_text()
     method, compiler, samples = hottest_nmethod(folder, pid)
-    assert (method, compiler) == ("RecHot mix ([II)J", "c2") and samples > 100
+    # mix's loop: in mix's own C2 compilation, or inlined into main's C2 OSR compilation (JDK 25 here)
+    assert method in ("RecHot mix ([II)J", "RecHot main ([Ljava/lang/String;)V") and compiler == "c2"
+    assert samples > 100
     assert "[ perf record: Captured and wrote" in (folder / "perf-record.log").read_text()
+    # the folder as asmcfg's input: its hottest compilation is mix, whose hottest block is in its loop
+    shown = subprocess.run([sys.executable, "-m", "asmcfg", str(folder), "--json", "-", "-q"],
+                           capture_output=True, text=True, check=True).stdout
+    (chosen,) = json.loads(shown)["methods"]
+    assert (chosen["name"], chosen["compiler"]) == (method.replace(" ", "::", 1).split(" ")[0], "c2")
+    assert chosen["profile"]["samples"] == samples
+    hottest = max(chosen["blocks"], key=lambda b: next(iter(b["heat"].values())))
+    assert any(hottest["id"] in loop["blocks"] for loop in chosen["loops"])
+    frames = {f["method"] for i in hottest["instructions"] for f in i.get("frames", ())}
+    assert "RecHot::mix" in frames, frames  # the block is mix's loop body
 
 
 @needs_perf

@@ -5,9 +5,7 @@ record.json. Returns the program's exit status."""
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
-import shlex
 import shutil
 import sys
 from dataclasses import dataclass
@@ -203,16 +201,10 @@ def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOpti
 
 
 def _show(folder: Path, out: TextIO) -> None:
-    """The hottest compilations when asmcfg can summarise a folder (asmcfg.record.report), else how to open it."""
-    try:
-        report = importlib.import_module("asmcfg.record.report")
-    except ModuleNotFoundError as missing:
-        if missing.name != "asmcfg.record.report":
-            raise
-        where = shlex.quote(str(folder))
-        _say(out, f"recorded in {folder}: open it with asmcfg {where} --list", prefix="asmcfg: ")
-        return
-    report.after_record(folder, out=out)
+    """Each recorded JVM's hottest compilations, and how to open the folder."""
+    from asmcfg.record.report import after_record
+
+    after_record(folder, out=out)
 
 
 def _say(out: TextIO, line: str, prefix: str = PREFIX) -> None:

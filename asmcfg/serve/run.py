@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from asmcfg.serve.opening import Reading
+from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -56,6 +57,7 @@ def serve(options: ServeOptions) -> int:
     from asmcfg.sources.lines import display_name
 
     started = time.perf_counter()
+    options = _recorded(options)
     how = _enrichment(options) if options.log or options.profile else None  # a bad one: an error, no URL
     index = rows.build(options.reading)
     if not index.entries:
@@ -133,7 +135,22 @@ def run_server(server: app.Server, open_browser: bool, said: str | None,
 def _enrichment(options: ServeOptions) -> Enrichment:
     from asmcfg.run import enrich
 
-    return enrich.load(options.log, options.profile, options.jdk)
+    return enrich.load(options.log, options.profile, options.jdk, source=options.reading.path)
+
+
+def _recorded(options: ServeOptions) -> ServeOptions:
+    """A record folder served as its busiest JVM's log, with the recording's samples as the profile."""
+    from dataclasses import replace
+
+    from asmcfg.run.recorded import resolve
+
+    found = resolve(options.reading.path)
+    if found is None:
+        return options
+    if found.note is not None and not options.quiet:
+        sys.stderr.write(visible(found.note) + "\n")
+    return replace(options, reading=replace(options.reading, path=found.log),
+                   profile=options.profile or found.perf_script)
 
 
 def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pages.Page:
