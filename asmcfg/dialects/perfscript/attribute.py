@@ -162,8 +162,10 @@ def _count(found: Attribution, sample: Sample, when: int) -> None:
     if sample.event not in found.process:
         found.events.append(sample.event)
     found.process[sample.event] += 1
-    found.first_ns = when if found.first_ns is None else min(found.first_ns, when)
-    found.last_ns = when if found.last_ns is None else max(found.last_ns, when)
+    if found.first_ns is None or when < found.first_ns:
+        found.first_ns = when
+    if found.last_ns is None or when > found.last_ns:
+        found.last_ns = when
 
 
 def _place(sample: Sample, in_code: bool, names: PerfMap | None, code_cache: Counter[str]) -> str:

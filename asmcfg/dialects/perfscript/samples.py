@@ -69,8 +69,8 @@ def samples(lines: Iterable[Line], reading: Reading) -> Iterator[Sample]:
 def parse(text: str) -> Sample | None:
     """The sample on one line, None when the line is not one."""
     words = text.split()
-    at = next((i for i, word in enumerate(words[:8]) if _pid_tid(word)), None)
-    if at is None or at == 0 or len(words) < at + 5:
+    at = _pid_tid_at(words)
+    if at is None or len(words) < at + 5:
         return None
     pid, _, tid = words[at].partition("/")
     when, period, event, ip = words[at + 1 : at + 5]
@@ -84,23 +84,32 @@ def parse(text: str) -> Sample | None:
                   _dso(text))
 
 
-def _pid_tid(word: str) -> bool:
-    pid, slash, tid = word.partition("/")
-    return bool(slash) and pid.isdigit() and tid.isdigit() and len(word) <= 24
+def _pid_tid_at(words: list[str]) -> int | None:
+    """The index of the `pid/tid` field: after the thread name (one word at least, 15 characters at most)."""
+    for i in range(1, min(len(words), 9)):
+        word = words[i]
+        if "/" in word and len(word) <= 24:
+            pid, _, tid = word.partition("/")
+            if pid.isdigit() and tid.isdigit():
+                return i
+    return None
 
 
 def _time_ns(word: str) -> int | None:
     """`1795641099.678301975:` in nanoseconds (perf's `--ns` prints nine decimals; fewer are scaled)."""
-    seconds, dot, fraction = word.rstrip(":").partition(".")
-    if not word.endswith(":") or not dot or not seconds.isdigit() or not fraction.isdigit():
+    seconds, dot, fraction = word[:-1].partition(".")
+    if not word.endswith(":") or not dot or len(seconds) > 12 or len(fraction) > 9:
         return None
-    if len(seconds) > 12 or len(fraction) > 9:
+    if not seconds.isdigit() or not fraction.isdigit():
         return None
     return int(seconds) * 1_000_000_000 + int(fraction.ljust(9, "0"))
 
 
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
 def _hex(word: str) -> int | None:
-    if not word or len(word) > 16 or any(c not in "0123456789abcdefABCDEF" for c in word):
+    if not word or len(word) > 16 or not _HEX.issuperset(word):
         return None
     return int(word, 16)
 
