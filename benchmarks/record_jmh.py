@@ -3,12 +3,13 @@
 Builds tests/data/jmh (JMH 1.37, `SumBench.sumPositive`: one loop over an int[] with a data-dependent branch) with
 Maven in a scratch copy, or takes `--jar`, then records `java -jar benchmarks.jar SumBench -f 2 -wi 2 -i 3 -w 1s
 -r 1s` --runs times (`asmcfg record -o DIR -- ...`). Each recording holds one LogCompilation log per JVM: the JMH
-host, JMH's two blackhole probes, and the two forks; a fork is the log where JMH's generated `*_jmhTest` stub was
-compiled. Per fork, the independent counter of perf_count.py (no asmcfg code) bins the fork's perf samples to its
-compilations by the rule of `asmcfg record`, and sums the samples of the compilations of the benchmark method and of
-those that inline it (JMH force-inlines it into the stub, so the stub's C2 compilation holds the loop). It prints a
-table per recording and fork (the share of the process's samples, and of the benchmark thread's), then the mean and
-spread of the fork shares.
+host and its two forks (which inherit the host's JVM flags, as JMH does unless `-jvmArgs` replaces them), and with
+the flags in JAVA_TOOL_OPTIONS also JMH's two short blackhole probe JVMs; a fork is the log where JMH's generated
+`*_jmhTest` stub was compiled. Per fork, the independent counter of perf_count.py (no asmcfg code) bins the fork's
+perf samples to its compilations by the rule of `asmcfg record`, and sums the samples of the compilations of the
+benchmark method and of those that inline it (JMH force-inlines it into the stub, so the stub's C2 compilation holds
+the loop). It prints a table per recording and fork (the share of the process's samples, and of the benchmark
+thread's), then the mean and spread of the fork shares.
 
 When asmcfg can read the folder, it also asks `asmcfg DIR --pid P --json` for each fork and prints the hottest
 compilation's hottest block and whether that block lies in a loop.
