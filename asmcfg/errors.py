@@ -51,3 +51,9 @@ class RenderError(AsmcfgError):
 
 class OutputError(AsmcfgError):
     """An output file could not be written."""
+
+
+class CommandError(AsmcfgError):
+    """`asmcfg record` could not start the command it was given (status 127, as a shell says "not found")."""
+
+    exit_code = 127

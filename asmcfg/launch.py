@@ -38,7 +38,7 @@ def main() -> None:
 
 def _list_large(path: str) -> None:
     """Exit with the listing of `path` when it is a file large enough for the index; return otherwise."""
-    if path.startswith("-") or path in ("diff", "serve"):  # an option, stdin, or a subcommand
+    if path.startswith("-") or path in ("diff", "serve", "record"):  # an option, stdin, or a subcommand
         return
     from asmcfg.run import wholelog
 

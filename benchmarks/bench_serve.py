@@ -7,9 +7,13 @@ Measures, as ratios against references run in the same script:
    (Shapes, C2), for BigMethod's largest (compile id 11; aim <= 3 s), and for compilations of the large log,
    then a second fetch of the same page (the cache);
 3. the server's peak RSS (VmHWM) after opening `--pages` compilations of the large log, the background analysis
-   running meanwhile (its workers are other processes, measured apart; aim <= 200 MB).
+   running meanwhile (its workers are other processes, measured apart; aim <= 200 MB);
+4. `asmcfg serve OLD NEW`: the whole-log diff's index ready against `asmcfg diff OLD NEW --json` on the same two
+   logs (the full runs of Tensor4D and Switches on JDK 17 and JDK 25, and `--diff OLD NEW` when given), and the
+   first fetch of its largest pair's side-by-side page against `asmcfg diff --html` of the same two compilations.
 
 Run: python benchmarks/bench_serve.py [--large /work/large/javac-printassembly-jdk17.txt] [--runs N] [--pages N]
+     [--diff OLD NEW] [--diff-only]
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 BIG = ROOT / "tests" / "data" / "hsdis" / "jdk17-BigMethod-print-hsdis-att.txt.gz"
 SHAPES = ROOT / "tests" / "data" / "nohsdis" / "jdk17-Shapes-print-nohsdis.txt"
 LARGE = Path("/work/large/javac-printassembly-jdk17.txt")
+FULL_RUNS = tuple(
+    tuple(ROOT / "tests" / "data" / "hsdis" / f"jdk{jdk}-{program}-printassembly-full.txt.gz" for jdk in (17, 25))
+    for program in ("Tensor4D", "Switches"))
+"""Whole runs of one program on JDK 17 and JDK 25."""
 ASMCFG = [sys.executable, "-m", "asmcfg"]
 
 
@@ -39,11 +48,12 @@ def timed(command: list[str]) -> float:
 
 
 class Server:
-    """`asmcfg serve PATH --no-open -q` and a browser-like client of it (cookies kept)."""
+    """`asmcfg serve PATH [NEW] --no-open -q` and a browser-like client of it (cookies kept)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, *paths: Path) -> None:
         self.started = time.perf_counter()
-        self.process = subprocess.Popen([*ASMCFG, "serve", str(path), "--no-open", "-q"], stdout=subprocess.PIPE,
+        self.process = subprocess.Popen([*ASMCFG, "serve", *map(str, paths), "--no-open", "-q"],
+                                        stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL,
                                         text=True, cwd=ROOT)
         assert self.process.stdout is not None
@@ -99,6 +109,35 @@ def _status(pid: int, field: str) -> int:
     return 0
 
 
+Add = Callable[..., None]
+
+
+def two_logs(add: Add, old: Path, new: Path, runs: int) -> None:
+    """`serve OLD NEW`'s index ready against `asmcfg diff OLD NEW --json`; its largest pair's page (the first row:
+    nothing measured here, so ranked by size) against `asmcfg diff --html` of the same two compilations."""
+    import json
+
+    name = f"{old.name} -> {new.name}"
+    listed = json.loads(subprocess.run([*ASMCFG, "diff", str(old), str(new), "--json", "-", "-q"], check=True,
+                                       capture_output=True, text=True, cwd=ROOT).stdout)
+    whole = statistics.median(timed([*ASMCFG, "diff", str(old), str(new), "--json", os.devnull, "-q"])
+                              for _ in range(runs))
+    top = listed["pairs"][0]
+    ids = ["--old-compile-id", str(top["old_compile_id"]), "--new-compile-id", str(top["new_compile_id"])]
+    page = statistics.median(timed([*ASMCFG, "diff", str(old), str(new), *ids, "--html", os.devnull, "-q"])
+                             for _ in range(runs))
+    ready, first = [], []
+    for _ in range(runs):
+        server = Server(old, new)
+        ready.append(server.ready)
+        first.append(server.fetch("c/0"))
+        server.stop()
+    add(f"`asmcfg diff OLD NEW --json` of {name} ({len(listed['pairs'])} pairs, reference), s", whole, whole)
+    add("serve OLD NEW: index ready (URL printed, index page fetched), s", statistics.median(ready), whole)
+    add(f"`asmcfg diff … --html` of its first pair, {top['method']} (reference), s", page, page)
+    add("serve OLD NEW: that pair's page, first fetch, s", statistics.median(first), page)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--large", type=Path, default=LARGE)
@@ -106,11 +145,21 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=20)
     parser.add_argument("--spread", type=float, default=1.0,
                         help="the pages opened are spread over this part of the large log, from its start")
+    parser.add_argument("--diff", nargs=2, type=Path, metavar=("OLD", "NEW"), help="two more logs for serve OLD NEW")
+    parser.add_argument("--diff-only", action="store_true", help="only the figures of serve OLD NEW")
     args = parser.parse_args()
-    rows = [(f"{'measure':66}", f"{'value':>10}", f"{'ratio':>8}")]
+    rows = [(f"{'measure':76}", f"{'value':>10}", f"{'ratio':>8}")]
 
     def add(label: str, value: float, reference: float | None = None) -> None:
-        rows.append((f"{label:66}", f"{value:10.3f}", f"{value / reference:8.2f}" if reference else ""))
+        rows.append((f"{label:76}", f"{value:10.3f}", f"{value / reference:8.2f}" if reference else ""))
+
+    for old, new in (*FULL_RUNS, *([tuple(args.diff)] if args.diff else [])):
+        two_logs(add, old, new, args.runs)
+    if args.diff_only:
+        print(f"cores: {os.cpu_count()}  runs per figure: {args.runs} (median)")
+        for row_cells in rows:
+            print(" ".join(row_cells))
+        return
 
     listing = statistics.median(timed([*ASMCFG, str(args.large), "--list"]) for _ in range(args.runs))
     ready = []

@@ -23,6 +23,7 @@ STAGES = (
     ("asmcfg.diff",),
     ("asmcfg.run",),
     ("asmcfg.serve",),
+    ("asmcfg.record",),
     ("asmcfg.cli", "asmcfg.__main__", "asmcfg.launch", "asmcfg.help_text"),
 )
 """The pipeline's stages in order; a module may import its own stage and the ones before it.

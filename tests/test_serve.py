@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import socket
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -18,6 +15,7 @@ from typing import Any
 import pytest
 from corpus import DATA
 from pages import CHROMIUM, NO_CHROMIUM, launch
+from served import Served
 
 SHAPES = DATA / "nohsdis" / "jdk17-Shapes-print-nohsdis.txt"
 """Nine compilations of Shapes::total and Shapes::totalPerim, C1 and C2, OSR and not (compile ids 13-29)."""
@@ -28,29 +26,6 @@ EQ = DATA / "logc" / "jdk17-Eq-inlined-trap.xml.gz"
 W, H = 1280, 800
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
-
-
-class Served:
-    """`asmcfg serve FILE --no-open --port P` running, and the URL it printed."""
-
-    def __init__(self, path: Path, *args: str) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "asmcfg", "serve", str(path), "--no-open", "--port", str(port), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-        assert self.process.stdout is not None
-        self.url = self.process.stdout.readline().strip()
-        assert self.url.startswith(f"http://127.0.0.1:{port}/?token="), self.url
-        self.base = self.url.split("?", 1)[0]
-
-    def stop(self, signum: int) -> tuple[int, str, str]:
-        """Send `signum`; the exit status, stdout after the URL and stderr."""
-        self.process.send_signal(signum)
-        out, err = self.process.communicate(timeout=30)
-        return self.process.returncode, out, err
 
 
 @pytest.fixture(scope="module")

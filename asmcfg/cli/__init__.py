@@ -19,7 +19,7 @@ EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel,
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage,
 3 rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-on`
-condition holds. `asmcfg help diff` and `asmcfg help serve` show their options.
+condition holds. `asmcfg help diff`, `asmcfg help serve` and `asmcfg help record` show their options.
 
 \b
 Examples:
@@ -33,16 +33,17 @@ SECTIONS = (
     ("What to read", ("input_format", "syntax", "strict")),
     ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "list_")),
     ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "quiet")),
-    ("Heat and logs", ("profile", "log", "paths", "jdk")),
+    ("Heat and logs", ("profile", "pid", "skid", "log", "paths", "jdk")),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
     ("Other", ("debug", "version", "help")),
 )
 """The sections of `asmcfg --help`, and the options under each."""
 FILE_HELP = ("FILE", "The JVM's output: PrintAssembly text, [MachCode] hex, perfasm output or a LogCompilation "
-                     "log (plain, .gz, .xz, .bz2); `-` or none: standard input.")
+                     "log (plain, .gz, .xz, .bz2), or a folder `asmcfg record` wrote; `-` or none: standard input.")
 USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
-       asmcfg serve [OPTIONS] FILE        explore a whole log in the browser
+       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff
+       asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code
 """
 
 
@@ -57,7 +58,7 @@ class _WithDiff(Grouped):
     ) -> Any:
         words = list(sys.argv[1:] if args is None else args)
         if words[:1] == ["help"]:  # `asmcfg help`, `asmcfg help diff`, `asmcfg help serve`, as git answers them
-            words = [words[1], "--help"] if words[1:2] in (["diff"], ["serve"]) else ["--help"]
+            words = [words[1], "--help"] if words[1:2] in (["diff"], ["serve"], ["record"]) else ["--help"]
         if words[:1] == ["diff"]:
             from asmcfg.cli.diff import diff_command
 
@@ -66,6 +67,10 @@ class _WithDiff(Grouped):
             from asmcfg.cli.serve import serve_command
 
             return serve_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} serve", **extra)
+        if words[:1] == ["record"]:
+            from asmcfg.cli.record import record_command
+
+            return record_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} record", **extra)
         return super().main(words, prog_name, **extra)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -124,7 +129,13 @@ class _WithDiff(Grouped):
     help="Give up on Graphviz after this long.",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first line inside a method that is not understood.")
-@click.option("--profile", metavar="PERFASM", help="Put a JMH perfasm profile of the same run onto the graph.")
+@click.option("--profile", metavar="PROFILE",
+              help="Put measured heat of the same run onto the graph: JMH perfasm output, or `perf script` text "
+                   "(with the run's LogCompilation log as FILE or --log).")
+@click.option("--pid", type=click.IntRange(0), metavar="PID",
+              help="Of a record folder's JVMs, read this one (default: the most samples in compiled code).")
+@click.option("--skid", type=click.Choice(("sampled", "previous")), default="sampled", show_default=True,
+              help="Credit each sample to the instruction it names, or to the one before it in its block.")
 @click.option("--log", "log", metavar="LOGXML",
               help="Read inlining decisions and trap records from a LogCompilation log of the same run.")
 @click.option(
@@ -160,6 +171,8 @@ def main(
     render_timeout: float,
     strict: bool,
     profile: str | None,
+    pid: int | None,
+    skid: str,
     log: str | None,
     paths: int,
     quiet: bool,
@@ -202,6 +215,8 @@ def main(
         profile=profile,
         log=log,
         paths=paths,
+        pid=pid,
+        skid=skid == "previous",
     )
     context = click.get_current_context()
     typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)

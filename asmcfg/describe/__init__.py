@@ -35,10 +35,13 @@ from asmcfg.describe.profile import (  # re-exported: callers read every label f
     EVEX_ON_HEX as EVEX_ON_HEX,
     FIRST_PATH as FIRST_PATH,
     HOT_PATHS_TITLE as HOT_PATHS_TITLE,
+    PLACE_LABELS as PLACE_LABELS,
     UNATTRIBUTED as UNATTRIBUTED,
     UNCOUNTED_CYCLE as UNCOUNTED_CYCLE,
     percent as percent,
     run_label as run_label,
+    share_basis as share_basis,
+    skid_note as skid_note,
     unprinted as unprinted,
 )
 from asmcfg.model import EdgeKind, Header, Tag, Trap, TrapEvidence, Verdict

@@ -23,6 +23,35 @@ EVEX_ON_HEX = (
     "but perfasm printed these samples on no line, so no address says where they go"
 )
 UNATTRIBUTED = "samples on no printed line (region totals minus the printed lines)"
+SKID_SAMPLED = (
+    "a sample names the instruction about to run (skid): the cost of a slow instruction, such as a load that "
+    "misses the cache, shows on the instruction after it; --skid previous credits each sample to the instruction "
+    "before it in its block"
+)
+SKID_PREVIOUS = (
+    "--skid previous: each sample is credited to the instruction before the one it names, in its block (a "
+    "block's first instruction keeps its own)"
+)
+
+
+PLACE_LABELS = {
+    "nmethod": "compiled code",
+    "code cache, not an nmethod": "JIT-made code that is no compilation",
+    "libjvm.so": "the JVM (libjvm.so: JIT compilers, GC, runtime)",
+    "kernel": "kernel",
+    "other": "other libraries",
+}
+"""Where a recorded JVM's samples ran (`Place` values), as the summary says it."""
+
+
+def skid_note(previous: bool) -> str:
+    """What a measured sample names, said beside `perf` heat."""
+    return SKID_PREVIOUS if previous else SKID_SAMPLED
+
+
+def share_basis(counted: bool) -> str:
+    """What a share of measured heat is a share of: the JVM's `perf` samples, or (perfasm) the run's."""
+    return "the JVM's samples" if counted else "the run"
 
 
 def unprinted(name: str, share: tuple[float, ...], lines: int, threshold: int, compile_id: int | None) -> str:

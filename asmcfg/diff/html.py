@@ -26,6 +26,11 @@ def _asset(name: str) -> str:
     return resources.files("asmcfg.render").joinpath("assets", name).read_text(encoding="utf-8")
 
 
+def script_hashes() -> str:
+    """The Content-Security-Policy sources of the page's scripts: its own and each side's page script."""
+    return f"{script_hash(_asset('diff.js'))} {script_hash(page_script())}"
+
+
 def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
     """Write the side-by-side page of `result` to `out`."""
     frames = {}
@@ -45,7 +50,7 @@ def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
         "LINKS": script_json(links(result)),
         "TABLES": script_json({"tables": report.tables(result), "none": None if result.changes else report.NO_CHANGES}),
         "SCRIPT": script,
-        "SCRIPT_HASHES": f"{script_hash(script)} {script_hash(page_script())}",
+        "SCRIPT_HASHES": script_hashes(),
     }
     pieces = re.split(r"\{\{(\w+)\}\}", _asset("diff.html"))
     out.write("".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces)))

@@ -10,7 +10,19 @@ from asmcfg.analyses import copies, heat
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.facts import heat_report, meaning
 from asmcfg.isa import for_name
-from asmcfg.model import Analysis, Block, Check, Feature, Flow, Loop, Tag, TrapOrigin, Unprinted, Verdict
+from asmcfg.model import (
+    Analysis,
+    Block,
+    Check,
+    Feature,
+    Flow,
+    Loop,
+    Profile,
+    Tag,
+    TrapOrigin,
+    Unprinted,
+    Verdict,
+)
 
 _CHECK_TAGS = frozenset({Tag.RANGE_CHECK, Tag.NULL_CHECK})
 
@@ -178,6 +190,7 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
             "matched": True,
             "method_share": heat_dict(result, profile.method_share or heat_report.method_heat(result)),
             "cold_share": heat_dict(result, cold.heat),
+            **_counted(profile),
         },
         "unattributed": unattributed_dict(result),
         "hot_paths": [
@@ -189,6 +202,18 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
             }
             for p in result.hot_paths
         ],
+    }
+
+
+def _counted(profile: Profile) -> dict[str, Any]:
+    """For heat counted from `perf` samples: the compilation's samples, the skid rule and what it means."""
+    if not profile.samples:
+        return {}
+    return {
+        "samples": sum(profile.samples.values()),
+        "share_of": describe.share_basis(True),
+        "skid": "previous" if profile.skid else "sampled",
+        "skid_note": describe.skid_note(profile.skid),
     }
 
 

@@ -1,16 +1,16 @@
-"""Measured heat: what a JMH perfasm profile says of one compilation and of each of its regions."""
+"""Measured heat: what a JMH perfasm profile, or the `perf` samples of a recorded run, say of one compilation."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Measured heat for one compilation, from JMH perfasm."""
+    """Measured heat for one compilation, from JMH perfasm or from `perf script` samples."""
 
     source: str
-    """The perfasm file it came from."""
+    """The perfasm or `perf script` file it came from."""
     events: tuple[str, ...]
     """Event names, one per percentage column (`cycles`, `cpu-clock`)."""
     heat: dict[int, tuple[float, ...]]
@@ -21,6 +21,11 @@ class Profile:
     """The compilation's share of the run per event, where perfasm printed it."""
     regions: tuple[RegionHeat, ...] = ()
     """The perfasm regions of this compilation: what each totals and what its printed lines hold."""
+    samples: dict[int, int] = field(default_factory=dict)
+    """Samples per instruction address, every event together, when the heat was counted from `perf` samples
+    (empty for perfasm's percentages); `heat` is then each event's samples as a percent of the process's."""
+    skid: bool = False
+    """True when each sample was credited to the instruction before the one it names (`--skid previous`)."""
 
     @property
     def run_share(self) -> tuple[float, ...]:

@@ -243,3 +243,38 @@ class Drawn(Word):
     """By the other renderer (system `dot` or graphviz-pure) after the one asked for failed."""
     NOT_DRAWN = "not_drawn"
     """By none: the page lists its blocks instead."""
+
+
+class Place(Word):
+    """Where a `perf` sample of a recorded JVM ran."""
+
+    NMETHOD = "nmethod"
+    """In a compilation of the log: the compiled code asmcfg draws."""
+    CODE_CACHE = "code cache, not an nmethod"
+    """In JIT-made code that is no compilation: the interpreter, `vtable chunks`, stubs, adapters."""
+    LIBJVM = "libjvm.so"
+    """In the JVM itself: the JIT compilers, the garbage collector, the runtime."""
+    KERNEL = "kernel"
+    """In the kernel."""
+    OTHER = "other"
+    """In another library (`libc.so.6`) or mapping."""
+
+
+class Printing(Word):
+    """Which compilations `asmcfg record` asks the JVM to print."""
+
+    C2 = "c2"
+    """Every C2 compilation (a compiler directives file with `c2: { PrintAssembly: true }`)."""
+    METHOD = "method"
+    """The compilations of one method pattern (`-XX:CompileCommand=print,PATTERN`), by every compiler."""
+    ALL = "all"
+    """All code the JVM compiles (`-XX:+PrintAssembly`)."""
+
+
+class FlagPassing(Word):
+    """How `asmcfg record` handed its flags to the JVMs."""
+
+    COMMAND_LINE = "command line"
+    """Inserted after `java` in the command."""
+    JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
+    """Through the environment, so every JVM the command starts reads them."""

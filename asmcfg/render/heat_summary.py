@@ -31,18 +31,22 @@ def write_heat(result: Analysis, console: Console) -> None:
         return
     events = " / ".join(profile.events)
     share = profile.method_share or heat_report.method_heat(result)
+    counted = f", {sum(profile.samples.values()):,} samples" if profile.samples else ""
+    basis = describe.share_basis(bool(profile.samples))
     console.print(
-        visible(f"profile {profile.source}: {events}; this compilation holds {_pct(share)} of the run"),
+        visible(f"profile {profile.source}: {events}{counted}; this compilation holds {_pct(share)} of {basis}"),
         highlight=False,
         markup=False,
     )
+    if profile.samples:
+        console.print(describe.skid_note(profile.skid), **PLAIN)
     console.print(_top_blocks(result))
     console.print(_paths(result))
     if uncounted_cycle(result):
         console.print(describe.UNCOUNTED_CYCLE, highlight=False, markup=False)
     cold = heat_report.cold_share(result)
     console.print(
-        f"cold code (traps, stubs, handlers, check failures, out-of-line): {_pct(cold.heat)} of the run, "
+        f"cold code (traps, stubs, handlers, check failures, out-of-line): {_pct(cold.heat)} of {basis}, "
         f"{' / '.join(f'{s:.1%}' for s in cold.share)} of this method's samples",
         highlight=False,
         markup=False,

@@ -32,7 +32,10 @@ def instruction_dict(ins: Instruction, profile: Profile | None = None) -> dict[s
     """One instruction as JSON, with its measured heat when a profile is given."""
     if profile is None or ins.address not in profile.heat:
         return ins.as_dict()
-    return ins.as_dict({e: round(v, 4) for e, v in zip(profile.events, profile.heat[ins.address], strict=False)})
+    item = ins.as_dict({e: round(v, 4) for e, v in zip(profile.events, profile.heat[ins.address], strict=False)})
+    if ins.address in profile.samples:
+        item["samples"] = profile.samples[ins.address]
+    return item
 
 
 def trap_dict(result: Analysis, trap: Trap, block: int) -> dict[str, Any]:

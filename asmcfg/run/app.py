@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from asmcfg import describe, dialects
 from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
 from asmcfg.model import Analysis, Method, Unprinted
-from asmcfg.run import enrich, opening, selection, wholelog
+from asmcfg.run import enrich, opening, recorded, selection, wholelog
 from asmcfg.run.matching import matching, run_labels
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import (
@@ -39,6 +39,7 @@ def run(options: Options) -> int:
     from asmcfg.run.outputs import check_run
 
     check_run(options)
+    options = recorded.apply(options)
     if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
         sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
                          "or give a FILE, see --help)\n")
@@ -51,23 +52,27 @@ def _run(options: Options, progress: Progress) -> int:
     if options.jsonl is not None or (options.list and not options.strict and wholelog.large(options.input)):
         return wholelog.run(options, progress)
     how = enrich.load(options.log, options.profile, options.jdk, options.paths,
-                      strict_log=not options.all and not options.list)
+                      strict_log=not options.all and not options.list, source=options.input, skid=options.skid)
     perf = how.profile
     read = dialects.ReadOptions(options.syntax)
     meter = progress.read if progress.shown else None
-    opened = opening.open_one(options, read, meter) if perf is None else None
+    by_index = perf is None and (how.perf is None or options.selector.compile_id is not None)
+    opened = opening.open_one(options, read, meter) if by_index else None
     if opened is not None:  # read from its own bytes, found through the index
         return _write_one(opened, None, options, how, progress)
     stream = open_input(options.input, options.input_format, read, meter=meter)
     methods = _Checked(stream, options.strict, progress)
     if options.list:
-        return _list(stream, methods, options.selector)
+        listed = _list(stream, methods, options.selector)
+        if how.perf is not None and not options.quiet:
+            recorded.say_hottest(how.perf)
+        return listed
     if options.all:
         return _run_all(stream, methods, options, how, progress)
     if perf is not None and not options.selector.any:
         picked = pick_profiled(methods, perf.profiles, perf.hottest_unprinted())
     else:
-        picked = pick_one(methods, options.selector)
+        picked = pick_one(enrich.measured(methods, how), options.selector)
     if picked is None:
         raise _nothing_selected(stream, methods, options.selector)
     unprinted = perf.unprinted if perf is not None else _unprinted(stream)
@@ -95,6 +100,8 @@ def _write_one(
     if not options.quiet:
         summary.write_summary(result, err)
         write_unprinted(_others(unprinted, method), err)
+        if how.perf is not None:
+            recorded.say_places(how.perf, err)
     return 0
 
 

@@ -23,6 +23,8 @@ from asmcfg.terminal import visible
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from asmcfg.run.drawings import Told
+
 
 @dataclass(frozen=True, slots=True)
 class DiffOptions:
@@ -75,7 +77,7 @@ class DiffOptions:
 def run(options: DiffOptions) -> int:
     """Carry out one diff; returns the exit status (0, or gate.EXIT_CODE when a condition holds)."""
     outputs.check_targets(diff_outputs(options), stdout=False)  # before anything is read
-    old, new = read_sides(options)
+    old, new = read_sides(recorded_sides(options))
     result = diff(items.side(old), items.side(new))
     failures = gate.check(result, options.fail_on)
     write_outputs(result, failures if options.fail_on else None, options)
@@ -117,8 +119,22 @@ def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
         (old,) = _pick(options.old, (options.old_selector,), ("old",), options)
         (new,) = _pick(options.new, (options.new_selector,), ("new",), options)
     _same_method(old, new, options)
-    return (_analysed(old, options.old_log, options.old_profile, options),
-            _analysed(new, options.new_log, options.new_profile, options))
+    return (_analysed(old, options.old_log, options.old_profile, options, options.old),
+            _analysed(new, options.new_log, options.new_profile, options, options.new))
+
+
+def recorded_sides(options: DiffOptions) -> DiffOptions:
+    """`options` with each side that is a record folder read as its JVM's log and samples."""
+    from dataclasses import replace
+
+    from asmcfg.run.recorded import resolve
+
+    old, new = resolve(options.old), resolve(options.new)
+    if old is not None:
+        options = replace(options, old=old.log, old_profile=options.old_profile or old.perf_script)
+    if new is not None:
+        options = replace(options, new=new.log, new_profile=options.new_profile or new.perf_script)
+    return options
 
 
 def _pick(path: str, selectors: Sequence[Selector], sides: Sequence[str], options: DiffOptions) -> list[Method]:
@@ -166,9 +182,9 @@ def _same_method(old: Method, new: Method, options: DiffOptions) -> None:
             old.source)
 
 
-def _analysed(method: Method, log: str | None, profile: str | None, options: DiffOptions) -> Analysis:
+def _analysed(method: Method, log: str | None, profile: str | None, options: DiffOptions, path: str) -> Analysis:
     """The side's compilation with its run's log records and profile heat, analysed as every mode does."""
-    done = enrich(method, load(log, profile, options.jdk, strict_log=True))
+    done = enrich(method, load(log, profile, options.jdk, strict_log=True, source=path))
     if done.overlay is not None and not options.quiet:
         prefix = "profile" if done.overlay.matched else "profile NOT applied"
         stderr_console().print(visible(f"{prefix} ({profile}): {done.overlay.message}"), highlight=False)
@@ -194,18 +210,25 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         if options.dot:
             write_to(options.dot, lambda out: _write(out, text.getvalue()))
     if options.html:
-        from asmcfg.diff.html import write_diff_html
-        from asmcfg.render.html import PageOptions
-
-        render, others = drawings.renderers(options.renderer, options.render_timeout)
-        page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path),
-                           others=others, told=told)
-        write_to(options.html, lambda out: write_diff_html(result, out, page))
+        write_to(options.html, lambda out: write_page(result, out, options, told))
         _wrote(options.html, result, options.quiet)
     if options.json:
         document = report.document(result, failures)
         write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
     drawings.finish(told, selected=True)
+
+
+def write_page(result: Diff, out: TextIO, options: DiffOptions, told: Told) -> None:
+    """The side-by-side page of the two compilations, drawn as `--renderer` asks (another way when Graphviz fails:
+    `told` notes which), their sources beside them."""
+    from asmcfg.diff.html import write_diff_html
+    from asmcfg.render.html import PageOptions
+    from asmcfg.run import drawings
+
+    render, others = drawings.renderers(options.renderer, options.render_timeout)
+    page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path),
+                       others=others, told=told)
+    write_diff_html(result, out, page)
 
 
 def diff_sources(result: Diff, source_path: tuple[str, ...]) -> JavaSources | None:

@@ -51,6 +51,7 @@ TABLE: dict[str, Applies] = {
     "log": Applies("--log", ANALYSING, "puts the log's trap records and inlining decisions on the analysis"),
     "profile": Applies("--profile", WITH_HEAT, "puts measured heat on the graph and its hot paths"),
     "paths": Applies("--paths", WITH_HEAT, "ranks measured hot paths"),
+    "skid": Applies("--skid", WITH_HEAT, "moves measured heat onto the instruction before"),
 }
 """Options keyed by their parameter name; the output flags are checked by `outputs.ignored`."""
 GRAPH_FLAGS = {"no_fold": "--no-fold", "renderer": "--renderer", "render_timeout": "--render-timeout"}

@@ -56,3 +56,7 @@ class Options:
     """How many measured hot paths to rank."""
     log: str | None = None
     """A LogCompilation log of the same run whose inlining and trap records go onto the methods read."""
+    pid: int | None = None
+    """Of a record folder's JVMs, the one to read (None: the one with the most samples in compiled code)."""
+    skid: bool = False
+    """Credit each measured sample to the instruction before the one it names, in its block."""

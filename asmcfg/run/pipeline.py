@@ -114,14 +114,20 @@ def open_input(
     return Stream(name, reader, chosen.methods(reader, stream, name), chosen.name, head)
 
 
-def analyse_method(method: Method, jdk: int | None = None, paths: int = 3) -> Analysis:
-    """Graph and analyses for one method; `paths` measured hot paths are ranked when it has a profile."""
+def analyse_method(method: Method, jdk: int | None = None, paths: int = 3, skid: bool = False) -> Analysis:
+    """Graph and analyses for one method; `paths` measured hot paths are ranked when it has a profile, whose
+    samples `skid` credits to the instruction before the one they name."""
     from asmcfg import isa
     from asmcfg.analyses import analyse
     from asmcfg.cfg.build import build_cfg, layout
 
     lay = layout(method, isa.for_name(method.isa))
-    return analyse(build_cfg(method, lay), jdk, paths=paths, lay=lay)
+    cfg = build_cfg(method, lay)
+    if skid:
+        from asmcfg.cfg.skid import credit_previous
+
+        cfg = credit_previous(cfg)
+    return analyse(cfg, jdk, paths=paths, lay=lay)
 
 
 def no_methods_error(source: str, sample: Sequence[str] | None = None) -> InputError:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator
 from typing import TextIO
 
@@ -25,7 +26,7 @@ from asmcfg.model import Header, Method
 from asmcfg.render.files import write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs
-from asmcfg.run.diff import DiffOptions, diff_outputs, diff_sources
+from asmcfg.run.diff import DiffOptions, diff_outputs, recorded_sides, write_page
 from asmcfg.run.enrich import Enrichment, enrich, load
 from asmcfg.run.pipeline import Picked, no_methods_error, open_input, pick_keyed
 from asmcfg.sources.lines import display_name
@@ -55,27 +56,33 @@ def problem(options: DiffOptions) -> str | None:
     return None
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Whole:
+    """A whole-log diff done: every pair reduced to its row, the methods of one log, and how to find each chosen
+    compilation again."""
+
+    rows: list[PairRow]
+    """The pairs, in the old log's order (`pairs.rank` ranks them)."""
+    only: tuple[list[Lone], list[Lone]]
+    """The methods only the old log compiled, then those only the new one did."""
+    names: tuple[str, str]
+    """The two inputs as messages name them."""
+    totals: tuple[int, int]
+    """How many compilations each input holds."""
+    chosen: tuple[dict[Key, Picked], dict[Key, Picked]]
+    """Of each key, the compilation the selection rule chose in each input (its header, without its code)."""
+    ordinals: tuple[dict[Header, int], dict[Header, int]]
+    """Of each chosen header, how many earlier compilations of its input share its compile id and method."""
+    how: tuple[Enrichment, Enrichment]
+    """Each side's log records and profile, loaded once."""
+
+
 def run(options: DiffOptions) -> int:
     """Pair, compare, rank and report; returns the exit status (gate.EXIT_CODE when a condition holds)."""
     outputs.check_targets(diff_outputs(options), stdout=False)  # before anything is read
-    chosen = [_chosen(path, options) for path in (options.old, options.new)]
-    keys = [key for key in chosen[0][0] if key in chosen[1][0]]
-    only = ([_lone(k, p) for k, p in chosen[0][0].items() if k not in chosen[1][0]],
-            [_lone(k, p) for k, p in chosen[1][0].items() if k not in chosen[0][0]])
-    how = (load(options.old_log, options.old_profile, options.jdk),
-           load(options.new_log, options.new_profile, options.jdk))
-    if options.html is not None:
-        os.makedirs(options.html, exist_ok=True)
-    rows: list[PairRow] = []
-    for group in _groups(keys, chosen[0][0], chosen[1][0]):
-        olds = _read(options.old, {chosen[0][0][k].method.header for k in group}, options)
-        news = _read(options.new, {chosen[1][0][k].method.header for k in group}, options)
-        for key in group:
-            old = olds.pop(chosen[0][0][key].method.header)
-            new = news.pop(chosen[1][0][key].method.header)
-            rows.append(_row(key, old, new, how, len(rows) + 1, options))
-    names = (display_name(options.old), display_name(options.new))
-    _write(rows, only, names, [chosen[0][1], chosen[1][1]], options)
+    found = compare(options)
+    rows, only, names = found.rows, found.only, found.names
+    _write(rows, only, names, list(found.totals), options)
     failures = [(row.key, f) for row in rank(rows) for f in row.failures]  # the table's order
     err = stderr_console()
     if not options.quiet:
@@ -89,26 +96,61 @@ def run(options: DiffOptions) -> int:
     return gate.EXIT_CODE if failures else 0
 
 
+def compare(options: DiffOptions) -> Whole:
+    """Every pair of the two inputs compared and reduced to its row (its page written under `--html DIR`)."""
+    options = recorded_sides(options)
+    chosen = [_chosen(path, options) for path in (options.old, options.new)]
+    keys = [key for key in chosen[0][0] if key in chosen[1][0]]
+    only = ([_lone(k, p) for k, p in chosen[0][0].items() if k not in chosen[1][0]],
+            [_lone(k, p) for k, p in chosen[1][0].items() if k not in chosen[0][0]])
+    how = (load(options.old_log, options.old_profile, options.jdk, source=options.old),
+           load(options.new_log, options.new_profile, options.jdk, source=options.new))
+    if options.html is not None:
+        os.makedirs(options.html, exist_ok=True)
+    rows: list[PairRow] = []
+    for group in _groups(keys, chosen[0][0], chosen[1][0]):
+        olds = _read(options.old, {chosen[0][0][k].method.header for k in group}, options)
+        news = _read(options.new, {chosen[1][0][k].method.header for k in group}, options)
+        for key in group:
+            old = olds.pop(chosen[0][0][key].method.header)
+            new = news.pop(chosen[1][0][key].method.header)
+            rows.append(_row(key, old, new, how, len(rows) + 1, options))
+    return Whole(rows, only, (display_name(options.old), display_name(options.new)),
+                 (chosen[0][1], chosen[1][1]), (chosen[0][0], chosen[1][0]), (chosen[0][2], chosen[1][2]), how)
+
+
+def analyse_pair(old: Method, new: Method, how: tuple[Enrichment, Enrichment]) -> Diff:
+    """One pair analysed as every mode analyses (`enrich`), then compared."""
+    return diff(items.side(enrich(old, how[0]).analysis), items.side(enrich(new, how[1]).analysis))
+
+
 def _key(method: Method) -> Key:
     header = method.header
     return Key(header.name, header.osr_bci, header.compiler)
 
 
-def _headers_only(methods: Iterator[Method], counted: list[int]) -> Iterator[Method]:
-    """Each method without its code (what the choice reads is its header and its measured heat)."""
+def _headers_only(methods: Iterator[Method], counted: list[int], ordinals: dict[Header, int]) -> Iterator[Method]:
+    """Each method without its code (what the choice reads is its header and its measured heat), its header's
+    ordinal among those of its compile id and method noted."""
+    seen: Counter[tuple[int | None, str]] = Counter()
     for method in methods:
         counted[0] += 1
+        header = method.header
+        ordinals.setdefault(header, seen[header.compile_id, header.name])
+        seen[header.compile_id, header.name] += 1
         yield dataclasses.replace(method, instructions=(), markers=(), constants=(), skipped=())
 
 
-def _chosen(path: str, options: DiffOptions) -> tuple[dict[Key, Picked], int]:
-    """For each key in `path`, the compilation the selection rule chooses (its header), and the count read."""
+def _chosen(path: str, options: DiffOptions) -> tuple[dict[Key, Picked], int, dict[Header, int]]:
+    """For each key in `path`, the compilation the selection rule chooses (its header), the count read, and the
+    chosen headers' ordinals."""
     stream = open_input(path, options.input_format, dialects.ReadOptions(options.syntax))
-    counted = [0]
-    picked = pick_keyed(_headers_only(stream.methods, counted), _key)
+    counted, ordinals = [0], dict[Header, int]()
+    picked = pick_keyed(_headers_only(stream.methods, counted, ordinals), _key)
     if counted[0] == 0:
         raise no_methods_error(stream.source, stream.head)
-    return picked, counted[0]
+    chosen = {p.method.header for p in picked.values()}
+    return picked, counted[0], {h: n for h, n in ordinals.items() if h in chosen}
 
 
 def _code_bytes(method: Method) -> int | None:
@@ -153,29 +195,23 @@ def _read(path: str, wanted_headers: set[Header], options: DiffOptions) -> dict[
 def _row(key: Key, old: Method, new: Method, how: tuple[Enrichment, Enrichment], number: int,
          options: DiffOptions) -> PairRow:
     """One pair analysed as every mode analyses, compared, gated; its page written under `--html DIR`."""
-    analysed = (enrich(old, how[0]).analysis, enrich(new, how[1]).analysis)
-    result = diff(items.side(analysed[0]), items.side(analysed[1]))
+    result = analyse_pair(old, new, how)
     failures = gate.check(result, options.fail_on)
     page = None
     if options.html is not None:
         page = f"pair-{number}.html"
         _page(result, os.path.join(options.html, page), options)
-    heats = [h for h in (_heat(a.cfg.method) for a in analysed) if h is not None]
+    heats = [h for h in (_heat(side.result.cfg.method) for side in (result.old, result.new)) if h is not None]
     return PairRow(key, result.old.facts, result.new.facts, max(heats) if heats else None, headline(result),
                    tuple(failures), pair_document(result, failures if options.fail_on else None), page)
 
 
 def _page(result: Diff, path: str, options: DiffOptions) -> None:
     """The pair's side-by-side page, as `asmcfg diff --html FILE` writes it."""
-    from asmcfg.diff.html import write_diff_html
-    from asmcfg.render.html import PageOptions
     from asmcfg.run import drawings
 
     told = drawings.Told("--html")  # a pair Graphviz cannot draw is drawn another way, or listed
-    render, others = drawings.renderers(options.renderer, options.render_timeout)
-    page = PageOptions(render=render, fold=options.fold, sources=diff_sources(result, options.source_path),
-                       others=others, told=told)
-    write_to(path, lambda out: write_diff_html(result, out, page))
+    write_to(path, lambda out: write_page(result, out, options, told))
     drawings.finish(told, selected=False)
 
 

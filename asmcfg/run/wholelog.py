@@ -84,7 +84,8 @@ def _jsonl(options: Options, progress: Progress) -> int:
     assert options.jsonl is not None
 
     serializer = facts_record if options.facts else jsonl.record_line
-    how = enrich.load(options.log, options.profile, options.jdk, options.paths)
+    how = enrich.load(options.log, options.profile, options.jdk, options.paths, source=options.input,
+                      skid=options.skid)
 
     def write(out: TextIO) -> None:
         stats = parallel.analyse_to_jsonl(

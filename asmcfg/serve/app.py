@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from asmcfg.serve.board import Board
-    from asmcfg.serve.rows import Index
 
 HOST = "127.0.0.1"
 """The only address served: nothing off this machine can connect."""
@@ -33,16 +32,16 @@ CACHED_BYTES = 96 << 20
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """What the routes serve: the index page, the analysis board and how a compilation's page is made."""
+    """What the routes serve: the index page, the analysis board and how a row's page is made."""
 
-    index: Index
-    """The compilations."""
+    rows: int
+    """How many rows the index has: `/c/0` to `/c/{rows - 1}`."""
     home: pages.Page
     """The index page, made once."""
-    board: Board
-    """The analysis columns and toplists, filled in the background."""
+    board: Board | None
+    """The analysis columns and toplists, filled in the background (`/api/facts`); None when the index has none."""
     render: Callable[[int], pages.Page]
-    """Row number → its compilation's page (slow: read, analysed and drawn)."""
+    """Row number → its page (slow: read, analysed and drawn): a compilation's report, or a pair's diff."""
 
 
 class Pages:
@@ -110,11 +109,11 @@ class Handler(BaseHTTPRequestHandler):
         site = self.server.site
         if path == "/":
             return self._page(site.home)
-        if path == "/api/facts":
+        if path == "/api/facts" and site.board is not None:
             since = query.get("since", ["0"])[0]
             body = json.dumps(site.board.since(int(since) if _count(since) else 0), separators=(",", ":"))
             return self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json")
-        if path.startswith("/c/") and _count(path[3:]) and int(path[3:]) < len(site.index.entries):
+        if path.startswith("/c/") and _count(path[3:]) and int(path[3:]) < site.rows:
             return self._compilation(int(path[3:]))
         self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
@@ -122,7 +121,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             page = self.server.pages.get(n)
         except AsmcfgError as error:
-            title = f"compilation {n}"
+            title = f"row {n}"
             return self._page(pages.problem_page(title, str(error)), HTTPStatus.NOT_FOUND)
         self._page(page)
 

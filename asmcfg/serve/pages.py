@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src {hash}; img-src data:; connect-src 'self'; "
           "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 """The Content-Security-Policy header of a page whose one script has the hash `{hash}`."""
+DIFF_POLICY = POLICY.replace("img-src data:;", "img-src data:; frame-src about:;")
+"""The policy of the side-by-side diff page: its two frames are `srcdoc` documents."""
 NO_SCRIPT = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 """The policy of a page without script."""
 
@@ -61,10 +63,20 @@ def _fill(template: str, parts: dict[str, str]) -> str:
 
 def index_page(index: Index, source: str) -> Page:
     """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places."""
-    script = _asset("index.js")
-    data: dict[str, Any] = {"source": source, "rows": index.cells()}
-    text = _fill(_asset("index.html"), {
-        "TITLE": html.escape(visible(f"asmcfg: {source}")),
+    return _index("index", f"asmcfg: {source}", {"source": source, "rows": index.cells()})
+
+
+def diff_index_page(title: str, data: dict[str, Any]) -> Page:
+    """The index of two logs: every pair's row and every method of one log's, as JSON the page script shows a
+    window of."""
+    return _index("diff", title, data)
+
+
+def _index(name: str, title: str, data: dict[str, Any]) -> Page:
+    """An index page: its template and script (after the table's, `table.js`) named `name`, `data` as JSON."""
+    script = _asset("table.js") + _asset(f"{name}.js")
+    text = _fill(_asset(f"{name}.html"), {
+        "TITLE": html.escape(visible(title)),
         "STYLE": _asset("index.css"),
         "DATA": script_json(data),
         "SCRIPT": script,
@@ -80,6 +92,14 @@ def compilation_page(result: Analysis, options: PageOptions) -> Page:
     out = io.StringIO()
     write_html([result], out, options)
     return Page(out.getvalue().encode("utf-8"), POLICY.format(hash=script_hash(page_script())))
+
+
+def diff_page(text: str) -> Page:
+    """The side-by-side page of two compilations, as `asmcfg diff OLD NEW --html FILE` writes it; its frames (each
+    side's report) inherit its policy, which so names both pages' scripts."""
+    from asmcfg.diff.html import script_hashes
+
+    return Page(text.encode("utf-8"), DIFF_POLICY.format(hash=script_hashes()))
 
 
 def problem_page(title: str, message: str) -> Page:

@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from asmcfg.serve.opening import Reading
+from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from asmcfg.model import Analysis
     from asmcfg.render.html import PageOptions
     from asmcfg.run.enrich import Enrichment
-    from asmcfg.serve import pages
+    from asmcfg.serve import app, pages
     from asmcfg.serve.rows import Index
 
 STOP_WAIT = 5.0
@@ -54,6 +57,7 @@ def serve(options: ServeOptions) -> int:
     from asmcfg.sources.lines import display_name
 
     started = time.perf_counter()
+    options = _recorded(options)
     how = _enrichment(options) if options.log or options.profile else None  # a bad one: an error, no URL
     index = rows.build(options.reading)
     if not index.entries:
@@ -70,32 +74,52 @@ def serve(options: ServeOptions) -> int:
         assert how is not None
         return _render(options, index, how, n)
 
+    server = listen(options.port, app.Site(len(index.entries), home, found, render))
+
+    def background(stop: threading.Event) -> threading.Thread:
+        nonlocal how
+        how = how or _enrichment(options)
+        loaded.set()
+        _preload()
+        filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop), daemon=True,
+                                  name="asmcfg-facts")
+        filler.start()
+        return filler
+
+    said = (f"asmcfg: {len(index.entries)} compilations indexed in {time.perf_counter() - started:.1f} s; analysing "
+            "them in the background (Ctrl-C stops the server)")
+    return run_server(server, options.open_browser, None if options.quiet else said, background)
+
+
+def listen(port: int, site: app.Site) -> app.Server:
+    """The server of `site` on 127.0.0.1, listening; an input error when the port cannot be had."""
+    from asmcfg.serve import app
+
     try:
-        server = app.Server(options.port, app.Site(index, home, found, render))
+        return app.Server(port, site)
     except OSError as exc:  # the port is taken, or not ours to take
         from asmcfg.errors import AsmcfgError
 
-        raise AsmcfgError(f"cannot listen on {app.HOST}:{options.port}: {exc.strerror or exc} (choose another "
+        raise AsmcfgError(f"cannot listen on {app.HOST}:{port}: {exc.strerror or exc} (choose another "
                           "--port, or leave it out for a free one)") from None
+
+
+def run_server(server: app.Server, open_browser: bool, said: str | None,
+               background: Callable[[threading.Event], threading.Thread | None]) -> int:
+    """Serve until Ctrl-C or SIGTERM: the URL on stdout, `said` on stderr, then `background` started (its thread,
+    told to stop by the event, is given STOP_WAIT seconds to end once the server has stopped)."""
     serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True,
                                name="asmcfg-http")
     stop = threading.Event()
-    filler: threading.Thread | None = None
+    worker: threading.Thread | None = None
     try:
         serving.start()
         sys.stdout.write(server.url + "\n")
         sys.stdout.flush()
-        if not options.quiet:
-            sys.stderr.write(f"asmcfg: {len(index.entries)} compilations indexed in "
-                             f"{time.perf_counter() - started:.1f} s; analysing them in the background "
-                             f"(Ctrl-C stops the server)\n")
-        how = how or _enrichment(options)
-        loaded.set()
-        _preload()
-        filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop),
-                                  daemon=True, name="asmcfg-facts")
-        filler.start()
-        if options.open_browser:
+        if said is not None:
+            sys.stderr.write(said + "\n")
+        worker = background(stop)
+        if open_browser:
             threading.Thread(target=_open, args=(server.url,), daemon=True).start()
         while not stop.wait(3600):  # the main thread waits here for Ctrl-C or SIGTERM
             pass
@@ -103,15 +127,30 @@ def serve(options: ServeOptions) -> int:
         stop.set()
         server.shutdown()
         server.server_close()
-        if filler is not None:
-            filler.join(STOP_WAIT)
+        if worker is not None:
+            worker.join(STOP_WAIT)
     return 0
 
 
 def _enrichment(options: ServeOptions) -> Enrichment:
     from asmcfg.run import enrich
 
-    return enrich.load(options.log, options.profile, options.jdk)
+    return enrich.load(options.log, options.profile, options.jdk, source=options.reading.path)
+
+
+def _recorded(options: ServeOptions) -> ServeOptions:
+    """A record folder served as its busiest JVM's log, with the recording's samples as the profile."""
+    from dataclasses import replace
+
+    from asmcfg.run.recorded import resolve
+
+    found = resolve(options.reading.path)
+    if found is None:
+        return options
+    if found.note is not None and not options.quiet:
+        sys.stderr.write(visible(found.note) + "\n")
+    return replace(options, reading=replace(options.reading, path=found.log),
+                   profile=options.profile or found.perf_script)
 
 
 def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pages.Page:
@@ -125,18 +164,23 @@ def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pag
 
 
 def _page_options(options: ServeOptions, result: Analysis) -> PageOptions:
+    return page_options(result, options.source_path, options.renderer, options.render_timeout)
+
+
+def page_options(result: Analysis, source_path: tuple[str, ...], renderer: str, timeout: float) -> PageOptions:
+    """How a compilation's report page is drawn: Graphviz as `--renderer` asks, its sources beside it."""
     from asmcfg.render import html
     from asmcfg.render.svg import render_svg
     from asmcfg.sources.java import find_sources, folders
 
     sources = None
-    if options.source_path:
+    if source_path:
         method = result.cfg.method
         names = {f.method for ins in method.instructions for f in ins.frames} | {method.header.name}
-        sources = find_sources(folders(options.source_path), names)
+        sources = find_sources(folders(source_path), names)
 
     def render(dot_text: str) -> bytes:
-        return render_svg(dot_text, options.render_timeout, options.renderer)
+        return render_svg(dot_text, timeout, renderer)
 
     return html.PageOptions(render=render, fold=True, sources=sources)
 

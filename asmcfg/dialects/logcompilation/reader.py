@@ -62,8 +62,9 @@ def is_code(text: str) -> bool:
 
 
 def is_end(text: str) -> bool:
-    """True for the `[/Disassembly]` line that ends a method."""
-    return "[/Disassembly]" in text and text.strip() == "[/Disassembly]"
+    """True for the line that ends a method: `[/Disassembly]` (hsdis), `[/MachCode]` (hex, the last thing a JVM
+    without hsdis prints of a method: a native wrapper printed by a Java thread has no `</print_nmethod>`)."""
+    return "[/" in text and text.strip() in ("[/Disassembly]", "[/MachCode]")
 
 
 def is_banner(text: str) -> bool:

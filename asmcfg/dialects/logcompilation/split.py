@@ -29,7 +29,8 @@ HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""
 _CODE_LINE = b"\n  0x"
 """The start of an instruction line (an address after two blanks)."""
-_END = b"[/Disassembly]"
+_ENDS = (b"[/Disassembly]", b"[/MachCode]")
+"""The lines that end a method (`reader.is_end`)."""
 _FOLLOWED = re.compile(rb"</?(?:writer|print_nmethod|nmethod|tty|release)")
 """The start of every tag `TtyMachine` follows (and of some others: any name these begin)."""
 _HEADER_ID = re.compile(rb"Compiled method \([^)]{0,64}\)\s+%s\s+(?:\S+:\s*)?(%s) " % (BYTES_DIGITS, BYTES_DIGITS))
@@ -37,14 +38,19 @@ _HEADER_ID = re.compile(rb"Compiled method \([^)]{0,64}\)\s+%s\s+(?:\S+:\s*)?(%s
 
 
 def last_end(data: bytes) -> int:
-    """The offset just past the last `[/Disassembly]` line of `data`, 0 when there is none."""
-    found = data.rfind(_END)
+    """The offset just past the last line of `data` that ends a method (`_ENDS`), 0 when there is none."""
+    return max(_last_line_of(data, marker) for marker in _ENDS)
+
+
+def _last_line_of(data: bytes, marker: bytes) -> int:
+    """The offset just past the last line of `data` that is `marker` alone, 0 when there is none."""
+    found = data.rfind(marker)
     while found >= 0:
         start = data.rfind(b"\n", 0, found) + 1
         end = data.find(b"\n", found) + 1 or len(data)
-        if data[start:end].strip() == _END:
+        if data[start:end].strip() == marker:
             return end
-        found = data.rfind(_END, 0, found)
+        found = data.rfind(marker, 0, found)
     return 0
 
 

@@ -572,7 +572,9 @@
       out.push(h("h3", {}, `Hottest blocks (${view.events.join(" / ")})`));
       out.push(table(["block", "share", "ins", "source"], hot.map((b) => [blockRef(view, b.id),
         Object.values(b.heat).map(pct).join(" / "), b.instructions.length, b.source ? `${b.source.method} line ${b.source.line}` : ""])));
-      out.push(h("p", {}, `cold code (traps, stubs, handlers, check failures, out-of-line): ${Object.values(m.profile.cold_share).map(pct).join(" / ")} of the run; this compilation holds ${Object.values(m.profile.method_share).map(pct).join(" / ")}`));
+      const of = m.profile.share_of || "the run";
+      out.push(h("p", {}, `cold code (traps, stubs, handlers, check failures, out-of-line): ${Object.values(m.profile.cold_share).map(pct).join(" / ")} of ${of}; this compilation holds ${Object.values(m.profile.method_share).map(pct).join(" / ")}` + (m.profile.samples ? ` (${m.profile.samples.toLocaleString("en")} samples)` : "")));
+      if (m.profile.skid_note) out.push(h("p", { class: "skid" }, m.profile.skid_note));
     }
     const groups = new Map();
     for (const b of m.blocks) if (b.trap) {

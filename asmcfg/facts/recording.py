@@ -1,0 +1,77 @@
+"""What a recording says of the whole JVM: where its samples ran, and its hottest compilations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from asmcfg.dialects.perfscript.heat import PerfHeat
+from asmcfg.model import Compiler, Place
+
+NAMED = 3
+"""Names shown inside a place (the busiest stubs, libraries)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceShare:
+    """The JVM's samples in one place."""
+
+    place: Place
+    """Where they ran."""
+    samples: int
+    """How many."""
+    share: float
+    """Percent of the JVM's samples."""
+    parts: tuple[tuple[str, float], ...]
+    """The busiest names inside it (a stub, a library) with their percent of the JVM's samples."""
+
+
+@dataclass(frozen=True, slots=True)
+class HotCompilation:
+    """One compilation that took samples."""
+
+    compile_id: int
+    """Its compile id."""
+    compiler: Compiler
+    """C1, C2 or a native wrapper."""
+    level: int | None
+    """Tier."""
+    kind: str
+    """`osr`, `c2n` or empty."""
+    method: str
+    """`pkg.Class::name`."""
+    samples: int
+    """Samples it took."""
+    share: float
+    """Percent of the JVM's samples."""
+    printed: bool
+    """True when the log holds its code (so asmcfg can draw it)."""
+
+
+def places(heat: PerfHeat) -> list[PlaceShare]:
+    """The JVM's samples per place, in the order of `Place`, with the busiest names inside each."""
+    found = heat.found
+    rows = []
+    for place in Place:
+        counts: dict[str, int] = {}
+        for label, count in found.places.items():
+            if label == place.value or (place is Place.OTHER and label.startswith(f"{Place.OTHER.value}: ")):
+                counts[label.removeprefix(f"{Place.OTHER.value}: ")] = count
+        if place is Place.CODE_CACHE:
+            counts = dict(found.code_cache)
+        total = sum(counts.values()) if place in (Place.CODE_CACHE, Place.OTHER) else found.places[place.value]
+        if not total:
+            continue
+        named = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:NAMED]
+        parts = tuple((name, heat.share(n)) for name, n in named) if place in (Place.CODE_CACHE, Place.OTHER) else ()
+        rows.append(PlaceShare(place, total, heat.share(total), parts))
+    return rows
+
+
+def hottest(heat: PerfHeat, count: int) -> list[HotCompilation]:
+    """The `count` compilations that took the most samples."""
+    return [
+        HotCompilation(c.compiled.record.compile_id, c.compiled.record.compiler, c.compiled.record.level,
+                       c.compiled.record.kind, c.compiled.record.method, c.total, heat.share(c.total),
+                       c.compiled.record.compile_id in heat.printed)
+        for c in heat.hottest()[:count]
+    ]

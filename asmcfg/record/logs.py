@@ -1,0 +1,122 @@
+"""The JVM logs a recording left: which JVMs ran, whether each log is whole, what it printed, and the compiler
+threads' files a killed JVM leaves behind."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+_NAME = re.compile(r"jvmpid(\d+)\.xml")
+_CLOSE = b"</hotspot_log>"
+_PRINTED = b"<print_nmethod"
+_PRINTED_END = b"</print_nmethod>"
+_STAMP = re.compile(rb"stamp='(\d+(?:\.\d+)?)'")
+_RELEASE = re.compile(rb"<release>\s*([^<\s]+)\s*</release>")
+_JDK8_VM = re.compile(r"1\.8\.|25\.\d+-b\d+")
+"""JDK 8's releases: `1.8.0_392` (the JDK) or `25.392-b08` (its VM's own numbering, which a log names)."""
+_CHUNK = 8 << 20
+_EDGE = 64 << 10
+
+
+@dataclass(frozen=True, slots=True)
+class JvmLog:
+    """One JVM's LogCompilation log in the folder."""
+
+    pid: int
+    """The JVM's process id (from the file name: `%p` expands to `pid<PID>`)."""
+    name: str
+    """`jvmpid<PID>.xml`."""
+    complete: bool
+    """The log ends with `</hotspot_log>`: the JVM exited and merged its compiler threads' records."""
+    printed: int
+    """Compilations whose code it printed (`<print_nmethod>` elements)."""
+    cut_printing: bool
+    """The last printing was cut off (the JVM died while printing it)."""
+    release: str | None
+    """The JVM's release (`17.0.15+6-Debian-1deb12u1`), from the log's head."""
+    seconds: float | None
+    """The last stamp in the log: about how long the JVM ran, in seconds."""
+
+    @property
+    def jdk8(self) -> bool:
+        """A JDK 8 VM, which prints no code without hsdis."""
+        return self.release is not None and _JDK8_VM.match(self.release) is not None
+
+
+def found(folder: Path) -> list[JvmLog]:
+    """Every `jvmpid<PID>.xml` in the folder, by pid."""
+    logs = []
+    for path in folder.iterdir():
+        matched = _NAME.fullmatch(path.name)
+        if matched and path.is_file():
+            logs.append(read(path, int(matched.group(1))))
+    return sorted(logs, key=lambda log: log.pid)
+
+
+def read(path: Path, pid: int) -> JvmLog:
+    """What asmcfg record says about one log: its head, its tail, and its printings counted in one pass."""
+    opened = closed = 0
+    with open(path, "rb") as stream:
+        head = stream.read(_EDGE)
+        stream.seek(0)
+        carry = b""
+        while chunk := stream.read(_CHUNK):
+            text = carry + chunk
+            opened += text.count(_PRINTED)
+            closed += text.count(_PRINTED_END)
+            keep = len(_PRINTED_END) - 1
+            carry = text[-keep:]
+            opened -= carry.count(_PRINTED)  # counted again with the next chunk
+            closed -= carry.count(_PRINTED_END)
+        opened += carry.count(_PRINTED)
+        closed += carry.count(_PRINTED_END)
+        size = stream.seek(0, 2)
+        stream.seek(max(0, size - _EDGE))
+        tail = stream.read()
+    release = _RELEASE.search(head)
+    stamps = _STAMP.findall(tail)
+    return JvmLog(pid, path.name, tail.rstrip().endswith(_CLOSE), opened, opened > closed,
+                  release.group(1).decode("ascii", "replace") if release else None,
+                  float(stamps[-1]) if stamps else None)
+
+
+def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:
+    """For a log cut short (the JVM killed, SIGKILL or a crash): what can still be read and what is lost (the
+    compiler threads' files `moved` into the folder; with `map_lost`, the perf map); None for a whole log."""
+    if log.complete:
+        return None
+    whole = log.printed - (1 if log.cut_printing else 0)
+    parts = [f"the JVM did not finish its log (killed?): {whole} printed compilation(s) can be read"]
+    if log.cut_printing:
+        parts.append("the last printing is cut off")
+    if moved:
+        parts.append(f"the compiler threads' records (inlining, traps) were not merged: {', '.join(moved)}")
+    if map_lost:
+        parts.append("no perf map (written at exit): samples in stubs stay unnamed")
+    return "; ".join(parts)
+
+
+def move_thread_logs(log: JvmLog, folder: Path, places: tuple[Path, ...], since: float) -> list[str]:
+    """Move the `hs_c<TID>_pid<PID>.log` files of a JVM that died before merging them (HotSpot writes them to the
+    temp folder, else to its working folder) into the record folder; their names. Only for a cut log, and only
+    files written since `since` (a timestamp): an older file is another process's that had the same pid."""
+    moved: list[str] = []
+    if log.complete:  # the JVM merged its threads' files into the log and deleted them
+        return moved
+    for place in places:
+        for path in sorted(place.glob(f"hs_c*_pid{log.pid}.log")):
+            target = folder / path.name
+            try:
+                stale = path.stat().st_mtime < since
+            except OSError:
+                continue
+            if stale or target.exists():
+                continue
+            try:
+                shutil.move(str(path), str(target))
+            except (OSError, shutil.Error):
+                continue
+            moved.append(path.name)
+    return moved

@@ -1,0 +1,214 @@
+"""`asmcfg record`: check the command and the folder, run the command with the capture flags (under `perf record`
+when perf may record), then leave the folder whole: perf script, the perf maps, what a killed JVM left, and
+record.json. Returns the program's exit status."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from asmcfg.errors import CommandError, InputError
+from asmcfg.model.words import Printing
+from asmcfg.record import capture, launch, logs, perfrun
+from asmcfg.record.manifest import Manifest, now
+from asmcfg.terminal import visible
+
+PREFIX = "asmcfg: record: "
+_TMP = Path("/tmp")
+"""Where HotSpot writes its compiler threads' logs (os::get_temp_directory() on Linux) and perf maps."""
+_AT_ONCE = 1.0
+"""A JVM whose log ends before this many seconds printed nothing because it had no time to."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordOptions:
+    """What `asmcfg record` was asked to do."""
+
+    command: list[str]
+    """COMMAND and its arguments."""
+    output: str | None
+    """-o DIR, or None for a new dated folder in the current one."""
+    asked: capture.Asked
+    """What to print."""
+    perf: bool | None
+    """--perf (True), --no-perf (False), or neither (None: when perf may record)."""
+    event: str
+    """perf's event."""
+    frequency: int
+    """perf's sampling frequency, in Hz."""
+
+
+def record(options: RecordOptions, err: TextIO | None = None) -> int:
+    """Record the command into its folder; the command's exit status (128 + signal), or 1 when it recorded
+    nothing asmcfg can show (no JVM, no printed code, perf failing)."""
+    out = err or sys.stderr
+    argv = options.command
+    if shutil.which(argv[0]) is None:
+        if os.sep in argv[0] and os.path.isfile(argv[0]):
+            raise CommandError(f"cannot run {argv[0]}: it is not executable (chmod +x)", "record")
+        raise CommandError(f"command not found: {argv[0]}", "record")
+    folder = _folder(options.output)
+    capture.check_folder_path(folder, argv)
+    if capture.runs_java(argv):
+        capture.refuse_jdk8(shutil.which(argv[0]) or argv[0])
+    verdict = _perf_verdict(options, out)
+    folder.mkdir(parents=True, exist_ok=options.output is not None)  # before the JVM starts (else its log goes to
+    # a literal `jvm%p.xml#` path); a dated folder another recording took this second is an error, never shared
+    if options.asked.printing is Printing.C2:
+        (folder / capture.DIRECTIVES).write_text(capture.DIRECTIVES_TEXT, encoding="utf-8")
+    perf_map = verdict.perf is not None and _perf_map_known(argv)
+    flags = capture.jvm_flags(folder, options.asked, perf_map)
+    started = capture.launch(argv, flags, dict(os.environ))
+    manifest = Manifest(list(argv), flags, started.passing, options.asked.describe(), now(),
+                        _perf_record(options, verdict, folder))
+    notes = [verdict.note] if verdict.note else []
+    if verdict.perf is not None and not perf_map:
+        notes.append("this JDK has no -XX:+DumpPerfMapAtExit (JDK 17 and later): samples in stubs stay unnamed")
+    for note in notes:
+        manifest.notes.append(note)
+        _say(out, note)
+    manifest.write(folder)
+    ended = _run(started, verdict.perf, options, folder)
+    manifest.ended = now()
+    manifest.exit_status, manifest.signal = ended.status, ended.signal_name
+    problems, unusable = _after(manifest, verdict.perf, folder, options, ended)
+    manifest.write(folder)
+    for problem in problems:
+        _say(out, problem)
+    if not unusable:
+        _show(folder, out)
+    return ended.exit_code or (1 if problems else 0)
+
+
+def _perf_map_known(argv: list[str]) -> bool:
+    """False when COMMAND runs a `java` older than JDK 17, which would refuse -XX:+DumpPerfMapAtExit."""
+    if not capture.runs_java(argv):
+        return True
+    major = capture.java_major(capture.java_release(shutil.which(argv[0]) or argv[0]))
+    return major is None or major >= capture.PERF_MAP_SINCE
+
+
+def _folder(output: str | None) -> Path:
+    """The record folder: -o DIR (new, or empty), else `asmcfg-record-YYYYmmdd-HHMMSS` in the current folder."""
+    if output is not None:
+        folder = Path(os.path.abspath(output))
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise InputError(f"{folder} exists and is not empty: a recording never overwrites one; give -o a new "
+                             "folder", "record")
+        return folder
+    base = Path.cwd() / f"asmcfg-record-{datetime.now():%Y%m%d-%H%M%S}"
+    folder, n = base, 1
+    while folder.exists():
+        n += 1
+        folder = base.with_name(f"{base.name}-{n}")
+    return folder
+
+
+def _perf_verdict(options: RecordOptions, out: TextIO) -> perfrun.Verdict:
+    """perf's verdict: --no-perf, else the probe; a refusal is an error with --perf, one line without."""
+    if options.perf is False:
+        return perfrun.Verdict(None, "--no-perf")
+    verdict = perfrun.probe(options.event)
+    if verdict.perf is None and options.perf:
+        raise InputError(f"--perf: {verdict.why_not}", "record")
+    if verdict.perf is None:
+        _say(out, f"no heat: {verdict.why_not}; recording the compiled code only (--no-perf silences this)")
+    return verdict
+
+
+def _perf_record(options: RecordOptions, verdict: perfrun.Verdict, folder: Path) -> dict[str, object]:
+    """record.json's `perf`."""
+    command = perfrun.record_argv(verdict.perf, options.event, options.frequency, folder) if verdict.perf else []
+    return {"used": verdict.perf is not None, "why_not": verdict.why_not, "command": command,
+            "event": options.event, "frequency": options.frequency}
+
+
+def _run(started: capture.Launch, perf: str | None, options: RecordOptions, folder: Path) -> launch.Ended:
+    """Run the command, under `perf record` (its messages into perf-record.log) when perf records."""
+    if perf is None:
+        return launch.run(started.argv, started.env)
+    record = perfrun.record_argv(perf, options.event, options.frequency, folder)
+    with open(folder / perfrun.RECORD_LOG, "wb") as log:
+        fd = perfrun.free_low_fd()  # after the log is open: it must not take the log's fd
+        if fd is None:  # every fd up to 9 taken: perf's messages stay on stderr
+            return launch.run([*record, *started.argv], started.env)
+        os.dup2(2, fd)
+        try:
+            return launch.run([*record, *perfrun.with_own_stderr(started.argv, fd)], started.env,
+                              stderr=log.fileno(), keep_fds=(fd,))
+        finally:
+            os.close(fd)
+
+
+def _after(manifest: Manifest, perf: str | None, folder: Path, options: RecordOptions,
+           ended: launch.Ended) -> tuple[list[str], bool]:
+    """Leave the folder whole, fill the manifest in, and return the problems to report (one line each) and
+    whether the folder holds nothing worth opening."""
+    problems = []
+    if perf is not None:
+        failed = perfrun.recorded(folder)
+        if failed is None and (folder / perfrun.DATA).exists():
+            failed = perfrun.script(perf, folder)
+        else:
+            failed = f"perf record failed: {failed} (its messages: {folder / perfrun.RECORD_LOG})"
+        if failed:
+            problems.append(f"no heat: {failed}")
+            manifest.perf["why_not"] = failed
+    found = logs.found(folder)
+    for log in found:
+        map_lost = perf is not None and not perfrun.move_map(log.pid, folder)
+        moved = logs.move_thread_logs(log, folder, (_TMP, Path.cwd()), manifest.started.timestamp() - 1)
+        salvaged = logs.salvage(log, moved, map_lost)
+        manifest.jvms.append({"pid": log.pid, "log": log.name, "complete": log.complete, "salvaged": salvaged,
+                              "printed": log.printed})
+        if salvaged:
+            manifest.notes.append(f"{log.name}: {salvaged}")
+    unusable = _nothing_to_show(found, folder, options, ended)
+    problems.extend(unusable)
+    manifest.notes.extend(problems)
+    return problems, bool(unusable)
+
+
+def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOptions,
+                     ended: launch.Ended) -> list[str]:
+    """One line when the folder holds no printed code, or when the program failed as its JVM started, saying
+    why."""
+    if not found:
+        return [f"{folder}: no JVM log: the command started no JVM (or none read "
+                f"{'its flags' if capture.runs_java(options.command) else capture.TOOL_OPTIONS})"]
+    last = found[-1]
+    if any(log.printed for log in found):
+        if ended.exit_code and all(log.seconds is not None and log.seconds < _AT_ONCE for log in found):
+            return [f"{folder / last.name}: the JVM exited at once (status {ended.exit_code} after "
+                    f"{last.seconds:.2f} s): {sum(log.printed for log in found)} compilation(s) printed"]
+        return []
+    if any(log.jdk8 for log in found):
+        return [f"{folder / last.name}: JDK 8 prints no assembly without hsdis: run the program on JDK 9 or later, "
+                "or install hsdis-amd64.so into that JDK"]
+    if last.seconds is not None and last.seconds < _AT_ONCE:
+        return [f"{folder / last.name}: the JVM ended after {last.seconds:.2f} s, before anything was compiled and "
+                "printed"]
+    if options.asked.printing is Printing.METHOD:
+        return [f"{folder / last.name}: no compilation of {options.asked.pattern} was printed (the pattern is "
+                "Class::method, as -XX:CompileCommand takes it; or it never got hot)"]
+    return [f"{folder / last.name}: no compilation was printed"]
+
+
+def _show(folder: Path, out: TextIO) -> None:
+    """Each recorded JVM's hottest compilations, and how to open the folder."""
+    from asmcfg.record.report import after_record
+
+    after_record(folder, out=out)
+
+
+def _say(out: TextIO, line: str, prefix: str = PREFIX) -> None:
+    """One line on stderr (nothing when stderr is gone)."""
+    with contextlib.suppress(OSError, ValueError):
+        out.write(visible(prefix + line) + "\n")
+        out.flush()

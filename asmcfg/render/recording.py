@@ -1,0 +1,37 @@
+"""The recording's part of the summary: where the JVM's samples ran, and its hottest compilations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from asmcfg import describe
+from asmcfg.facts.recording import HotCompilation, PlaceShare
+from asmcfg.terminal import visible
+
+PLAIN: dict[str, Any] = {"highlight": False, "markup": False, "soft_wrap": True}
+
+
+def write_places(pid: int, events: Sequence[str], total: int, rows: Sequence[PlaceShare], console: Console) -> None:
+    """One line: where the JVM's samples ran, each place with its share and its busiest names."""
+    parts = []
+    for row in rows:
+        named = ", ".join(f"{name} {share:.2f}%" for name, share in row.parts)
+        parts.append(f"{describe.PLACE_LABELS[row.place.value]} {row.share:.2f}%" + (f" ({named})" if named else ""))
+    console.print(visible(f"pid {pid}: {total:,} {' / '.join(events)} samples: " + "; ".join(parts)), **PLAIN)
+
+
+def write_hottest(rows: Sequence[HotCompilation], console: Console, title: str) -> None:
+    """The hottest compilations as a table."""
+    table = Table(title=title, title_justify="left")
+    for name in ("share", "samples", "id", "compiler", "tier", "method", "code in the log"):
+        table.add_column(name)
+    for row in rows:
+        method = row.method + {"osr": " (OSR)", "c2n": " (native wrapper)"}.get(row.kind, "")
+        table.add_row(f"{row.share:.2f}%", f"{row.samples:,}", str(row.compile_id), row.compiler.value,
+                      "" if row.level is None else str(row.level), visible(method),
+                      "yes" if row.printed else "no (not printed)")
+    console.print(table)

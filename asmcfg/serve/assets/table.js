@@ -1,0 +1,141 @@
+"use strict";
+// The table of an `asmcfg serve` index (every compilation of a log, or every pair of two): a window of its rows
+// drawn at a time, filtered as the user types, sorted by any column; filter, sort and scroll live in the URL's
+// hash, so Back comes back to them. A row opens its page, /c/<row number>.
+const $ = (selector) => document.querySelector(selector);
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const visible = (text) => String(text).replace(BIDI, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+
+function h(tag, props, ...children) {
+  const node = document.createElement(tag);
+  Object.assign(node, props || {});
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// spec: rows; columns ({label, get, left, width, key, show, tip, link}); number(row): its page's number;
+// matches(row, words); noun (what the count counts); pending(column, row): a value still being computed;
+// decorate(tr, row): its class and data attributes.
+function indexTable(spec) {
+  const {rows, columns} = spec;
+  const scroller = $("#scroller");
+  const body = $("#index tbody");
+  const state = {q: "", sort: null, down: false};
+  let view = rows;
+  let rowHeight = 23;
+
+  function sortKey(column, row) {
+    const value = column.get(row);
+    if (value === null || value === undefined) return null;
+    return column.key ? column.key(value, row) : value;
+  }
+
+  function compute() {
+    const words = state.q.toLowerCase().split(/\s+/).filter(Boolean);
+    view = words.length ? rows.filter((r) => spec.matches(r, words)) : rows.slice();
+    if (state.sort !== null) {
+      const column = columns[state.sort];
+      const sign = state.down ? -1 : 1;
+      view.sort((a, b) => {
+        const x = sortKey(column, a), y = sortKey(column, b);
+        if (x === y) return spec.number(a) - spec.number(b);
+        if (x === null) return 1;  // unknown values last, whichever the direction
+        if (y === null) return -1;
+        return (x < y ? -1 : 1) * sign;
+      });
+    }
+    $("#count").textContent = `${view.length} of ${rows.length} ${spec.noun}`;
+    document.querySelectorAll("#index th").forEach((th, n) => {
+      th.className = (columns[n].left ? "left " : "") + (n === state.sort ? (state.down ? "sorted-down" : "sorted-up") : "");
+    });
+  }
+
+  function cell(column, row) {
+    const value = column.get(row);
+    const pending = spec.pending ? spec.pending(column, row) : false;
+    const text = value === null || value === undefined ? (pending ? "\u2026" : "") : (column.show ? column.show(value, row) : String(value));
+    const td = h("td", {className: (column.left ? "left" : "") + (pending ? " pending" : "")});
+    if (column.link) td.append(h("a", {href: `/c/${spec.number(row)}`, textContent: text}));
+    else td.textContent = text;
+    if (column.left) td.title = text;
+    return td;
+  }
+
+  function spacer(height) {
+    const td = h("td", {colSpan: columns.length});
+    td.style.height = `${height}px`;
+    return h("tr", {className: "spacer"}, td);
+  }
+
+  function draw() {
+    const first = Math.max(0, Math.floor(scroller.scrollTop / rowHeight) - 20);
+    const last = Math.min(view.length, first + Math.ceil(scroller.clientHeight / rowHeight) + 40);
+    const drawn = [];
+    for (let i = first; i < last; i++) {
+      const row = view[i];
+      const tr = h("tr", {}, ...columns.map((c) => cell(c, row)));
+      spec.decorate(tr, row);
+      tr.dataset.row = String(spec.number(row));
+      drawn.push(tr);
+    }
+    body.replaceChildren(spacer(first * rowHeight), ...drawn, spacer((view.length - last) * rowHeight));
+    const one = body.querySelector("tr[data-row]");
+    if (one && one.offsetHeight && one.offsetHeight !== rowHeight) {
+      rowHeight = one.offsetHeight;
+      draw();
+    }
+  }
+
+  let saving = 0;
+  function save() {
+    clearTimeout(saving);
+    saving = setTimeout(() => {
+      const params = new URLSearchParams();
+      if (state.q) params.set("q", state.q);
+      if (state.sort !== null) params.set("s", (state.down ? "-" : "") + state.sort);
+      if (scroller.scrollTop) params.set("y", String(Math.round(scroller.scrollTop)));
+      history.replaceState(null, "", params.toString() ? "#" + params.toString() : location.pathname);
+    }, 100);
+  }
+
+  function restore() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    state.q = params.get("q") || "";
+    const sort = params.get("s");
+    if (sort && /^-?\d+$/.test(sort) && Math.abs(parseInt(sort, 10)) < columns.length) {
+      state.sort = Math.abs(parseInt(sort, 10));
+      state.down = sort.startsWith("-");
+    }
+    $("#filter").value = state.q;
+    return parseInt(params.get("y") || "0", 10) || 0;
+  }
+
+  $("#index thead tr").replaceChildren(...columns.map((c, n) => {
+    const th = h("th", {textContent: c.label, title: (c.tip ? c.tip + "; " : "") + `sort by ${c.label}`});
+    if (c.width) th.style.width = c.width;
+    th.addEventListener("click", () => {
+      state.down = state.sort === n ? !state.down : false;
+      state.sort = n;
+      compute(); draw(); save();
+    });
+    return th;
+  }));
+  $("#filter").addEventListener("input", (event) => {
+    state.q = event.target.value;
+    scroller.scrollTop = 0;
+    compute(); draw(); save();
+  });
+  body.addEventListener("click", (event) => {
+    const tr = event.target.closest("tr[data-row]");
+    if (tr && !event.target.closest("a")) location.href = `/c/${tr.dataset.row}`;
+  });
+  scroller.addEventListener("scroll", () => { draw(); save(); }, {passive: true});
+  window.addEventListener("resize", draw);
+  const y = restore();
+  compute();
+  draw();
+  scroller.scrollTop = y;
+  draw();
+  // new values arrived: sort again when the sorted column is among them, then draw
+  return {refresh(sorted) { if (state.sort !== null && sorted(columns[state.sort])) compute(); draw(); }};
+}

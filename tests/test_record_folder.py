@@ -1,0 +1,91 @@
+"""A record folder as an input, `perf script` text as `--profile`, `--pid` and `--skid previous`, on real
+recordings (`tests/data/record/`, see `test_record_truth.py`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from corpus import DATA, json_methods, run_cli
+
+HOTLOOP17 = DATA / "record" / "jdk17-HotLoop"
+HOTLOOP25 = DATA / "record" / "jdk25-HotLoop"
+RECOMPILE17 = DATA / "record" / "jdk17-Recompile"
+LOG17 = HOTLOOP17 / "jvmpid5086.xml.xz"
+SCRIPT17 = HOTLOOP17 / "perf-script.txt.xz"
+
+
+def _samples(method: dict[str, Any]) -> dict[int, int]:
+    return {int(i["address"], 16): i["samples"] for b in method["blocks"] for i in b["instructions"] if "samples" in i}
+
+
+def _block_samples(method: dict[str, Any]) -> dict[int, int]:
+    return {b["id"]: sum(i.get("samples", 0) for i in b["instructions"]) for b in method["blocks"]}
+
+
+def test_folder_opens_its_hottest_compilation_with_the_loop_hottest() -> None:
+    """HotLoop.run (compile id 16, C2) took 21.04% of the JVM's samples; its hottest block is in its loop."""
+    (method,) = json_methods(str(HOTLOOP17))
+    assert method["compile_id"] == 16 and method["name"] == "HotLoop::run"
+    profile = method["profile"]
+    assert profile["samples"] == 3084 and profile["events"] == ["cpu-clock"]
+    assert round(profile["method_share"]["cpu-clock"], 2) == 21.04
+    assert profile["share_of"] == "the JVM's samples" and profile["skid"] == "sampled"
+    assert "instruction about to run" in profile["skid_note"]
+    hottest = max(method["blocks"], key=lambda b: b["heat"]["cpu-clock"])
+    assert any(hottest["id"] in loop["blocks"] for loop in method["loops"])
+
+
+def test_folder_and_profile_of_its_files_give_the_same_graph() -> None:
+    """`asmcfg DIR` is `asmcfg DIR/jvmpid<PID>.xml --profile DIR/perf-script.txt`: one way to read them."""
+    folder = json_methods(str(HOTLOOP25))
+    files = json_methods(str(HOTLOOP25 / "jvmpid6497.xml.xz"), "--profile", str(HOTLOOP25 / "perf-script.txt.xz"))
+    assert folder == files
+    assert folder[0]["compile_id"] == 20 and folder[0]["profile"]["samples"] == 3369
+
+
+def test_skid_previous_moves_each_sample_one_instruction_back_within_its_block() -> None:
+    (sampled,) = json_methods(str(HOTLOOP17), "--compile-id", "16")
+    (moved,) = json_methods(str(HOTLOOP17), "--compile-id", "16", "--skid", "previous")
+    assert moved["profile"]["skid"] == "previous" and moved["profile"]["samples"] == 3084
+    assert _block_samples(moved) == _block_samples(sampled)
+    before, after = _samples(sampled), _samples(moved)
+    assert before != after
+    for block in sampled["blocks"]:
+        addresses = [int(i["address"], 16) for i in block["instructions"]]
+        for i, address in enumerate(addresses):
+            expected = before.get(addresses[i + 1], 0) if i + 1 < len(addresses) else 0
+            if i == 0:
+                expected += before.get(address, 0)
+            assert after.get(address, 0) == expected, hex(address)
+
+
+def test_profile_of_another_run_is_not_applied() -> None:
+    code, _, err = run_cli(str(LOG17), "--profile", str(HOTLOOP25 / "perf-script.txt.xz"), "--dot", "-")
+    assert code == 0
+    assert "profile NOT applied" in err and "no sample of pid 5086" in err
+    (method,) = json_methods(str(LOG17), "--profile", str(HOTLOOP25 / "perf-script.txt.xz"))
+    assert "profile" not in method
+
+
+def test_several_jvms_read_the_busiest_and_pid_chooses(tmp_path: Path) -> None:
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    for path in (LOG17, SCRIPT17, RECOMPILE17 / "jvmpid5529.xml.xz"):
+        shutil.copy(path, folder)
+    code, _, err = run_cli(str(folder), "--list")
+    assert code == 0
+    assert "2 JVMs recorded (pids 5086, 5529): reading pid 5086" in err and "--pid" in err
+    (other,) = json_methods(str(folder), "--pid", "5529", "--method", "Recompile::work")
+    assert other["name"] == "Recompile::work" and "profile" not in other
+    code, _, err = run_cli(str(folder), "--pid", "7", "--list")
+    assert code == 1 and "--pid 7: no such JVM here; the folder holds pids 5086, 5529" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_bad_folders_and_profiles_get_one_line(tmp_path: Path) -> None:
+    code, _, err = run_cli(str(tmp_path), "--list")
+    assert code == 1 and "not an `asmcfg record` folder" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli("-", "--profile", str(SCRIPT17), "--dot", "-")
+    assert code != 0 and "LogCompilation log" in err and "Traceback" not in err
