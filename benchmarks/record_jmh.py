@@ -11,8 +11,8 @@ benchmark method and of those that inline it (JMH force-inlines it into the stub
 the loop). It prints a table per recording and fork (the share of the process's samples, and of the benchmark
 thread's), then the mean and spread of the fork shares.
 
-When asmcfg can read the folder, it also asks `asmcfg DIR --pid P --json` for each fork and prints the hottest
-compilation's hottest block and whether that block lies in a loop.
+Then it asks `asmcfg DIR --pid P --json` for each fork: its hottest compilation (the counter's, with the same
+samples?), that compilation's hottest block and the innermost loop holding it.
 
 Run: python benchmarks/record_jmh.py [--jar benchmarks.jar] [--runs 3] [--work DIR]
 """
@@ -20,7 +20,6 @@ Run: python benchmarks/record_jmh.py [--jar benchmarks.jar] [--runs 3] [--work D
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -32,7 +31,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from perf_count import owners, read_log, read_samples
 
@@ -103,37 +102,13 @@ def record(folder: Path, jar: Path, java: str) -> float:
     """Records the JMH run into `folder` (asmcfg record); returns the wall time in seconds."""
     command = [java, "-jar", str(jar), *JMH_ARGS]
     start = time.perf_counter()
-    with open(folder.parent / f"{folder.name}.stdout.txt", "wb") as out:
-        if not has_module("asmcfg.cli.record"):
-            status = emulate(folder, command, out)
-        else:
-            status = subprocess.run([sys.executable, "-m", "asmcfg", "record", "-o", str(folder), "--", *command],
-                                    stdout=out, check=False).returncode
+    with open(folder.parent / f"{folder.name}.stdout.txt", "wb") as out, \
+            open(folder.parent / f"{folder.name}.stderr.txt", "wb") as err:
+        status = subprocess.run([sys.executable, "-m", "asmcfg", "record", "-o", str(folder), "--", *command],
+                                stdout=out, stderr=err, check=False).returncode
     if status != 0:
         raise SystemExit(f"recording exited {status}")
     return time.perf_counter() - start
-
-
-def emulate(folder: Path, command: list[str], out: IO[bytes]) -> int:
-    """What `asmcfg record` does, by hand: the capture flags through JAVA_TOOL_OPTIONS, the run under perf."""
-    folder.mkdir(parents=True)
-    (folder / "c2print.json").write_text('[ { match: "*.*", c2: { PrintAssembly: true } } ]\n')
-    flags = (f"-XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile={folder}/jvm%p.xml "
-             "-XX:-DisplayVMOutput -XX:+DebugNonSafepoints -XX:+DumpPerfMapAtExit -Xlog:os=off "
-             f"-XX:CompilerDirectivesFile={folder}/c2print.json")
-    perf = ["perf", "record", "-e", "cpu-clock", "-F", "999", "-k", "CLOCK_REALTIME", "-o", str(folder / "perf.data")]
-    env = {**os.environ, "JAVA_TOOL_OPTIONS": flags}
-    with open(folder / "perf-record.log", "wb") as err:
-        status = subprocess.run([*perf, "--", *command], env=env, stdout=out, stderr=err, check=False).returncode
-    script = ["perf", "script", "-i", str(folder / "perf.data"), "-F", "comm,pid,tid,time,period,event,ip,sym,dso",
-              "--ns"]
-    with open(folder / "perf-script.txt", "wb") as text:
-        subprocess.run(script, stdout=text, stderr=subprocess.DEVNULL, check=True)
-    for log in folder.glob("jvmpid*.xml"):
-        perf_map = Path(f"/tmp/perf-{log.stem.removeprefix('jvmpid')}.map")
-        if perf_map.exists():
-            shutil.move(perf_map, folder / perf_map.name)
-    return status
 
 
 def build(work: Path) -> Path:
@@ -172,28 +147,25 @@ def report(runs: list[Run], out: IO[str]) -> None:
                       f"{len(shares)} forks; largest |fork 1 - fork 2| in a recording {max(gaps, default=0):.1f}\n")
 
 
-def asmcfg_hottest(folder: Path, pid: int) -> str:
-    """asmcfg's hottest compilation of the fork and its hottest block, with whether that block is in a loop."""
-    out = folder.parent / f"{folder.name}-{pid}.json"
-    run = subprocess.run([sys.executable, "-m", "asmcfg", str(folder), "--pid", str(pid), "--json", str(out), "-q"],
-                         capture_output=True, text=True, check=False)
+def asmcfg_hottest(folder: Path, fork: ForkShare) -> str:
+    """asmcfg's reading of the fork: its hottest compilation (checked against the counter's), that compilation's
+    hottest block and the innermost loop holding it."""
+    out = folder.parent / f"{folder.name}-{fork.pid}.json"
+    run = subprocess.run([sys.executable, "-m", "asmcfg", str(folder), "--pid", str(fork.pid), "--json", str(out),
+                          "-q"], capture_output=True, text=True, check=False)
     if run.returncode != 0:
         return "asmcfg: " + (run.stderr.strip().splitlines() or ["failed"])[-1]
-    doc: Any = json.loads(out.read_text())
-    method = doc["methods"][0] if isinstance(doc, dict) and "methods" in doc else doc
-    heat = {b["id"]: sum(b.get("heat", {}).values()) for b in method["blocks"]}
-    block = max(heat, key=lambda b: heat[b])
-    loops = [loop["header"] for loop in method["loops"] if block in loop["blocks"]]
-    where = f"in the loop at B{min(loops)}" if loops else "in no loop"
-    return f"id {method['compile_id']} {method['name']}: hottest block B{block} {heat[block]:.1f}% {where}"
-
-
-def has_module(name: str) -> bool:
-    """Whether this asmcfg has the module (the record command, the record folder reader)."""
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
+    (method,) = json.loads(out.read_text())["methods"]
+    agree = (method["compile_id"], method["profile"]["samples"]) == fork.hottest[::2]
+    blocks = {b["id"]: b for b in method["blocks"]}
+    block = max(blocks.values(), key=lambda b: sum(b["heat"].values()))
+    loops = [lp for lp in method["loops"] if block["id"] in lp["blocks"]]
+    loop = max(loops, key=lambda lp: lp["depth"]) if loops else None
+    where = (f"in the loop at B{loop['header']} ({loop['role']}, unrolled x{loop['unroll']})" if loop
+             else "in no loop")
+    return (f"id {method['compile_id']} ({method['profile']['samples']} samples, "
+            f"{'equal to' if agree else 'NOT'} the counter's), hottest block B{block['id']} {block['start']} "
+            f"{sum(block['heat'].values()):.1f}% {where}")
 
 
 def plain_run(jar: Path, java: str) -> float:
@@ -217,17 +189,19 @@ def main() -> None:
         work = args.work or Path(tempfile.mkdtemp(prefix="record-jmh-"))
         work.mkdir(parents=True, exist_ok=True)
         jar = args.jar or build(work)
-        print(f"plain run (no recording): {plain_run(jar, args.java):.1f} s; load average {os.getloadavg()[0]:.1f}")
+        plain = plain_run(jar, args.java)
+        print(f"plain run (no recording): {plain:.1f} s; load average {os.getloadavg()[0]:.1f}")
         for n in range(1, args.runs + 1):
             folders.append(work / f"rec{n}")
             seconds = record(folders[-1], jar, args.java)
             runs.append((folders[-1].name, seconds, measure(folders[-1])))
-        print(f"recordings in {work}; load average {os.getloadavg()[0]:.1f}")
+        print(f"recordings in {work} (asmcfg record's summaries in recN.stderr.txt); load average "
+              f"{os.getloadavg()[0]:.1f}; one recording / plain run: "
+              + ", ".join(f"{seconds / plain:.2f}" for _, seconds, _ in runs))
     report(runs, sys.stdout)
-    if has_module("asmcfg.record.folder"):
-        for folder, (_, _, forks) in zip(folders, runs, strict=True):
-            for fork in forks:
-                print(f"asmcfg {folder.name} --pid {fork.pid}: {asmcfg_hottest(folder, fork.pid)}")
+    for folder, (_, _, forks) in zip(folders, runs, strict=True):
+        for fork in forks:
+            print(f"asmcfg {folder.name} --pid {fork.pid}: {asmcfg_hottest(folder, fork)}")
 
 
 if __name__ == "__main__":
