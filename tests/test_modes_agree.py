@@ -12,8 +12,8 @@ import pytest
 
 from tests.corpus import DATA, run_cli, slow_when_large
 
-NOT_INPUTS = ("java", "snippets")
-"""Folders of tests/data that hold no HotSpot output (Java sources, cut compilations)."""
+NOT_INPUTS = ("java", "jmh", "snippets")
+"""Folders of tests/data that hold no HotSpot output (Java sources, a JMH project, cut compilations)."""
 PERFASM = DATA / "perfasm"
 DEVBENCH = PERFASM / "jdk25-DevBench"
 LOGC = DATA / "logc"
