@@ -3,6 +3,7 @@ recordings (`tests/data/record/`, see `test_record_truth.py`)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -89,3 +90,21 @@ def test_bad_folders_and_profiles_get_one_line(tmp_path: Path) -> None:
     assert code == 1 and "not an `asmcfg record` folder" in err and len(err.strip().splitlines()) == 1
     code, _, err = run_cli("-", "--profile", str(SCRIPT17), "--dot", "-")
     assert code != 0 and "LogCompilation log" in err and "Traceback" not in err
+
+
+def test_diff_of_two_record_folders_chooses_and_ranks_by_the_samples(tmp_path: Path) -> None:
+    """JDK 17 against JDK 25: each side's hottest HotLoop::run (ids 16 and 20, not the OSR ones), and the
+    whole-log diff ranks the pairs by the new side's samples, HotLoop::run first."""
+    out = tmp_path / "pair.json"
+    code, _, err = run_cli("diff", str(HOTLOOP17), str(HOTLOOP25), "--method", "HotLoop::run", "--json", str(out))
+    assert code == 0, err
+    assert "old: chose the hottest (21.04% of its JVM's samples)" in err
+    pair = json.loads(out.read_text())
+    assert (pair["old"]["compile_id"], pair["new"]["compile_id"]) == (16, 20)
+    whole = tmp_path / "whole.json"
+    code, _, err = run_cli("diff", str(HOTLOOP17), str(HOTLOOP25), "--json", str(whole), "-q")
+    assert code == 0, err
+    pairs = json.loads(whole.read_text())["pairs"]
+    assert [(p["method"], p["old_compile_id"], p["new_compile_id"]) for p in pairs[:4]] == [
+        ("HotLoop::run", 16, 20), ("HotLoop$Xor::apply", 12, 15), ("HotLoop$Add::apply", 14, 17),
+        ("HotLoop$Mul::apply", 13, 18)]

@@ -16,7 +16,7 @@ from asmcfg.model import Analysis, DialectName, JavaSources, Method, Syntax
 from asmcfg.render.files import bytes_to, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs, selection
-from asmcfg.run.enrich import enrich, load
+from asmcfg.run.enrich import Enrichment, enrich, load, measured
 from asmcfg.run.pipeline import Selector, no_methods_error, open_input, pick_each
 from asmcfg.terminal import visible
 
@@ -113,14 +113,16 @@ def diff_problem(options: DiffOptions) -> str | None:
 def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
     """The two analysed compilations, chosen by the rule `asmcfg` itself follows and said on stderr; one input read
     once when both sides come from it."""
+    hows = (load(options.old_log, options.old_profile, options.jdk, strict_log=True, source=options.old),
+            load(options.new_log, options.new_profile, options.jdk, strict_log=True, source=options.new))
     if options.old == options.new:
-        old, new = _pick(options.old, (options.old_selector, options.new_selector), ("old", "new"), options)
+        old, new = _pick(options.old, (options.old_selector, options.new_selector), ("old", "new"), options, hows[0])
     else:
-        (old,) = _pick(options.old, (options.old_selector,), ("old",), options)
-        (new,) = _pick(options.new, (options.new_selector,), ("new",), options)
+        (old,) = _pick(options.old, (options.old_selector,), ("old",), options, hows[0])
+        (new,) = _pick(options.new, (options.new_selector,), ("new",), options, hows[1])
     _same_method(old, new, options)
-    return (_analysed(old, options.old_log, options.old_profile, options, options.old),
-            _analysed(new, options.new_log, options.new_profile, options, options.new))
+    return (_analysed(old, hows[0], options.old_profile, options),
+            _analysed(new, hows[1], options.new_profile, options))
 
 
 def recorded_sides(options: DiffOptions) -> DiffOptions:
@@ -137,13 +139,14 @@ def recorded_sides(options: DiffOptions) -> DiffOptions:
     return options
 
 
-def _pick(path: str, selectors: Sequence[Selector], sides: Sequence[str], options: DiffOptions) -> list[Method]:
+def _pick(path: str, selectors: Sequence[Selector], sides: Sequence[str], options: DiffOptions,
+          how: Enrichment) -> list[Method]:
     """For each selector, the compilation `asmcfg` would choose (the hottest, else the last C2, else the last
     match), reading `path` once."""
     read = dialects.ReadOptions(options.syntax)
     stream = open_input(path, options.input_format, read)
     counted = _Counted(stream.methods)
-    picks = pick_each(counted, selectors)
+    picks = pick_each(measured(counted, how), selectors)
     if counted.total == 0:
         raise no_methods_error(stream.source, stream.head)
     chosen = []
@@ -182,9 +185,9 @@ def _same_method(old: Method, new: Method, options: DiffOptions) -> None:
             old.source)
 
 
-def _analysed(method: Method, log: str | None, profile: str | None, options: DiffOptions, path: str) -> Analysis:
+def _analysed(method: Method, how: Enrichment, profile: str | None, options: DiffOptions) -> Analysis:
     """The side's compilation with its run's log records and profile heat, analysed as every mode does."""
-    done = enrich(method, load(log, profile, options.jdk, strict_log=True, source=path))
+    done = enrich(method, how)
     if done.overlay is not None and not options.quiet:
         prefix = "profile" if done.overlay.matched else "profile NOT applied"
         stderr_console().print(visible(f"{prefix} ({profile}): {done.overlay.message}"), highlight=False)

@@ -69,7 +69,8 @@ def say_choice(err: Console, picked: Picked, selector: Selector, side: str = "")
             say(f"{picked.total} compilations in the input: see --list")
         return
     share = picked.method.profile.run_share if picked.method.profile is not None else ()
-    rule = {"hottest": f"the hottest ({describe.percent(share)} of its run)", "last_c2": "the last C2",
+    basis = "its JVM's samples" if picked.method.profile is not None and picked.method.profile.samples else "its run"
+    rule = {"hottest": f"the hottest ({describe.percent(share)} of {basis})", "last_c2": "the last C2",
             "last": "the last"}[picked.rule]
     kind = "matching compilations" if selector.any else "compilations in the input"
     names = ""
