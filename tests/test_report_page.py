@@ -20,6 +20,7 @@ JAVA = DATA / "java"
 DEVBENCH = DATA / "perfasm" / "jdk17-DevBench" / "perfasm-console.txt"
 RING_BEFORE = DATA / "diff" / "jdk17-Ring-before-nohsdis.txt"
 RING_AFTER = DATA / "diff" / "jdk17-Ring-after-nohsdis.txt"
+RECORDED = DATA / "record" / "jdk17-HotLoop"
 W, H = 1280, 800
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
@@ -44,6 +45,11 @@ def tensor(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def devbench(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_report(tmp_path_factory.mktemp("devbench"), str(DEVBENCH))
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_report(tmp_path_factory.mktemp("recorded"), str(RECORDED))
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:
@@ -96,6 +102,18 @@ def test_measured_hot_paths_and_hottest_blocks_link_their_blocks(browser: Any, d
     hottest = max((b for b in model["blocks"] if b.get("heat")), key=lambda b: next(iter(b["heat"].values())))
     page.locator("#tables h3:has-text('Hottest blocks') + table a").first.click()
     assert page.inner_text("#details h2").startswith(f"B{hottest['id']} ")
+    page.close()
+
+
+def test_a_recorded_page_says_whose_samples_and_what_a_sample_names(browser: Any, recorded: Path) -> None:
+    """A record folder's page: HotLoop.run's 3,084 samples, a share of the JVM's samples, and the skid rule; its
+    hottest block, clicked from the summary, is the loop's call block B8."""
+    page = open_offline(browser, recorded, W, H)
+    tables = page.inner_text("#tables")
+    assert "0.00% of the JVM's samples; this compilation holds 21.04% (3,084 samples)" in tables
+    assert page.inner_text("#tables p.skid").startswith("a sample names the instruction about to run (skid)")
+    page.locator("#tables h3:has-text('Hottest blocks') + table a").first.click()
+    assert page.inner_text("#details h2").startswith("B8 ")
     page.close()
 
 
