@@ -108,3 +108,13 @@ def test_diff_of_two_record_folders_chooses_and_ranks_by_the_samples(tmp_path: P
     assert [(p["method"], p["old_compile_id"], p["new_compile_id"]) for p in pairs[:4]] == [
         ("HotLoop::run", 16, 20), ("HotLoop$Xor::apply", 12, 15), ("HotLoop$Add::apply", 14, 17),
         ("HotLoop$Mul::apply", 13, 18)]
+
+
+def test_perf_samples_without_a_log_of_their_run_are_one_line() -> None:
+    """A PrintAssembly text as the input and no --log: the samples cannot be placed, and the error says how."""
+    text = DATA / "nohsdis" / "jdk17-Tensor4D-print-nohsdis.txt"
+    code, _, err = run_cli(str(text), "--profile", str(SCRIPT17), "--dot", "-")
+    assert code == 1
+    assert err.strip().splitlines() == [
+        f"asmcfg: {text}: no `<hotspot_log process=… time_ms=…>`: `perf` samples are placed by the same run's "
+        "-XX:+LogCompilation log (the input, or --log LOG)"]

@@ -123,3 +123,6 @@ def say_places(heat: PerfHeat, err: Console) -> None:
     from asmcfg.render.recording import write_places
 
     write_places(heat.found.pid, heat.found.events, heat.found.total, places(heat), err)
+    if heat.unparsed:
+        err.print(visible(f"{heat.source}: {heat.unparsed:,} lines are no `perf script -F comm,pid,tid,time,period,"
+                          "event,ip,sym,dso --ns` sample (left out)"), highlight=False, markup=False)

@@ -79,7 +79,8 @@ def read_code_cache(path: str) -> CodeCache:
                 attrs = _attrs(raw)
                 pid, time_ms = number(attrs.get("process")), number(attrs.get("time_ms"))
     if pid is None or time_ms is None:
-        raise InputError("no `<hotspot_log process=… time_ms=…>`: is this a -XX:+LogCompilation log?", name)
+        raise InputError("no `<hotspot_log process=… time_ms=…>`: `perf` samples are placed by the same run's "
+                         "-XX:+LogCompilation log (the input, or --log LOG)", name)
     return CodeCache(name, pid, time_ms, tuple(found), frozenset(printed))
 
 
