@@ -8,7 +8,7 @@ HELP = {
         'Usage: asmcfg [OPTIONS] [FILE]\n'
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
         "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
-        '       asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code\n'
+        "       asmcfg record [OPTIONS] -- COMMAND  record a Java program's code\n"
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as\n'
         '  DOT on stdout, with a hot-path summary on stderr.\n'
@@ -107,7 +107,7 @@ HELP = {
         'Usage: asmcfg [OPTIONS] [FILE]\n'
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
         "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
-        '       asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code\n'
+        "       asmcfg record [OPTIONS] -- COMMAND  record a Java program's code\n"
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as DOT on stdout, with a\n'
         '  hot-path summary on stderr.\n'

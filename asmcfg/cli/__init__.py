@@ -43,7 +43,7 @@ FILE_HELP = ("FILE", "The JVM's output: PrintAssembly text, [MachCode] hex, perf
 USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
        asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff
-       asmcfg record [OPTIONS] -- COMMAND  run a Java program and record its compiled code
+       asmcfg record [OPTIONS] -- COMMAND  record a Java program's code
 """
 
 

@@ -60,8 +60,8 @@ def resolve(path: str, pid: int | None = None) -> Recorded | None:
         return None
     found = logs(path)
     if not found:
-        raise InputError("a folder without a `jvmpid<PID>.xml` log: not an `asmcfg record` folder (or its JVM "
-                         "never started)", path)
+        raise InputError("is a directory, not a HotSpot log (give a file) nor an `asmcfg record` folder (no "
+                         "`jvmpid<PID>.xml` log in it)", path)
     script = next((os.path.join(path, n) for n in SCRIPT_NAMES if os.path.isfile(os.path.join(path, n))), None)
     if pid is not None:
         if pid not in found:
