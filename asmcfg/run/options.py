@@ -56,3 +56,5 @@ class Options:
     """How many measured hot paths to rank."""
     log: str | None = None
     """A LogCompilation log of the same run whose inlining and trap records go onto the methods read."""
+    top: int | None = None
+    """With `--all --html DIR`: export only the N hottest (measured) compilations, else the N largest."""

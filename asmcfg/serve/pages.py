@@ -59,10 +59,12 @@ def _fill(template: str, parts: dict[str, str]) -> str:
     return "".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces))
 
 
-def index_page(index: Index, source: str) -> Page:
-    """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places."""
+def index_page(index: Index, source: str, static: dict[str, Any] | None = None) -> Page:
+    """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places;
+    `static` (a folder's index) adds each row's page file (`pages`) and the analysis the server would send
+    (`facts`)."""
     script = _asset("index.js")
-    data: dict[str, Any] = {"source": source, "rows": index.cells()}
+    data: dict[str, Any] = {"source": source, "rows": index.cells(), **(static or {})}
     text = _fill(_asset("index.html"), {
         "TITLE": html.escape(visible(f"asmcfg: {source}")),
         "STYLE": _asset("index.css"),

@@ -1,9 +1,11 @@
 "use strict";
 // The index of `asmcfg serve`: every compilation's row from the JSON below, a window of them drawn at a time,
 // filtered as the user types, sorted by any column; the analysis columns and the toplists fill in as the server
-// analyses the compilations. Filter, sort and scroll live in the URL's hash, so Back comes back to them.
+// analyses the compilations. Filter, sort and scroll live in the URL's hash, so Back comes back to them. A static
+// export (`asmcfg --all --html DIR`) carries the analysis in DATA.facts and each row's page file in DATA.pages.
 (() => {
   const DATA = JSON.parse(document.getElementById("data").textContent);
+  const href = (row) => (DATA.pages ? DATA.pages[row] : `/c/${row}`);
   const ROWS = DATA.rows;  // [row, compiler, id, tier, osr, method, bytecode, code size, printed]
   const FACTS = new Array(ROWS.length).fill(null);  // [loops, traps by reason, fired, checks, calls, vector, heat]
   const $ = (selector) => document.querySelector(selector);
@@ -77,7 +79,7 @@
     const pending = column.facts && FACTS[row[0]] === null && row[8];
     const text = value === null || value === undefined ? (pending ? "\u2026" : "") : (column.show ? column.show(value) : String(value));
     const td = h("td", {className: (column.left ? "left" : "") + (pending ? " pending" : "")});
-    if (column.label === "method") td.append(h("a", {href: `/c/${row[0]}`, textContent: text}));
+    if (column.label === "method") td.append(h("a", {href: href(row[0]), textContent: text}));
     else td.textContent = text;
     if (column.left) td.title = text;
     return td;
@@ -139,7 +141,7 @@
       if (!box) continue;
       box.replaceChildren(...items.map((item) => {
         const text = visible(item.text);
-        const label = item.row === undefined ? h("span", {textContent: text}) : h("a", {href: `/c/${item.row}`, textContent: text});
+        const label = item.row === undefined ? h("span", {textContent: text}) : h("a", {href: href(item.row), textContent: text});
         label.title = text;
         return h("li", {}, label, h("span", {className: "value", textContent: item.value}));
       }));
@@ -157,6 +159,12 @@
       $("#progress-text").textContent = "the server stopped";
       return;
     }
+    show(answer);
+    if (!answer.finished) setTimeout(poll, 400);
+    else document.body.dataset.analysed = "";
+  }
+
+  function show(answer) {
     for (const [row, ...values] of answer.rows) FACTS[row] = values[0] === null ? [] : values;
     next = answer.next;
     toplists(answer.toplists);
@@ -165,8 +173,6 @@
       : answer.finished ? `${answer.done} analysed` : `analysed ${answer.done} of ${answer.total}`;
     if (answer.rows.length && state.sort !== null && COLUMNS[state.sort].facts) compute();
     if (answer.rows.length) draw();
-    if (!answer.finished) setTimeout(poll, 400);
-    else document.body.dataset.analysed = "";
   }
 
   $("#source").textContent = visible(DATA.source);
@@ -187,7 +193,7 @@
   });
   body.addEventListener("click", (event) => {
     const tr = event.target.closest("tr[data-row]");
-    if (tr && !event.target.closest("a")) location.href = `/c/${tr.dataset.row}`;
+    if (tr && !event.target.closest("a")) location.href = href(tr.dataset.row);
   });
   scroller.addEventListener("scroll", () => { draw(); save(); }, {passive: true});
   window.addEventListener("resize", draw);
@@ -196,6 +202,10 @@
   draw();
   scroller.scrollTop = y;
   draw();
+  if (DATA.facts) {
+    show(DATA.facts);
+    document.body.dataset.analysed = "";
+  }
   document.body.dataset.ready = "";
-  poll();
+  if (!DATA.facts) poll();
 })();
