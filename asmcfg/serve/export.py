@@ -11,9 +11,11 @@ DIR at the end (`files.atomic_folder`): a run that fails leaves DIR as it was.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
+import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -23,6 +25,7 @@ from asmcfg import describe, dialects
 from asmcfg.errors import SelectionError
 from asmcfg.render import html
 from asmcfg.render.files import atomic_bytes, atomic_folder, write_to
+from asmcfg.render.svg import Renderer
 from asmcfg.run import app, drawings, enrich, outputs, parallel
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
@@ -33,9 +36,14 @@ from asmcfg.sources.lines import display_name
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
+    from multiprocessing.synchronize import Lock
+
     from asmcfg.model import Analysis, Method
     from asmcfg.run.options import Options
 
+LARGE_DOT = 256 << 10
+"""DOT text from which a drawing is large: Graphviz takes 60-100 MB on such graphs (a C1 `readToken` of 65 KB of
+code: 880 KB of DOT, 100 MB, 19 s), so the processes draw them one at a time (smaller ones side by side)."""
 INDEX = "index.html"
 """The folder's index page."""
 RECORDS = ".records.jsonl"
@@ -61,13 +69,14 @@ def _run(options: Options, progress: Progress) -> int:
     if options.top is not None:
         select = _kept(_top(options, how, select))
     source = display_name(options.input)
+    large = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None).Lock()
     with atomic_folder(options.html) as folder:
         records = os.path.join(folder, RECORDS)
         with open(records, "w", encoding="utf-8") as spool:
             stats = parallel.analyse_to_jsonl(
-                options.input, spool, functools.partial(_page, folder, options), dialect=options.input_format,
+                options.input, spool, functools.partial(_page, folder, options, large), dialect=options.input_format,
                 how=how, select=select, options=dialects.ReadOptions(options.syntax), progress=progress,
-                strict=options.strict)
+                strict=options.strict, large_records=True)
         progress.close()
         if stats.analysed == 0:
             raise no_methods_error(source) if stats.methods == 0 else SelectionError(
@@ -78,11 +87,13 @@ def _run(options: Options, progress: Progress) -> int:
     return 0
 
 
-def _page(folder: str, options: Options, result: Analysis) -> dict[str, Any]:
+def _page(folder: str, options: Options, large: Lock, result: Analysis) -> dict[str, Any]:
     """In a worker: write the compilation's page as `--html FILE` writes it; its row's record (the `serve` index's
     cells, the toplists' facts, the page's file and how its graph was drawn when not as asked)."""
     told = drawings.Told("--html")
     page = app.page_options([result], options, told)
+    page = dataclasses.replace(page, render=_one_large(page.render, large),
+                               others=tuple(Renderer(r.name, _one_large(r.render, large)) for r in page.others))
     name = f".page-{os.getpid()}-{next(_pages)}.html"
     write_to(os.path.join(folder, name), lambda out: html.write_html([result], out, page))
     method = result.cfg.method
@@ -94,6 +105,17 @@ def _page(folder: str, options: Options, result: Analysis) -> dict[str, Any]:
     record["drawn"] = [[drawing.how.value, f"--html: {describe.compilation(header)}: {drawing.note}"]
                        for _, drawing in told.seen]
     return record
+
+
+def _one_large(render: Callable[[str], bytes], large: Lock) -> Callable[[str], bytes]:
+    """`render`, drawing a large graph only while no other process draws one."""
+    def drawn(dot: str) -> bytes:
+        if len(dot) < LARGE_DOT:
+            return render(dot)
+        with large:
+            return render(dot)
+
+    return drawn
 
 
 def _index(folder: str, records: str, source: str) -> tuple[int, list[str]]:
