@@ -26,7 +26,7 @@ from asmcfg.errors import SelectionError
 from asmcfg.render import html
 from asmcfg.render.files import atomic_bytes, atomic_folder, write_to
 from asmcfg.render.svg import Renderer
-from asmcfg.run import app, drawings, enrich, outputs, parallel
+from asmcfg.run import app, drawings, enrich, memory, outputs, parallel
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.serve import board, pages
@@ -104,6 +104,7 @@ def _page(folder: str, options: Options, large: Lock, result: Analysis) -> dict[
     record["page"] = name
     record["drawn"] = [[drawing.how.value, f"--html: {describe.compilation(header)}: {drawing.note}"]
                        for _, drawing in told.seen]
+    memory.trim()  # the page's text and drawing, MBs for a large compilation, go back to the system
     return record
 
 
