@@ -36,14 +36,20 @@ from asmcfg.sources.lines import display_name
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
-    from multiprocessing.synchronize import Lock
+    from multiprocessing.sharedctypes import Synchronized
+    from multiprocessing.synchronize import Condition
 
     from asmcfg.model import Analysis, Method
     from asmcfg.run.options import Options
 
-LARGE_DOT = 256 << 10
-"""DOT text from which a drawing is large: Graphviz takes 60-100 MB on such graphs (a C1 `readToken` of 65 KB of
-code: 880 KB of DOT, 100 MB, 19 s), so the processes draw them one at a time (smaller ones side by side)."""
+GRAPHVIZ_MB = 96
+"""Graphviz memory (estimated, MB) the processes may have in flight at once: a drawing that would go over waits
+until the others are done (one alone always runs)."""
+GRAPHVIZ_BASE_MB = 16
+"""Graphviz's memory on the smallest graph."""
+GRAPHVIZ_DOT_PER_MB = 10_000
+"""Bytes of DOT text per MB Graphviz takes beyond its base: system `dot` 2.43 took 30, 37, 42, 58 and 100 MB on
+192, 251, 324, 334 and 884 KB of DOT (the last a C1 `JavaTokenizer::readToken` of 65 KB of code, 19 s)."""
 INDEX = "index.html"
 """The folder's index page."""
 RECORDS = ".records.jsonl"
@@ -69,12 +75,13 @@ def _run(options: Options, progress: Progress) -> int:
     if options.top is not None:
         select = _kept(_top(options, how, select))
     source = display_name(options.input)
-    large = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None).Lock()
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    budget = _Budget(context.Condition(), context.Value("i", 0), options.render_timeout)
     with atomic_folder(options.html) as folder:
         records = os.path.join(folder, RECORDS)
         with open(records, "w", encoding="utf-8") as spool:
             stats = parallel.analyse_to_jsonl(
-                options.input, spool, functools.partial(_page, folder, options, large), dialect=options.input_format,
+                options.input, spool, functools.partial(_page, folder, options, budget), dialect=options.input_format,
                 how=how, select=select, options=dialects.ReadOptions(options.syntax), progress=progress,
                 strict=options.strict, large_records=True)
         progress.close()
@@ -87,13 +94,13 @@ def _run(options: Options, progress: Progress) -> int:
     return 0
 
 
-def _page(folder: str, options: Options, large: Lock, result: Analysis) -> dict[str, Any]:
+def _page(folder: str, options: Options, budget: _Budget, result: Analysis) -> dict[str, Any]:
     """In a worker: write the compilation's page as `--html FILE` writes it; its row's record (the `serve` index's
     cells, the toplists' facts, the page's file and how its graph was drawn when not as asked)."""
     told = drawings.Told("--html")
     page = app.page_options([result], options, told)
-    page = dataclasses.replace(page, render=_one_large(page.render, large),
-                               others=tuple(Renderer(r.name, _one_large(r.render, large)) for r in page.others))
+    page = dataclasses.replace(page, render=budget.within(page.render),
+                               others=tuple(Renderer(r.name, budget.within(r.render)) for r in page.others))
     name = f".page-{os.getpid()}-{next(_pages)}.html"
     write_to(os.path.join(folder, name), lambda out: html.write_html([result], out, page))
     method = result.cfg.method
@@ -108,15 +115,33 @@ def _page(folder: str, options: Options, large: Lock, result: Analysis) -> dict[
     return record
 
 
-def _one_large(render: Callable[[str], bytes], large: Lock) -> Callable[[str], bytes]:
-    """`render`, drawing a large graph only while no other process draws one."""
-    def drawn(dot: str) -> bytes:
-        if len(dot) < LARGE_DOT:
-            return render(dot)
-        with large:
-            return render(dot)
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Budget:
+    """The Graphviz memory the processes of one export have in flight, shared between them."""
 
-    return drawn
+    changed: Condition
+    """Held to read or change `used`; notified when a drawing ends."""
+    used: Synchronized[int]
+    """Estimated MB of the drawings running now (in memory the processes share)."""
+    patience: float
+    """Seconds a drawing waits for room at most (`--render-timeout`: a process that died drawing frees none)."""
+
+    def within(self, render: Callable[[str], bytes]) -> Callable[[str], bytes]:
+        """`render`, started once the drawings running leave room for this one."""
+        def drawn(dot: str) -> bytes:
+            need = GRAPHVIZ_BASE_MB + len(dot) // GRAPHVIZ_DOT_PER_MB
+            with self.changed:
+                self.changed.wait_for(lambda: self.used.value == 0 or self.used.value + need <= GRAPHVIZ_MB,
+                                      self.patience)
+                self.used.value += need
+            try:
+                return render(dot)
+            finally:
+                with self.changed:
+                    self.used.value -= need
+                    self.changed.notify_all()
+
+        return drawn
 
 
 def _index(folder: str, records: str, source: str) -> tuple[int, list[str]]:
