@@ -83,7 +83,7 @@ def _run(options: Options, progress: Progress) -> int:
             stats = parallel.analyse_to_jsonl(
                 options.input, spool, functools.partial(_page, folder, options, budget), dialect=options.input_format,
                 how=how, select=select, options=dialects.ReadOptions(options.syntax), progress=progress,
-                strict=options.strict, large_records=True)
+                strict=options.strict, large_records=True)  # small batches, the heap trimmed now and then
         progress.close()
         if stats.analysed == 0:
             raise no_methods_error(source) if stats.methods == 0 else SelectionError(
