@@ -5,7 +5,9 @@ folder rule; a failed run leaving the folder as it was; the log's text never run
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +201,48 @@ def test_text_from_the_log_never_becomes_markup(tmp_path: Path) -> None:
     assert "Shapes::total</script><script>document.title='pwned'</script><img/src=x/onerror=alert(1)>" in names
     for page in _pages(out):
         assert "<img/src" not in (out / page).read_text(encoding="utf-8")
+
+
+def _budget() -> Any:
+    from asmcfg.serve import export
+
+    context = multiprocessing.get_context("fork")
+    return export._Budget(context.Condition(), context.Value("i", 0), 30.0)
+
+
+def _drawing(log: list[str], name: str, started: threading.Event, release: threading.Event) -> Any:
+    def render(dot: str) -> bytes:
+        log.append(f"start {name}")
+        started.set()
+        assert release.wait(30)
+        log.append(f"end {name}")
+        return b""
+
+    return render
+
+
+def test_graphviz_runs_side_by_side_within_the_budget_and_a_large_graph_alone() -> None:
+    budget, log = _budget(), []
+    small = [threading.Event(), threading.Event()]
+    release = threading.Event()
+    threads = [threading.Thread(target=budget.within(_drawing(log, f"small{n}", small[n], release)), args=("x" * 1000,))
+               for n in range(2)]
+    for thread in threads:
+        thread.start()
+    assert small[0].wait(30) and small[1].wait(30), "two small graphs (16 MB each) are drawn at once"
+    release.set()
+    for thread in threads:
+        thread.join(30)
+    big_started, late_started, release = threading.Event(), threading.Event(), threading.Event()
+    large = "x" * 900_000  # 16 + 90 MB: over the budget with anything else
+    big = threading.Thread(target=budget.within(_drawing(log, "large", big_started, release)), args=(large,))
+    big.start()
+    assert big_started.wait(30), "a graph over the budget is drawn when nothing else is"
+    late = threading.Thread(target=budget.within(_drawing(log, "late", late_started, release)), args=("x",))
+    late.start()
+    late.join(0.5)
+    assert late.is_alive() and not late_started.is_set(), "the small one waits for the large one"
+    release.set()
+    big.join(30)
+    late.join(30)
+    assert log[-4:] == ["start large", "end large", "start late", "end late"]
