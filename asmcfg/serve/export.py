@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import io
 import itertools
 import json
 import multiprocessing
@@ -238,9 +239,12 @@ def _top(options: Options, how: enrich.Enrichment, select: Callable[[Method], bo
     (code size), ties in input order; stderr says which. A first run over the input, on all cores, as the
     export's."""
     assert options.top is not None
-    ranked = [record for record in parallel.analyse_file(
-        options.input, _measure, dialect=options.input_format, how=how, select=select,
-        options=dialects.ReadOptions(options.syntax), strict=options.strict) if "error" not in record]
+    found = io.StringIO()
+    parallel.analyse_to_jsonl(options.input, found, _measure, dialect=options.input_format, how=how, select=select,
+                              options=dialects.ReadOptions(options.syntax), strict=options.strict,
+                              large_records=True)  # small batches, the heap trimmed: the export forks from here
+    memory.trim()
+    ranked = [record for record in map(json.loads, found.getvalue().splitlines()) if "error" not in record]
     measured = any(r["heat"] is not None for r in ranked)
     by = "heat" if measured else "size"
     order = sorted(range(len(ranked)), key=lambda n: (ranked[n][by] is None, -(ranked[n][by] or 0), n))
