@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 import io
 import itertools
 import json
@@ -48,9 +49,10 @@ GRAPHVIZ_MB = 96
 until the others are done (one alone always runs)."""
 GRAPHVIZ_BASE_MB = 16
 """Graphviz's memory on the smallest graph."""
-GRAPHVIZ_DOT_PER_MB = 10_000
-"""Bytes of DOT text per MB Graphviz takes beyond its base: system `dot` 2.43 took 30, 37, 42, 58 and 100 MB on
-192, 251, 324, 334 and 884 KB of DOT (the last a C1 `JavaTokenizer::readToken` of 65 KB of code, 19 s)."""
+GRAPHVIZ_DOT_PER_MB = 6_000
+"""Bytes of DOT text per MB Graphviz takes beyond its base, erring high: system `dot` 2.43 took 30, 37, 42, 58-72
+and 100 MB on 192, 251, 324, 334 and 884 KB of DOT (the last a C1 `JavaTokenizer::readToken` of 65 KB of code,
+19 s)."""
 INDEX = "index.html"
 """The folder's index page."""
 RECORDS = ".records.jsonl"
@@ -131,9 +133,14 @@ class _Budget:
         """`render`, started once the drawings running leave room for this one."""
         def drawn(dot: str) -> bytes:
             need = GRAPHVIZ_BASE_MB + len(dot) // GRAPHVIZ_DOT_PER_MB
+
+            def room() -> bool:
+                return self.used.value == 0 or self.used.value + need <= GRAPHVIZ_MB
+
             with self.changed:
-                self.changed.wait_for(lambda: self.used.value == 0 or self.used.value + need <= GRAPHVIZ_MB,
-                                      self.patience)
+                if need > GRAPHVIZ_MB // 2 or not room():
+                    _shrink()  # this process's free memory back to the system while a large drawing runs
+                self.changed.wait_for(room, self.patience)
                 self.used.value += need
             try:
                 return render(dot)
@@ -143,6 +150,12 @@ class _Budget:
                     self.changed.notify_all()
 
         return drawn
+
+
+def _shrink() -> None:
+    """Collect this process's garbage and give the heap's free pages back."""
+    gc.collect()
+    memory.trim()
 
 
 def _index(folder: str, records: str, source: str) -> tuple[int, list[str]]:
