@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
-import io
 import itertools
 import json
 import multiprocessing
@@ -31,7 +30,7 @@ from asmcfg.render.svg import Renderer
 from asmcfg.run import app, drawings, enrich, memory, outputs, parallel
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
-from asmcfg.serve import board, pages
+from asmcfg.serve import board, pages, top
 from asmcfg.serve.opening import Row
 from asmcfg.serve.rows import Entry, Index
 from asmcfg.sources.lines import display_name
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
     from multiprocessing.synchronize import Condition
 
-    from asmcfg.model import Analysis, Method
+    from asmcfg.model import Analysis
     from asmcfg.run.options import Options
 
 GRAPHVIZ_MB = 96
@@ -57,8 +56,6 @@ INDEX = "index.html"
 """The folder's index page."""
 RECORDS = ".records.jsonl"
 """The rows' records, in input order, kept in the folder while it is filled (removed before it is renamed)."""
-Key = tuple[int | None, str, int]
-"""A compilation of the input: compile id, method and the line of its header."""
 
 _pages = itertools.count()
 
@@ -76,7 +73,7 @@ def _run(options: Options, progress: Progress) -> int:
     drawings.renderers(options.renderer, options.render_timeout)  # one not installed fails before any reading
     select: parallel.Select | None = options.selector.matches if options.selector.any else None
     if options.top is not None:
-        select = _kept(_top(options, how, select))
+        select = top.kept(top.top(options, how, select))
     source = display_name(options.input)
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     budget = _Budget(context.Condition(), context.Value("i", 0), options.render_timeout)
@@ -110,7 +107,7 @@ def _page(folder: str, options: Options, budget: _Budget, result: Analysis) -> d
     header = method.header
     record = board.reduce(result)
     record["cells"] = [header.compiler.value, header.compile_id, header.level, header.osr_bci, header.name,
-                       header.bytecode_size, _code_size(method)]
+                       header.bytecode_size, top.code_size(method)]
     record["page"] = name
     record["drawn"] = [[drawing.how.value, f"--html: {describe.compilation(header)}: {drawing.note}"]
                        for _, drawing in told.seen]
@@ -229,54 +226,3 @@ def _say(options: Options, written: int, analysed: int, notes: list[str]) -> Non
         err.print(visible(f"wrote {os.path.join(os.path.normpath(options.html), INDEX)}: "
                           f"{describe.count(written, 'compilation')}, a page each"
                           + (f"; {failed} failed" if failed else "")), highlight=False, markup=False, soft_wrap=True)
-
-
-def _code_size(method: Method) -> int | None:
-    if method.code_begin is not None and method.code_end is not None and method.code_end > method.code_begin:
-        return method.code_end - method.code_begin
-    return None
-
-
-def _measure(result: Analysis) -> dict[str, Any]:
-    """In a worker: what `--top` ranks a compilation by (its measured heat, its code size), and which it is."""
-    method = result.cfg.method
-    header = method.header
-    profile = method.profile
-    heat = profile.run_share[0] if profile is not None and profile.run_share else None
-    return {"compile_id": header.compile_id, "name": header.name, "line": header.line, "heat": heat,
-            "size": _code_size(method)}
-
-
-def _top(options: Options, how: enrich.Enrichment, select: Callable[[Method], bool] | None) -> set[Key]:
-    """The `--top N` compilations: the hottest when the input or `--profile` measured any heat, else the largest
-    (code size), ties in input order; stderr says which. A first run over the input, on all cores, as the
-    export's."""
-    assert options.top is not None
-    found = io.StringIO()
-    parallel.analyse_to_jsonl(options.input, found, _measure, dialect=options.input_format, how=how, select=select,
-                              options=dialects.ReadOptions(options.syntax), strict=options.strict,
-                              large_records=True)  # small batches, the heap trimmed: the export forks from here
-    memory.trim()
-    ranked = [record for record in map(json.loads, found.getvalue().splitlines()) if "error" not in record]
-    measured = any(r["heat"] is not None for r in ranked)
-    by = "heat" if measured else "size"
-    order = sorted(range(len(ranked)), key=lambda n: (ranked[n][by] is None, -(ranked[n][by] or 0), n))
-    kept = order[:options.top]
-    if not options.quiet:
-        from asmcfg.render.summary import stderr_console
-
-        what = ("hottest (measured heat)" if measured
-                else "largest (code size: no heat measured; --profile or a JMH perfasm or saveLog input measures it)")
-        stderr_console().print(f"--top {options.top}: the {len(kept)} {what} of "
-                               f"{describe.count(len(ranked), 'compilation')}", highlight=False, markup=False,
-                               soft_wrap=True)
-    return {(ranked[n]["compile_id"], ranked[n]["name"], ranked[n]["line"]) for n in kept}
-
-
-def _kept(keys: set[Key]) -> Callable[[Method], bool]:
-    """Keeps the compilations `--top` chose (the selector already chose among them)."""
-    def keep(method: Method) -> bool:
-        header = method.header
-        return (header.compile_id, header.name, header.line) in keys
-
-    return keep
