@@ -246,3 +246,11 @@ def test_graphviz_runs_side_by_side_within_the_budget_and_a_large_graph_alone() 
     big.join(30)
     late.join(30)
     assert log[-4:] == ["start large", "end large", "start late", "end late"]
+
+
+def test_an_error_while_ranking_is_said_as_any_other_and_nothing_is_written(tmp_path: Path) -> None:
+    patch = DATA / "nohsdis" / "jdk17-Patch-nohsdis.txt"
+    code, _, err = run_cli(str(patch), "--all", "--html", str(tmp_path / "out"), "--top", "2", "--strict")
+    assert code == 1
+    assert "jdk17-Patch-nohsdis.txt:" in err and "line not understood" in err, "the file and line, from the ranking"
+    assert list(tmp_path.iterdir()) == []
