@@ -4,6 +4,9 @@ each cell run on real output and checked for the flag's effect (or exit 2 naming
 from __future__ import annotations
 
 import json
+import re
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,13 +33,31 @@ MODE_ARGS: dict[Mode, tuple[str, ...]] = {
 
 
 def _records(mode: Mode, out: str) -> list[dict[str, Any]]:
-    if mode in (Mode.ONE, Mode.ALL):
+    if mode in (Mode.ONE, Mode.ALL, Mode.EXPORT):
         return json.loads(out)["methods"]  # type: ignore[no-any-return]
     return [json.loads(line) for line in out.splitlines()]
 
 
 def _run(mode: Mode, *args: str) -> tuple[int, str, str]:
+    if mode is Mode.EXPORT:
+        return _export(*args)
     return run_cli(*args, *MODE_ARGS[mode], "-q")
+
+
+def _export(*args: str) -> tuple[int, str, str]:
+    """`--all --html DIR` into a new folder; as stdout, the JSON model each page carries, as `--all --json` lists
+    them."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "export"
+        code, _, err = run_cli(*args, "--all", "--html", str(out), "-q")
+        if code != 0:
+            return code, "", err
+        models = []
+        for page in sorted(out.glob("id-*.html"), key=lambda p: int(p.stem.split("-")[1])):
+            found = re.search(r'<script type="application/json" id="model">(.*?)</script>', page.read_text(), re.S)
+            assert found is not None
+            models.extend(json.loads(found.group(1))["methods"])
+        return code, json.dumps({"methods": models}), err
 
 
 CELLS = [(name, mode) for name in ("strict", "jdk", "log", "profile", "paths") for mode in Mode]

@@ -31,7 +31,7 @@ Examples:
   asmcfg perfasm.txt --svg hot.svg"""
 SECTIONS = (
     ("What to read", ("input_format", "syntax", "strict")),
-    ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "list_")),
+    ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "top", "list_")),
     ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "quiet")),
     ("Heat and logs", ("profile", "pid", "skid", "log", "paths", "jdk")),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
@@ -84,12 +84,16 @@ class _WithDiff(Grouped):
 @click.option("--compile-id", type=int, metavar="N", help="The compilation with this compile id.")
 @click.option("--compiler", type=click.Choice(CHOSEN_COMPILERS), help="Only this compiler's compilations.")
 @click.option("--all", "all_", is_flag=True, help="Every matching compilation (one DOT graph each).")
+@click.option("--top", type=click.IntRange(1), metavar="N",
+              help="With --all --html DIR: only the N hottest compilations (measured heat), else the N largest.")
 @click.option("--list", "list_", is_flag=True, help="Print a table of the compilations in the input and exit.")
 @click.option("--json", "json_", metavar="FILE|-", help="Write the JSON model (schema 1) to FILE or stdout.")
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
 @click.option("--svg", metavar="FILE|-", help="Render the graph to SVG in FILE or on stdout.")
-@click.option("--html", "html_", metavar="FILE|-", help="Write the interactive report: one offline HTML page.")
+@click.option("--html", "html_", metavar="FILE|-|DIR",
+              help="Write the interactive report: one offline HTML page (with --all and a folder: an index and a page "
+                   "per compilation).")
 @click.option(
     "--source-path",
     multiple=True,
@@ -155,6 +159,7 @@ def main(
     compile_id: int | None,
     compiler: str | None,
     all_: bool,
+    top: int | None,
     list_: bool,
     json_: str | None,
     jsonl: str | None,
@@ -217,6 +222,7 @@ def main(
         paths=paths,
         pid=pid,
         skid=skid == "previous",
+        top=top,
     )
     context = click.get_current_context()
     typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -225,4 +231,8 @@ def main(
     problem = flags.unused(options, given) or outputs.run_problem(options)
     if problem is not None:
         raise click.UsageError(problem)
+    if flags.mode(options) is flags.Mode.EXPORT:
+        from asmcfg.serve import export
+
+        sys.exit(guarded(lambda: export.run(options), input, debug))
     sys.exit(guarded(lambda: app.run(options), input, debug))

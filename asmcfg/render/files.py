@@ -115,3 +115,65 @@ def write_to(target: str, writer: Callable[[TextIO], None]) -> None:
         return
     with atomic_text(target) as out:
         writer(out)
+
+
+MARK = ".asmcfg-export"
+"""The file every folder `asmcfg --all --html DIR` writes holds: a folder with it is a previous export that a new
+one may replace."""
+
+
+def check_folder(path: str) -> None:
+    """OutputError now, before any input is read, when the folder `path` could not be written or replaced: its
+    parent is missing or not writable, it is a file, or a folder holding something that is not a previous export
+    (a non-empty folder of other files is never replaced)."""
+    check_target(path)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise OutputError("is not a folder (a page per compilation needs one): name a folder", path)
+    if os.path.isdir(path) and os.listdir(path) and not os.path.isfile(os.path.join(path, MARK)):
+        raise OutputError("folder holds files that are not an asmcfg export: name a new or empty folder "
+                          "(an earlier export's folder is replaced)", path)
+
+
+@contextlib.contextmanager
+def atomic_folder(path: str) -> Iterator[str]:
+    """A temporary folder beside `path` to fill; when the block succeeds it becomes `path` (an empty folder or a
+    previous export there is replaced), else it is removed and `path` is left as it was."""
+    import shutil
+
+    path = os.path.normpath(path)
+    check_folder(path)
+    parent = os.path.dirname(os.path.abspath(path))
+    try:
+        temp = tempfile.mkdtemp(prefix=".asmcfg-", suffix=".tmp", dir=parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror} (check the folder's permissions)", path) from None
+    try:
+        with open(os.path.join(temp, MARK), "w", encoding="utf-8") as mark:
+            mark.write("written by asmcfg --all --html DIR; a new export replaces this folder\n")
+        yield temp
+        os.chmod(temp, 0o777 & ~_umask())
+        _swap(temp, path)
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+
+
+def _swap(temp: str, path: str) -> None:
+    """`temp` renamed to `path`; an existing folder there (checked: empty or a previous export) is moved aside
+    first and removed once the new one is in place, or put back if the rename fails."""
+    import shutil
+
+    if not os.path.isdir(path):
+        os.rename(temp, path)
+        return
+    check_folder(path)  # still empty or an export: nothing else is replaced
+    old = tempfile.mkdtemp(prefix=".asmcfg-", suffix=".old", dir=os.path.dirname(temp))
+    aside = os.path.join(old, "previous")
+    os.rename(path, aside)
+    try:
+        os.rename(temp, path)
+    except BaseException:
+        os.rename(aside, path)
+        raise
+    finally:
+        shutil.rmtree(old, ignore_errors=True)

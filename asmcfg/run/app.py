@@ -26,12 +26,16 @@ from asmcfg.run.progress import Progress
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
+    from asmcfg.render import html
     from asmcfg.run import drawings
 
 
 STDOUT = "-"
 STDIN = "-"
 _MAX_NAMES = 10_000
+ONE_PAGE_MOST = 300
+"""Compilations `--all --html FILE` puts on its one page at most: more make a page too large to load (713 of a
+javac log made 102 MB); `--html DIR` writes a page each."""
 
 
 def run(options: Options) -> int:
@@ -173,7 +177,8 @@ def _nothing_selected(stream: Stream, seen: _Checked, selector: Selector) -> Asm
 def _run_all(
     stream: Stream, methods: _Checked, options: Options, how: enrich.Enrichment, progress: Progress
 ) -> int:
-    selected = [m for m, _ in matching(methods, options.selector, _whole)]
+    chosen = (m for m, _ in matching(methods, options.selector, _whole))
+    selected = list(_one_page(chosen, options) if options.html is not None else chosen)
     progress.close()
     done = [enrich.enrich(stream.complete(m), how) for m in selected]
     results = [d.analysis for d in done]
@@ -191,6 +196,19 @@ def _run_all(
         for result in results:
             summary.write_summary(result, err)
     return 0
+
+
+def _one_page(methods: Iterator[Method], options: Options) -> Iterator[Method]:
+    """The methods, stopped with an error before anything is written once there are more than one page holds."""
+    from asmcfg.sources.lines import display_name
+
+    for count, method in enumerate(methods, 1):
+        if count > ONE_PAGE_MOST:
+            raise SelectionError(
+                f"--all --html {options.html}: more than {ONE_PAGE_MOST} compilations for one page; write a page "
+                "each with --html DIR (a folder; --top N keeps the N hottest or largest), or explore them all "
+                "with asmcfg serve", display_name(options.input))
+        yield method
 
 
 def _whole(method: Method, inlined: str | None) -> Method:
@@ -242,6 +260,17 @@ def _write_html(results: list[Analysis], options: Options, told: drawings.Told) 
     assert options.html is not None
     from asmcfg.render import html
     from asmcfg.render.files import write_to
+
+    page = page_options(results, options, told)
+    write_to(options.html, lambda out: html.write_html(results, out, page))
+    if not options.quiet and options.html != STDOUT:
+        one = describe.compilation(results[0].cfg.method.header)
+        _wrote(options.html, one if len(results) == 1 else f"{len(results)} compilations")
+
+
+def page_options(results: list[Analysis], options: Options, told: drawings.Told) -> html.PageOptions:
+    """How `--html` draws the page of `results`: the run's renderers, folding and the sources they name."""
+    from asmcfg.render import html
     from asmcfg.run.drawings import renderers
     from asmcfg.sources.java import find_sources, folders
 
@@ -250,13 +279,8 @@ def _write_html(results: list[Analysis], options: Options, told: drawings.Told) 
         names = {f.method for r in results for ins in r.cfg.method.instructions for f in ins.frames}
         names |= {r.cfg.method.header.name for r in results}
         sources = find_sources(folders(options.source_path), names)
-
     render, others = renderers(options.renderer, options.render_timeout)
-    page = html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told)
-    write_to(options.html, lambda out: html.write_html(results, out, page))
-    if not options.quiet and options.html != STDOUT:
-        one = describe.compilation(results[0].cfg.method.header)
-        _wrote(options.html, one if len(results) == 1 else f"{len(results)} compilations")
+    return html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told)
 
 
 def _wrote(path: str, what: str) -> None:

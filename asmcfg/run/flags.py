@@ -18,6 +18,7 @@ class Mode(Enum):
 
     ONE = "one compilation"
     ALL = "--all"
+    EXPORT = "--all --html DIR"
     LIST = "--list"
     JSONL = "--jsonl"
     FACTS = "--jsonl --facts"
@@ -25,9 +26,9 @@ class Mode(Enum):
 
 READING = frozenset(Mode)
 """Every mode reads the input the same way."""
-ANALYSING = frozenset({Mode.ONE, Mode.ALL, Mode.JSONL, Mode.FACTS})
+ANALYSING = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL, Mode.FACTS})
 """The modes that analyse compilations (`--list` only names them)."""
-WITH_HEAT = frozenset({Mode.ONE, Mode.ALL, Mode.JSONL})
+WITH_HEAT = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL})
 """The modes whose output shows heat and hot paths (a facts record has neither)."""
 
 
@@ -52,6 +53,7 @@ TABLE: dict[str, Applies] = {
     "profile": Applies("--profile", WITH_HEAT, "puts measured heat on the graph and its hot paths"),
     "paths": Applies("--paths", WITH_HEAT, "ranks measured hot paths"),
     "skid": Applies("--skid", WITH_HEAT, "moves measured heat onto the instruction before"),
+    "top": Applies("--top", frozenset({Mode.EXPORT}), "keeps the N hottest or largest compilations of the folder"),
 }
 """Options keyed by their parameter name; the output flags are checked by `outputs.ignored`."""
 GRAPH_FLAGS = {"no_fold": "--no-fold", "renderer": "--renderer", "render_timeout": "--render-timeout"}
@@ -64,7 +66,11 @@ def mode(options: Options) -> Mode:
         return Mode.LIST
     if options.jsonl is not None:
         return Mode.FACTS if options.facts else Mode.JSONL
-    return Mode.ALL if options.all else Mode.ONE
+    if options.all:
+        from asmcfg.run.outputs import html_folder
+
+        return Mode.EXPORT if html_folder(options) else Mode.ALL
+    return Mode.ONE
 
 
 def unused(options: Options, given: Collection[str]) -> str | None:
@@ -84,7 +90,7 @@ def unused(options: Options, given: Collection[str]) -> str | None:
 def _draws(options: Options, chosen: Mode, dot_counts: bool) -> bool:
     """True when the run renders a graph (SVG or the HTML page) or, with `dot_counts`, writes DOT text (the
     default output of one compilation)."""
-    if chosen not in (Mode.ONE, Mode.ALL):
+    if chosen not in (Mode.ONE, Mode.ALL, Mode.EXPORT):
         return False
     rendered = options.svg is not None or options.html is not None
     dot = options.dot is not None or not (options.json or rendered)

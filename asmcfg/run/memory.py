@@ -34,3 +34,9 @@ def batch_done() -> None:
     """One more batch analysed: every `EVERY`th, give the heap's free pages back to the system."""
     if _trim is not None and next(_batches) % EVERY == EVERY - 1:
         _trim(0)
+
+
+def trim() -> None:
+    """Give the heap's free pages back to the system now (after a large piece of work, such as a drawn page)."""
+    if _trim is not None:
+        _trim(0)

@@ -60,3 +60,5 @@ class Options:
     """Of a record folder's JVMs, the one to read (None: the one with the most samples in compiled code)."""
     skid: bool = False
     """Credit each measured sample to the instruction before the one it names, in its block."""
+    top: int | None = None
+    """With `--all --html DIR`: export only the N hottest (measured) compilations, else the N largest."""

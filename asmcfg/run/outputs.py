@@ -20,6 +20,20 @@ from asmcfg.run.options import Options
 
 STD = "-"
 """An input read from stdin, or an output written to stdout."""
+PAGE_SUFFIXES = (".html", ".htm")
+"""What names `--all --html` one page rather than a folder, when nothing exists there yet."""
+
+
+def html_folder(options: Options) -> bool:
+    """True when `--all --html PATH` names a folder to fill with an index and a page per compilation: PATH is an
+    existing folder, ends with `/`, or does not exist and does not end with `.html` or `.htm`. Anything else (an
+    existing file, `x.html`, `-`) is one page, as without `--all`."""
+    path = options.html
+    if not options.all or path is None or path == STD:
+        return False
+    if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        return True
+    return not os.path.lexists(path) and not path.lower().endswith(PAGE_SUFFIXES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +61,14 @@ def check_run(options: Options) -> None:
     """A main run's outputs checked before anything is read (DOT or `--list` rows go to stdout when no output is
     named): one that cannot be written fails now, not after a long analysis."""
     writes = run_outputs(options)
-    check_targets(writes, stdout=options.list or not writes)
+    stdout = options.list or not writes
+    if html_folder(options):
+        from asmcfg.render.files import check_folder
+
+        assert options.html is not None
+        check_folder(options.html)
+        writes = [w for w in writes if w.flag != "--html"]
+    check_targets(writes, stdout=stdout)
 
 
 def run_problem(options: Options) -> str | None:
@@ -64,6 +85,11 @@ def ignored(options: Options, outputs: Sequence[Named]) -> str | None:
     others = [o for o in outputs if o.flag != "--jsonl"]
     if options.jsonl is not None and others:
         return f"--jsonl writes every compilation as JSON Lines and nothing else: drop {_flags(others)}"
+    others = [o for o in outputs if o.flag != "--html"]
+    if html_folder(options) and others:
+        return f"--all --html DIR writes a folder of pages and nothing else: drop {_flags(others)}"
+    if options.top is not None and options.input == STD:
+        return "--top reads the input twice (to rank, then to write): name a FILE, not -"
     if options.source_path and options.html is None:
         return "--source-path shows the sources in the --html report: give --html FILE too"
     return None

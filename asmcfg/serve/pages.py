@@ -61,9 +61,11 @@ def _fill(template: str, parts: dict[str, str]) -> str:
     return "".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces))
 
 
-def index_page(index: Index, source: str) -> Page:
-    """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places."""
-    return _index("index", f"asmcfg: {source}", {"source": source, "rows": index.cells()})
+def index_page(index: Index, source: str, static: dict[str, Any] | None = None) -> Page:
+    """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places;
+    `static` (a folder's index) adds each row's page file (`pages`) and the analysis the server would send
+    (`facts`)."""
+    return _index("index", f"asmcfg: {source}", {"source": source, "rows": index.cells(), **(static or {})})
 
 
 def diff_index_page(title: str, data: dict[str, Any]) -> Page:

@@ -1,7 +1,9 @@
 // The index of `asmcfg serve FILE`: every compilation's row from the JSON below in the table (table.js); the
-// analysis columns and the toplists fill in as the server analyses the compilations.
+// analysis columns and the toplists fill in as the server analyses the compilations. A static export
+// (`asmcfg --all --html DIR`) carries the analysis in DATA.facts and each row's page file in DATA.pages.
 (() => {
   const DATA = JSON.parse(document.getElementById("data").textContent);
+  const href = (row) => (DATA.pages ? DATA.pages[row] : `/c/${row}`);
   const ROWS = DATA.rows;  // [row, compiler, id, tier, osr, method, bytecode, code size, printed]
   const FACTS = new Array(ROWS.length).fill(null);  // [loops, traps by reason, fired, checks, calls, vector, heat]
   const total = (traps) => Object.values(traps).reduce((a, b) => a + b, 0);
@@ -30,7 +32,7 @@
       if (!box) continue;
       box.replaceChildren(...items.map((item) => {
         const text = visible(item.text);
-        const label = item.row === undefined ? h("span", {textContent: text}) : h("a", {href: `/c/${item.row}`, textContent: text});
+        const label = item.row === undefined ? h("span", {textContent: text}) : h("a", {href: href(item.row), textContent: text});
         label.title = text;
         return h("li", {}, label, h("span", {className: "value", textContent: item.value}));
       }));
@@ -48,6 +50,12 @@
       $("#progress-text").textContent = "the server stopped";
       return;
     }
+    show(answer);
+    if (!answer.finished) setTimeout(poll, 400);
+    else document.body.dataset.analysed = "";
+  }
+
+  function show(answer) {
     for (const [row, ...values] of answer.rows) FACTS[row] = values[0] === null ? [] : values;
     next = answer.next;
     toplists(answer.toplists);
@@ -55,13 +63,11 @@
     $("#progress-text").textContent = answer.problem ? `analysis stopped: ${answer.problem}`
       : answer.finished ? `${answer.done} analysed` : `analysed ${answer.done} of ${answer.total}`;
     if (answer.rows.length) table.refresh((column) => column.facts);
-    if (!answer.finished) setTimeout(poll, 400);
-    else document.body.dataset.analysed = "";
   }
 
   $("#source").textContent = visible(DATA.source);
   const table = indexTable({
-    rows: ROWS, columns: COLUMNS, noun: "compilations",
+    rows: ROWS, columns: COLUMNS, noun: "compilations", href,
     number: (r) => r[0],
     matches: (row, words) => {
       const method = row[5].toLowerCase();
@@ -76,6 +82,10 @@
       tr.dataset.compileId = row[2] === null ? "" : String(row[2]);
     },
   });
+  if (DATA.facts) {
+    show(DATA.facts);
+    document.body.dataset.analysed = "";
+  }
   document.body.dataset.ready = "";
-  poll();
+  if (!DATA.facts) poll();
 })();
