@@ -118,3 +118,13 @@ def test_perf_samples_without_a_log_of_their_run_are_one_line() -> None:
     assert err.strip().splitlines() == [
         f"asmcfg: {text}: no `<hotspot_log process=… time_ms=…>`: `perf` samples are placed by the same run's "
         "-XX:+LogCompilation log (the input, or --log LOG)"]
+
+
+def test_a_folder_export_keeps_the_compilations_with_the_most_samples(tmp_path: Path) -> None:
+    """`--all --html DIR --top 4` of a record folder: HotLoop.run and the three `apply` callees, the four that took
+    3,084, 2,937, 2,928 and 2,823 of the JVM's samples."""
+    out = tmp_path / "export"
+    code, _, err = run_cli(str(HOTLOOP17), "--all", "--html", f"{out}/", "--top", "4")
+    assert code == 0, err
+    assert "--top 4: the 4 hottest (measured heat)" in err
+    assert sorted(p.name for p in out.glob("id-*.html")) == ["id-12.html", "id-13.html", "id-14.html", "id-16.html"]

@@ -27,7 +27,7 @@ from asmcfg.errors import SelectionError
 from asmcfg.render import html
 from asmcfg.render.files import atomic_bytes, atomic_folder, write_to
 from asmcfg.render.svg import Renderer
-from asmcfg.run import app, drawings, enrich, memory, outputs, parallel
+from asmcfg.run import app, drawings, enrich, memory, outputs, parallel, recorded
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.serve import board, pages, top
@@ -63,13 +63,15 @@ _pages = itertools.count()
 def run(options: Options) -> int:
     """Write the folder `options.html`; returns the exit status (errors are raised as AsmcfgError)."""
     outputs.check_run(options)
+    options = recorded.apply(options)
     with Progress(options.input, options.quiet) as progress:
         return _run(options, progress)
 
 
 def _run(options: Options, progress: Progress) -> int:
     assert options.html is not None
-    how = enrich.load(options.log, options.profile, options.jdk, options.paths)
+    how = enrich.load(options.log, options.profile, options.jdk, options.paths, source=options.input,
+                      skid=options.skid)
     drawings.renderers(options.renderer, options.render_timeout)  # one not installed fails before any reading
     select: parallel.Select | None = options.selector.matches if options.selector.any else None
     if options.top is not None:
