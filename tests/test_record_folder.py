@@ -128,3 +128,28 @@ def test_a_folder_export_keeps_the_compilations_with_the_most_samples(tmp_path: 
     assert code == 0, err
     assert "--top 4: the 4 hottest (measured heat)" in err
     assert sorted(p.name for p in out.glob("id-*.html")) == ["id-12.html", "id-13.html", "id-14.html", "id-16.html"]
+
+
+def test_serve_of_two_record_folders_ranks_by_samples_and_opens_a_pair_with_its_heat() -> None:
+    """`asmcfg serve DIR17 DIR25`: the index (its page data) ranks HotLoop::run first, and that pair's page draws
+    both compilations with their samples (not the folders' "is a directory" page)."""
+    import re
+    import signal
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    from served import Served
+
+    served = Served(HOTLOOP17, str(HOTLOOP25), "-q")
+    try:
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        index = opener.open(served.url, timeout=60).read().decode("utf-8")
+        data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', index, re.S)
+                          .group(1))  # type: ignore[union-attr]
+        first = data["rows"][0]
+        assert (first["method"], first["old_id"], first["new_id"]) == ("HotLoop::run", 16, 20)
+        page = opener.open(f"{served.base}c/0", timeout=120).read().decode("utf-8")
+        assert "c2 id 16 tier 4 HotLoop::run" in page and "c2 id 20 tier 4 HotLoop::run" in page
+        assert "&quot;samples&quot;:3084," in page and "&quot;samples&quot;:3369," in page  # each side's profile
+    finally:
+        served.stop(signal.SIGINT)

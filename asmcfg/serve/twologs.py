@@ -32,11 +32,15 @@ class TwoLogs:
 
 def serve_two(options: TwoLogs) -> int:
     """Compare the two logs, then serve until stopped (the guard's exit codes, as `serve`)."""
+    from dataclasses import replace
+
+    from asmcfg.run.diff import recorded_sides
     from asmcfg.run.wholediff import compare
     from asmcfg.serve import app, diffindex
     from asmcfg.serve.run import listen, run_server
 
     started = time.perf_counter()
+    options = replace(options, diff=recorded_sides(options.diff))  # a record folder: its JVM's log and samples
     whole = compare(options.diff)
     index = diffindex.build(whole)
     home = diffindex.index_page(index, whole)
