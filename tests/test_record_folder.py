@@ -83,6 +83,8 @@ def test_several_jvms_read_the_busiest_and_pid_chooses(tmp_path: Path) -> None:
     code, _, err = run_cli(str(folder), "--pid", "7", "--list")
     assert code == 1 and "--pid 7: no such JVM here; the folder holds pids 5086, 5529" in err
     assert len(err.strip().splitlines()) == 1
+    code, _, err = run_cli(str(folder / "jvmpid5529.xml.xz"), "--pid", "5529", "--list")
+    assert code == 2 and "--pid chooses among the JVMs of a folder `asmcfg record` wrote" in err
 
 
 def test_bad_folders_and_profiles_get_one_line(tmp_path: Path) -> None:

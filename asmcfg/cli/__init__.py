@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -189,6 +190,8 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
+    if pid is not None and not os.path.isdir(input):
+        raise click.UsageError("--pid chooses among the JVMs of a folder `asmcfg record` wrote: give the folder")
     from asmcfg.run import (  # loaded once the flags are read: --help and usage errors need none of it
         app,
         flags,
