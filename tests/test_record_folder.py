@@ -155,3 +155,23 @@ def test_serve_of_two_record_folders_ranks_by_samples_and_opens_a_pair_with_its_
         assert "&quot;samples&quot;:3084," in page and "&quot;samples&quot;:3369," in page  # each side's profile
     finally:
         served.stop(signal.SIGINT)
+
+
+def test_one_pass_over_the_samples_bins_each_jvm_as_a_pass_of_its_own() -> None:
+    """The JMH recording's two forks, binned together in one read of perf-script.txt (the summary after a
+    recording), count exactly what each fork's own read counts: compilations, places, threads, other processes."""
+    from asmcfg.dialects.perfscript.heat import read_perf_heat, read_perf_heats
+
+    folder = DATA / "record" / "jmh-fork"
+    script = str(folder / "perf-script.txt.xz")
+    logs = [str(folder / "jvmpid2892.xml.xz"), str(folder / "jvmpid3118.xml.xz")]
+    together = read_perf_heats(script, logs)
+    for log, heat in zip(logs, together, strict=True):
+        alone = read_perf_heat(script, log).found
+        found = heat.found
+        assert {cid: dict(c.ips) for cid, c in found.compilations.items()} == {
+            cid: dict(c.ips) for cid, c in alone.compilations.items()}
+        assert (found.places, found.code_cache, found.others, found.process, found.reused) == (
+            alone.places, alone.code_cache, alone.others, alone.process, alone.reused)
+        assert {k: t.places for k, t in found.threads.items()} == {k: t.places for k, t in alone.threads.items()}
+    assert [h.found.compilations[cid].total for h, cid in zip(together, (499, 535), strict=True)] == [1993, 1886]

@@ -35,7 +35,7 @@ def after_record(folder: Path, out: TextIO) -> None:
 
 
 def _summary(folder: Path, console: Console) -> None:
-    from asmcfg.dialects.perfscript.heat import read_perf_heat
+    from asmcfg.dialects.perfscript.heat import read_perf_heats
     from asmcfg.facts.recording import hottest, places
     from asmcfg.render.recording import write_hottest, write_places
     from asmcfg.run.recorded import SCRIPT_NAMES, logs
@@ -45,8 +45,7 @@ def _summary(folder: Path, console: Console) -> None:
     if script is None:
         console.print(visible(f"recorded {len(found)} JVM(s) without heat (perf did not record)"))
         return
-    heats = sorted((read_perf_heat(str(script), log) for log in found.values()),
-                   key=lambda h: -h.found.places.get("nmethod", 0))
+    heats = sorted(read_perf_heats(str(script), list(found.values())), key=lambda h: -h.found.places.get("nmethod", 0))
     for heat in heats[:SHOWN_JVMS]:
         write_places(heat.found.pid, heat.events, heat.found.total, places(heat), console)
         title = f"Hottest compilations of pid {heat.found.pid}"

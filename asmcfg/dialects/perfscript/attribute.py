@@ -133,29 +133,47 @@ class Attribution:
         return sum(self.process.values())
 
 
-def attribute(samples: Iterable[Sample], cache: CodeCache, names: PerfMap | None = None) -> Attribution:
-    """The samples of `cache`'s JVM, binned to its compilations; the rest counted by place and thread."""
-    held = occupants(cache)
-    zero = cache.time_ms * 1_000_000
-    found = Attribution(cache.pid)
+def attribute_each(samples: Iterable[Sample], jvms: Sequence[tuple[CodeCache, PerfMap | None]]) -> list[Attribution]:
+    """For each JVM of one recording (its log's code cache and its perf map), its samples binned to its
+    compilations and the rest counted by place and thread, reading the samples once; each JVM's `others` are the
+    samples of every other process, the other JVMs included."""
+    binners = {cache.pid: _Binner(cache, names) for cache, names in jvms}
+    processes: Counter[int] = Counter()
     for sample in samples:
-        if sample.pid != cache.pid:
-            found.others[sample.pid] += 1
-            continue
-        when = sample.time_ns - zero
+        processes[sample.pid] += 1
+        binner = binners.get(sample.pid)
+        if binner is not None:
+            binner.add(sample)
+    for pid, binner in binners.items():
+        binner.found.others.update({other: n for other, n in processes.items() if other != pid})
+    return [binners[cache.pid].found for cache, _ in jvms]
+
+
+class _Binner:
+    """One JVM's code cache by stretch, its clock, its perf map, and what its samples counted so far."""
+
+    def __init__(self, cache: CodeCache, names: PerfMap | None) -> None:
+        self.held = occupants(cache)
+        self.zero = cache.time_ms * 1_000_000
+        self.names = names
+        self.found = Attribution(cache.pid)
+
+    def add(self, sample: Sample) -> None:
+        """Count one sample of the JVM: on the compilation that held its address then, else by place."""
+        found = self.found
+        when = sample.time_ns - self.zero
         _count(found, sample, when)
-        compiled, holders = held.holder(sample.ip, when)
+        compiled, holders = self.held.holder(sample.ip, when)
         found.reused += holders > 1
         if compiled is not None:
             place = Place.NMETHOD.value
             entry = found.compilations.setdefault(compiled.record.compile_id, CompilationSamples(compiled))
             entry.ips.setdefault(sample.ip, Counter())[sample.event] += 1
         else:
-            place = _place(sample, holders > 0, names, found.code_cache)
+            place = _place(sample, holders > 0, self.names, found.code_cache)
         found.places[place] += 1
         thread = found.threads.setdefault((sample.tid, sample.comm), ThreadSamples(sample.comm))
         thread.places[place] += 1
-    return found
 
 
 def _count(found: Attribution, sample: Sample, when: int) -> None:

@@ -9,9 +9,10 @@ the bytes the log's `<nmethod>` record gives it (so a log of another run never l
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from asmcfg.dialects.perfscript.attribute import Attribution, CompilationSamples, attribute
+from asmcfg.dialects.perfscript.attribute import Attribution, CompilationSamples, attribute_each
 from asmcfg.dialects.perfscript.codecache import CodeCache, read_code_cache
 from asmcfg.dialects.perfscript.perfmap import PerfMap, read_perf_map
 from asmcfg.dialects.perfscript.samples import Reading, samples
@@ -75,10 +76,17 @@ class PerfHeat:
 def read_perf_heat(perf_script: str, log: str) -> PerfHeat:
     """The samples of `perf_script` binned to the compilations of `log`'s JVM, its perf map named beside
     either file."""
-    cache = read_code_cache(log)
+    return read_perf_heats(perf_script, [log])[0]
+
+
+def read_perf_heats(perf_script: str, logs: Sequence[str]) -> list[PerfHeat]:
+    """`read_perf_heat` for each JVM log of one recording, reading `perf_script` once."""
+    caches = [read_code_cache(log) for log in logs]
     reading = Reading()
-    found = attribute(samples(read_lines(perf_script), reading), cache, _perf_map(cache, perf_script, log))
-    return PerfHeat(display_name(perf_script), display_name(log), found, cache.printed, reading.unparsed)
+    jvms = [(cache, _perf_map(cache, perf_script, log)) for cache, log in zip(caches, logs, strict=True)]
+    found = attribute_each(samples(read_lines(perf_script), reading), jvms)
+    return [PerfHeat(display_name(perf_script), display_name(log), each, cache.printed, reading.unparsed)
+            for log, cache, each in zip(logs, caches, found, strict=True)]
 
 
 def _perf_map(cache: CodeCache, *beside: str) -> PerfMap | None:
