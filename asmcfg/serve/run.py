@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from asmcfg.serve.opening import Reading
-from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -142,13 +141,11 @@ def _recorded(options: ServeOptions) -> ServeOptions:
     """A record folder served as its busiest JVM's log, with the recording's samples as the profile."""
     from dataclasses import replace
 
-    from asmcfg.run.recorded import resolve
+    from asmcfg.run.recorded import chosen
 
-    found = resolve(options.reading.path)
+    found = chosen(options.reading.path, None, options.quiet)
     if found is None:
         return options
-    if found.note is not None and not options.quiet:
-        sys.stderr.write(visible(found.note) + "\n")
     return replace(options, reading=replace(options.reading, path=found.log),
                    profile=options.profile or found.perf_script)
 
