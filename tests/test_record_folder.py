@@ -90,6 +90,9 @@ def test_several_jvms_read_the_busiest_and_pid_chooses(tmp_path: Path) -> None:
 def test_bad_folders_and_profiles_get_one_line(tmp_path: Path) -> None:
     code, _, err = run_cli(str(tmp_path), "--list")
     assert code == 1 and "nor an `asmcfg record` folder" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "jvmpid\u00b2.xml").write_text("")  # a digit to str.isdigit, not to int()
+    code, _, err = run_cli(str(tmp_path), "--list")
+    assert code == 1 and "nor an `asmcfg record` folder" in err and len(err.strip().splitlines()) == 1
     code, _, err = run_cli("-", "--profile", str(SCRIPT17), "--dot", "-")
     assert code != 0 and "LogCompilation log" in err and "Traceback" not in err
 

@@ -3,12 +3,12 @@ threads' files a killed JVM leaves behind."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-_NAME = re.compile(r"jvmpid(\d+)\.xml")
 _CLOSE = b"</hotspot_log>"
 _PRINTED = b"<print_nmethod"
 _PRINTED_END = b"</print_nmethod>"
@@ -46,13 +46,11 @@ class JvmLog:
 
 
 def found(folder: Path) -> list[JvmLog]:
-    """Every `jvmpid<PID>.xml` in the folder, by pid."""
-    logs = []
-    for path in folder.iterdir():
-        matched = _NAME.fullmatch(path.name)
-        if matched and path.is_file():
-            logs.append(read(path, int(matched.group(1))))
-    return sorted(logs, key=lambda log: log.pid)
+    """Every `jvmpid<PID>.xml` in the folder (as the JVMs wrote them: plain), by pid."""
+    from asmcfg.run.recorded import logs
+
+    return [read(Path(path), pid) for pid, path in sorted(logs(str(folder)).items())
+            if path.endswith(".xml") and os.path.isfile(path)]
 
 
 def read(path: Path, pid: int) -> JvmLog:

@@ -9,6 +9,7 @@ which and how to choose another.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 HOTTEST = 10
 """Compilations the hottest table of a recording shows."""
+LOG_NAME = re.compile(r"jvmpid([0-9]{1,10})\.xml(?:\..*)?")
+"""A JVM's log: `-XX:LogFile=jvm%p.xml` expands `%p` to `pid<PID>`; a compressed copy has a suffix more."""
 SCRIPT_NAMES = ("perf-script.txt", "perf-script.txt.xz", "perf-script.txt.gz")
 """Where the folder keeps `perf script`'s text."""
 
@@ -45,12 +48,12 @@ class Recorded:
 
 
 def logs(folder: str) -> dict[int, str]:
-    """The folder's LogCompilation logs by pid (`jvmpid<PID>.xml`, plain or compressed)."""
+    """The folder's LogCompilation logs by pid (`jvmpid<PID>.xml`, plain or compressed; the plain one first)."""
     found: dict[int, str] = {}
     for entry in sorted(os.listdir(folder)):
-        stem, _, rest = entry.partition(".")
-        if stem.startswith("jvmpid") and stem[6:].isdigit() and rest.split(".")[0] == "xml":
-            found.setdefault(int(stem[6:]), os.path.join(folder, entry))
+        named = LOG_NAME.fullmatch(entry)
+        if named is not None:
+            found.setdefault(int(named.group(1)), os.path.join(folder, entry))
     return found
 
 
@@ -99,12 +102,18 @@ def _busiest(found: dict[int, str], script: str | None) -> tuple[int, str]:
 
 def apply(options: Options) -> Options:
     """A record folder's input: the log of its chosen JVM, with the recording's samples as the profile."""
-    found = resolve(options.input, options.pid)
+    found = chosen(options.input, options.pid, options.quiet)
     if found is None:
         return options
-    if found.note is not None and not options.quiet:
-        sys.stderr.write(visible(found.note) + "\n")
     return replace(options, input=found.log, profile=options.profile or found.perf_script)
+
+
+def chosen(path: str, pid: int | None, quiet: bool) -> Recorded | None:
+    """`resolve`, saying on stderr (unless `quiet`) which JVM was chosen when several ran."""
+    found = resolve(path, pid)
+    if found is not None and found.note is not None and not quiet:
+        sys.stderr.write(visible(found.note) + "\n")
+    return found
 
 
 def say_hottest(heat: PerfHeat) -> None:
