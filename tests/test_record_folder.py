@@ -178,3 +178,19 @@ def test_one_pass_over_the_samples_bins_each_jvm_as_a_pass_of_its_own() -> None:
             alone.places, alone.code_cache, alone.others, alone.process, alone.reused)
         assert {k: t.places for k, t in found.threads.items()} == {k: t.places for k, t in alone.threads.items()}
     assert [h.found.compilations[cid].total for h, cid in zip(together, (499, 535), strict=True)] == [1993, 1886]
+
+
+def test_a_perf_line_with_digits_int_refuses_is_no_sample(tmp_path: Path) -> None:
+    """Real samples of the JDK 17 HotLoop run, three of them with a superscript digit (`str.isdigit` takes it,
+    `int` does not) in the thread id, the period and the time: those three are left out and counted."""
+    import lzma
+
+    lines = lzma.decompress(SCRIPT17.read_bytes()).decode("utf-8").splitlines()[:2000]
+    crafted = [lines[10].replace(" 5086/5086 ", " 5086/508\u00b2 "), lines[11].replace(" 200040 ", " 20004\u00b9 "),
+               lines[12].replace(" 1795641098.", " 179564109\u00b3.")]
+    assert all(a != b for a, b in zip(crafted, lines[10:], strict=False))
+    script = tmp_path / "perf-script.txt"
+    script.write_text("\n".join(lines[:10] + crafted + lines[13:]) + "\n", encoding="utf-8")
+    code, _, err = run_cli(str(LOG17), "--profile", str(script), "--compile-id", "16", "--dot", "/dev/null")
+    assert code == 0, err
+    assert "3 lines are no `perf script -F comm,pid,tid,time,period,event,ip,sym,dso --ns` sample" in err

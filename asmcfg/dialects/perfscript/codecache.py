@@ -112,7 +112,8 @@ def stamp_ns(text: str | None) -> int | None:
     if text is None:
         return None
     seconds, _, fraction = text.partition(".")
-    if not seconds.isdigit() or len(seconds) > 9 or not (fraction.isdigit() or not fraction) or len(fraction) > 9:
+    if not text.isascii() or not seconds.isdigit() or len(seconds) > 9 or not (fraction.isdigit() or not fraction) \
+            or len(fraction) > 9:
         return None
     return int(seconds) * 1_000_000_000 + int(fraction.ljust(9, "0") or "0")
 

@@ -75,7 +75,7 @@ def parse(text: str) -> Sample | None:
     pid, _, tid = words[at].partition("/")
     when, period, event, ip = words[at + 1 : at + 5]
     time_ns = _time_ns(when)
-    if time_ns is None or not period.isdigit() or len(period) > 20 or not event.endswith(":"):
+    if time_ns is None or not _digits(period) or len(period) > 20 or not event.endswith(":"):
         return None
     address = _hex(ip)
     if address is None:
@@ -90,7 +90,7 @@ def _pid_tid_at(words: list[str]) -> int | None:
         word = words[i]
         if "/" in word and len(word) <= 24:
             pid, _, tid = word.partition("/")
-            if pid.isdigit() and tid.isdigit():
+            if _digits(pid) and _digits(tid):
                 return i
     return None
 
@@ -100,9 +100,14 @@ def _time_ns(word: str) -> int | None:
     seconds, dot, fraction = word[:-1].partition(".")
     if not word.endswith(":") or not dot or len(seconds) > 12 or len(fraction) > 9:
         return None
-    if not seconds.isdigit() or not fraction.isdigit():
+    if not _digits(seconds) or not _digits(fraction):
         return None
     return int(seconds) * 1_000_000_000 + int(fraction.ljust(9, "0"))
+
+
+def _digits(word: str) -> bool:
+    """ASCII digits only (`str.isdigit` also takes `²`, which `int` refuses)."""
+    return word.isascii() and word.isdigit()
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
