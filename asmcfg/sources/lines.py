@@ -107,7 +107,7 @@ def _decompressed(raw: IO[bytes]) -> IO[bytes]:
     return buffered
 
 
-def _raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
+def raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
     """The lines of `stream`, each cut to MAX_LINE bytes (the rest of a longer line is read and dropped)."""
     while raw := stream.readline(MAX_LINE):
         rest = raw
@@ -123,7 +123,7 @@ def read_lines(path: str, meter: Meter | None = None, head: list[str] | None = N
     name = display_name(path)
     number = 0
     try:
-        for raw in _raw_lines(stream):
+        for raw in raw_lines(stream):
             number += 1
             text = raw.decode("utf-8", "replace").rstrip("\r\n")
             if number <= HEAD_LINES and head is not None:

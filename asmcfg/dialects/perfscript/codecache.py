@@ -8,13 +8,11 @@ sample's CLOCK_REALTIME time can be put on the log's clock (`stamp` is seconds f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO
 
 from asmcfg.dialects.logcompilation.logxml import NMethodRecord, nmethod_record, unescape
 from asmcfg.errors import InputError
-from asmcfg.sources.lines import display_name, open_binary
+from asmcfg.sources.lines import display_name, open_binary, raw_lines
 from asmcfg.sources.numbers import number
 
 _ATTR = re.compile(rb"(?<![\w])(\w+)='([^']*)'")
@@ -68,7 +66,9 @@ def read_code_cache(path: str) -> CodeCache:
     found: list[Compiled] = []
     printed: set[int] = set()
     with open_binary(path) as stream:
-        for raw in _short_lines(stream):
+        for raw in raw_lines(stream):
+            if len(raw) - raw.endswith(b"\n") >= _MAX_LINE:
+                continue
             if raw.startswith(b"<nmethod "):
                 compiled = _compiled(raw, len(found))
                 if compiled is not None:
@@ -82,16 +82,6 @@ def read_code_cache(path: str) -> CodeCache:
         raise InputError("no `<hotspot_log process=… time_ms=…>`: `perf` samples are placed by the same run's "
                          "-XX:+LogCompilation log (the input, or --log LOG)", name)
     return CodeCache(name, pid, time_ms, tuple(found), frozenset(printed))
-
-
-def _short_lines(stream: IO[bytes]) -> Iterator[bytes]:
-    """The lines of `stream` up to _MAX_LINE bytes; a longer line is read in pieces and skipped."""
-    while raw := stream.readline(_MAX_LINE):
-        if len(raw) < _MAX_LINE or raw.endswith(b"\n"):
-            yield raw
-            continue
-        while (rest := stream.readline(_MAX_LINE)) and not rest.endswith(b"\n"):
-            pass
 
 
 def _attrs(raw: bytes) -> dict[str, str]:
