@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from asmcfg.dialects import header
-from asmcfg.dialects.logcompilation import index, logxml, split
+from asmcfg.dialects.logcompilation import logxml, split
 from asmcfg.dialects.perfasm import reader as perfasm, text as perfasm_text
 from asmcfg.sources import diagnose
 
@@ -44,8 +44,8 @@ ADVERSARIAL = {
         "from asmcfg.dialects.logcompilation.logxml import _tags as f", "'<t ' + 'a' * MB + '>'",
         "[Tag(name='t', closing=False, empty=False, attrs={})]",
     ),
-    "index attributes: a word with no `=`": (
-        "from asmcfg.dialects.logcompilation.index import _SIMPLE_ATTR; f = _SIMPLE_ATTR.findall",
+    "one-line record attributes: a word with no `=`": (
+        "from asmcfg.dialects.logcompilation.logxml import LINE_ATTR; f = LINE_ATTR.findall",
         "'a' * MB + \" x='1'\"", "[('x', '1')]",
     ),
     "section header: a name then blanks": ("from asmcfg.dialects.header import parse_section as f",
@@ -147,7 +147,7 @@ def test_tags_and_attributes_read_as_the_old_patterns_did(line: str) -> None:
     old = [(c, n, i, [(k, s or d) for k, s, d in OLD_ATTR.findall(i)]) for c, n, i in OLD_TAG.findall(line)]
     new = [(c, n, i, [(k, s or d) for k, s, d in logxml._ATTR.findall(i)]) for c, n, i in logxml._TAG.findall(line)]
     assert new == old
-    assert index._SIMPLE_ATTR.findall(line) == OLD_SIMPLE_ATTR.findall(line)
+    assert logxml.LINE_ATTR.findall(line) == OLD_SIMPLE_ATTR.findall(line)
 
 
 def _groups(match: re.Match[str] | re.Match[bytes] | None) -> object:

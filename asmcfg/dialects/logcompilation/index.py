@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from asmcfg.dialects.base import IndexRecord, Scan, Window
 from asmcfg.dialects.index import HEADER, RECORD, Fields, first_line, hits, printed_fields
-from asmcfg.dialects.logcompilation.logxml import nmethod_record, unescape
+from asmcfg.dialects.logcompilation.logxml import line_attrs, nmethod_record, unescape
 
 STALE = 16 << 20
 """Bytes after an `<nmethod>` record within which its printed header is awaited."""
 NMETHOD = b"<nmethod compile_id="
-_SIMPLE_ATTR = re.compile(r"(?<!\w)(\w+)='([^']*)'")
-"""HotSpot writes every attribute in single quotes. A key starts a run of word characters: tried inside a run, it
-would scan the rest of the run again (quadratic on a long one) and could never match where the whole run did not."""
 
 
 Found = tuple[int, int, Fields | None]
@@ -36,8 +32,7 @@ def _parsed(windows: Iterator[Window]) -> Iterator[Found]:
 
 def _nmethod(line: bytes) -> Fields | None:
     """The fields of the record an `<nmethod>` line gives a compilation that is not printed."""
-    attrs = dict(_SIMPLE_ATTR.findall(line.decode("utf-8", "replace")))
-    attrs["method"] = unescape(attrs.get("method", ""))
+    attrs = line_attrs(line)
     record = nmethod_record(attrs, 0)
     if record is None:
         return None

@@ -41,6 +41,16 @@ def unescape(text: str) -> str:
     )
 
 
+LINE_ATTR = re.compile(r"(?<!\w)(\w+)='([^']*)'")
+"""HotSpot writes every attribute in single quotes. A key starts a run of word characters: tried inside a run, it
+would scan the rest of the run again (quadratic on a long one) and could never match where the whole run did not."""
+
+
+def line_attrs(line: bytes) -> dict[str, str]:
+    """The attributes of a one-line record (`<nmethod …/>`), their values unescaped, read in linear time."""
+    return {key: unescape(value) for key, value in LINE_ATTR.findall(line.decode("utf-8", "replace"))}
+
+
 def _entity(match: re.Match[str]) -> str:
     name = match.group(1)
     if not name.startswith("#"):

@@ -7,16 +7,13 @@ sample's CLOCK_REALTIME time can be put on the log's clock (`stamp` is seconds f
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from asmcfg.dialects.logcompilation.logxml import NMethodRecord, nmethod_record, unescape
+from asmcfg.dialects.logcompilation.logxml import NMethodRecord, line_attrs, nmethod_record
 from asmcfg.errors import InputError
 from asmcfg.sources.lines import display_name, open_binary, raw_lines
 from asmcfg.sources.numbers import number
 
-_ATTR = re.compile(rb"(?<![\w])(\w+)='([^']*)'")
-"""HotSpot writes every attribute in single quotes (see the `--list` index of these logs)."""
 _MAX_LINE = 1 << 16
 """An `<nmethod>` or `<hotspot_log>` record is one short line; longer lines are not read as records."""
 
@@ -73,10 +70,12 @@ def read_code_cache(path: str) -> CodeCache:
                 compiled = _compiled(raw, len(found))
                 if compiled is not None:
                     found.append(compiled)
-            elif raw.startswith(b"<print_nmethod ") and (shown := number(_attrs(raw).get("compile_id"))) is not None:
-                printed.add(shown)
+            elif raw.startswith(b"<print_nmethod "):
+                shown = number(line_attrs(raw).get("compile_id"))
+                if shown is not None:
+                    printed.add(shown)
             elif raw.startswith(b"<hotspot_log ") and pid is None:
-                attrs = _attrs(raw)
+                attrs = line_attrs(raw)
                 pid, time_ms = number(attrs.get("process")), number(attrs.get("time_ms"))
     if pid is None or time_ms is None:
         raise InputError("no `<hotspot_log process=… time_ms=…>`: `perf` samples are placed by the same run's "
@@ -84,12 +83,8 @@ def read_code_cache(path: str) -> CodeCache:
     return CodeCache(name, pid, time_ms, tuple(found), frozenset(printed))
 
 
-def _attrs(raw: bytes) -> dict[str, str]:
-    return {k.decode("ascii"): unescape(v.decode("utf-8", "replace")) for k, v in _ATTR.findall(raw)}
-
-
 def _compiled(raw: bytes, order: int) -> Compiled | None:
-    attrs = _attrs(raw)
+    attrs = line_attrs(raw)
     record = nmethod_record(attrs, 0)
     stamp = stamp_ns(attrs.get("stamp"))
     if record is None or record.address is None or not record.size or stamp is None:
