@@ -67,21 +67,36 @@ def serve(options: ServeOptions) -> int:
     found = board.Board(index)
 
     loaded = threading.Event()
+    failed: list[BaseException] = []
 
     def render(n: int) -> pages.Page:
         loaded.wait()
+        if failed:
+            raise failed[0]
         assert how is not None
         return _render(options, index, how, n)
 
     server = listen(options.port, app.Site(len(index.entries), home, found, render))
 
-    def background(stop: threading.Event) -> threading.Thread:
+    def prepare_and_fill(stop: threading.Event) -> None:
+        """The background thread's body: the enrichment and the imports the pages and the analysis use, then the
+        analysis. Not in the main thread: Ctrl-C lands there, and one landing in an import would leave the
+        interpreter to end by SIGINT rather than with the guard's status 130."""
         nonlocal how
-        how = how or _enrichment(options)
-        loaded.set()
-        _preload()
-        filler = threading.Thread(target=board.fill, args=(found, options.reading, how, stop), daemon=True,
-                                  name="asmcfg-facts")
+        try:
+            ready = how or _enrichment(options)
+            _preload()
+            how = ready
+        except Exception as exc:  # each page asked for shows it, as the error it is; so does the progress
+            failed.append(exc)
+            found.stop(f"{type(exc).__name__}: {exc}")
+            return
+        finally:
+            loaded.set()
+        board.fill(found, options.reading, ready, stop)
+
+    def background(stop: threading.Event) -> threading.Thread:
+        filler = threading.Thread(target=prepare_and_fill, args=(stop,), daemon=True, name="asmcfg-facts")
         filler.start()
         return filler
 
@@ -183,8 +198,8 @@ def page_options(result: Analysis, source_path: tuple[str, ...], renderer: str, 
 
 
 def _preload() -> None:
-    """Import what the pages and the analysis use now, in this thread: a worker forked while another thread holds
-    an import lock would wait for it forever."""
+    """Import what the pages and the analysis use, before the analysis forks: a worker forked while another thread
+    holds an import lock would wait for it forever."""
     import asmcfg.analyses
     import asmcfg.cfg.build
     import asmcfg.isa
@@ -192,7 +207,10 @@ def _preload() -> None:
     import asmcfg.render.facts
     import asmcfg.render.html
     import asmcfg.render.svg
+    import asmcfg.run.opening
+    import asmcfg.run.options
     import asmcfg.run.parallel
+    import asmcfg.run.pipeline
     import asmcfg.serve.opening  # noqa: F401
 
 

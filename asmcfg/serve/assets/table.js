@@ -88,16 +88,21 @@ function indexTable(spec) {
   }
 
   let saving = 0;
+  function saveNow() {
+    clearTimeout(saving);
+    saving = 0;
+    const params = new URLSearchParams();
+    if (state.q) params.set("q", state.q);
+    if (state.sort !== null) params.set("s", (state.down ? "-" : "") + state.sort);
+    if (scroller.scrollTop) params.set("y", String(Math.round(scroller.scrollTop)));
+    history.replaceState(null, "", params.toString() ? "#" + params.toString() : location.pathname);
+  }
   function save() {
     clearTimeout(saving);
-    saving = setTimeout(() => {
-      const params = new URLSearchParams();
-      if (state.q) params.set("q", state.q);
-      if (state.sort !== null) params.set("s", (state.down ? "-" : "") + state.sort);
-      if (scroller.scrollTop) params.set("y", String(Math.round(scroller.scrollTop)));
-      history.replaceState(null, "", params.toString() ? "#" + params.toString() : location.pathname);
-    }, 100);
+    saving = setTimeout(saveNow, 100);
   }
+  // leaving the page (a row, a link) within the 100 ms: the state is written first, so back finds it
+  function flush() { if (saving) saveNow(); }
 
   function restore() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -128,8 +133,10 @@ function indexTable(spec) {
   });
   body.addEventListener("click", (event) => {
     const tr = event.target.closest("tr[data-row]");
-    if (tr && !event.target.closest("a")) location.href = link(tr.dataset.row);
+    if (tr && !event.target.closest("a")) { flush(); location.href = link(tr.dataset.row); }
   });
+  document.addEventListener("click", (event) => { if (event.target.closest("a[href]")) flush(); }, true);
+  window.addEventListener("pagehide", flush);
   scroller.addEventListener("scroll", () => { draw(); save(); }, {passive: true});
   window.addEventListener("resize", draw);
   const y = restore();
