@@ -2,6 +2,7 @@
 
     python fuzz/fuzz.py [--cases 100000] [--workers 2] [--seed 1] [--time-limit 10] [--out DIR] [--corpus DIR]
     python fuzz/fuzz.py --replay N          # run case N alone, with its traceback
+    python fuzz/fuzz.py --first N ...        # cases N to --cases of the same run (one cut short goes on)
 
 Seeds are methods cut from every dump under tests/data and the read-only corpus, grouped by the dialect the
 sniffer picks (fuzz/cases.py). Each case applies 1-6 mutations (fuzz/mutations.py: corruptions, and the
@@ -136,6 +137,8 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--cases", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, metavar="N",
+                        help="start at case N: a run cut short goes on with the same cases, seed and numbers")
     parser.add_argument("--time-limit", type=float, default=20.0, metavar="S",
                         help="seconds a case may take (a case stuck in C code is killed after 2*S+5)")
     parser.add_argument("--memory-limit", type=int, default=4096, metavar="MIB",
@@ -183,7 +186,7 @@ def main() -> int:
         replay(args.replay, args.out, args.time_limit)
         return 0
     started = time.monotonic()
-    chunks = [(n, min(n + CHUNK, args.cases)) for n in range(0, args.cases, CHUNK)]
+    chunks = [(n, min(n + CHUNK, args.cases)) for n in range(args.first, args.cases, CHUNK)]
 
     def progress(tally: Tally) -> None:
         if tally.cases // 500 != (tally.cases - CHUNK) // 500:

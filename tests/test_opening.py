@@ -67,6 +67,7 @@ CASES = [
     (DATA / "nohsdis" / "jdk17-Copies-nohsdis.txt", 1),  # [MachCode] hex
     (DATA / "logc" / "jdk17-Tensor4D.xml.gz", 1),  # LogCompilation XML, hsdis text inside
     (DATA / "logc" / "inlining-jdk17.xml.gz", 1),  # LogCompilation XML, [MachCode] hex and inlining decisions
+    (DATA / "record" / "jdk17-Recompile" / "jvmpid5529.xml.xz", 25),  # a C2 thread's log cut by a <fragment>
 ]
 
 

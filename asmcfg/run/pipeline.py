@@ -149,8 +149,9 @@ class Picked:
     """The chosen compilation."""
     candidates: int
     """How many compilations matched the selector (the chosen one included)."""
-    total: int
-    """How many compilations the input holds."""
+    total: int | None
+    """How many compilations the input holds; None when not counted (a quiet run opened through the index, which
+    says nothing of it, does not count them)."""
     rule: str = "profile"
     """Why it was chosen: `hottest`, `last_c2`, `last`, `profile` (the profile's samples land on it) or
     `unprinted` (the profile's hottest compilation, which perfasm did not print)."""

@@ -60,12 +60,13 @@ def say_choice(err: Console, picked: Picked, selector: Selector, side: str = "")
     if picked.rule in ("profile", "unprinted"):
         why = ("the profile's samples land on" if picked.rule == "profile"
                else "the profile names as the run's hottest (perfasm did not print it)")
-        say(f"chose the compilation {why}, of {picked.total} in the input (see --list)")
+        counted = "" if picked.total is None else f", of {picked.total} in the input"
+        say(f"chose the compilation {why}{counted} (see --list)")
         return
     if picked.inlined is not None:
         say(f"no compilation is named {selector.pattern!r}: chose among those that inline {picked.inlined}")
     if picked.candidates == 1:
-        if picked.total > 1:
+        if picked.total is not None and picked.total > 1:
             say(f"{picked.total} compilations in the input: see --list")
         return
     share = picked.method.profile.run_share if picked.method.profile is not None else ()
@@ -77,7 +78,7 @@ def say_choice(err: Console, picked: Picked, selector: Selector, side: str = "")
     if len(picked.names) > 1 and selector.pattern is not None:
         shown = ", ".join(picked.names[:NAMES_SHOWN]) + (", …" if len(picked.names) > NAMES_SHOWN else "")
         names = f" (of {len(picked.names)} methods: {shown}; narrow the pattern or give --compile-id)"
-    others = picked.total - picked.candidates
+    others = 0 if picked.total is None else picked.total - picked.candidates
     tail = f"; {others} other compilations in the input" if others else ""
     say(f"chose {rule} of {picked.candidates} {kind}{names}{tail}: see --list")
 

@@ -31,7 +31,7 @@ more (0.1 s)."""
 SPLIT_BYTES = 64 << 20
 """Logs larger than this are indexed on two cores (the fork costs more than it saves on a smaller one)."""
 _TASK = b"\n<task"
-_TASK_NEXT = frozenset(b" \t/>")
+TASK_NEXT = frozenset(b" \t/>")
 _TASK_END = b"</task>"
 
 
@@ -249,13 +249,16 @@ class _Indexer:
         """The whole lines `data[:size]`: tasks noted, the rest read."""
         pos, line = 0, self._line
         while pos < size:
-            if self._open is not None:
+            if self._open is not None:  # pos is past the task's own line
                 close = data.find(_TASK_END, pos, size)
-                if close < 0:
+                following = _task_line(data, pos, size if close < 0 else close)
+                if close < 0 and following == size:
                     break
-                end = data.find(b"\n", close) + 1
-                task_id, span = self._open
-                self.spans.setdefault(task_id, []).append(Span(span.start, self._offset + end, span.line))
+                # it ends at its closing tag's line, or where the next task opens (one a compiler thread's log
+                # left open, a `<fragment>`, ends there: the next task's records are its own)
+                end = following if following < (size if close < 0 else close) else data.find(b"\n", close) + 1
+                open_id, span = self._open
+                self.spans.setdefault(open_id, []).append(Span(span.start, self._offset + end, span.line))
                 line += data.count(b"\n", pos, end)
                 self._open, pos = None, end
                 continue
@@ -264,17 +267,18 @@ class _Indexer:
             if stop == size:
                 break
             pos = stop
-            compile_id = _compile_id(data[pos : data.find(b"\n", pos)])
+            compile_id = task_id(data[pos : data.find(b"\n", pos)])
             if compile_id is None or self.traps.in_runtime_trap():
                 end = data.find(b"\n", pos) + 1
                 line = collect((self.traps, self.inlines), data, line, pos, end)
                 pos = end
                 continue
             self._open = (compile_id, Span(self._offset + pos, -1, line + 1))
+            pos, line = data.find(b"\n", pos) + 1, line + 1
         self._line = line + (data.count(b"\n", pos, size) if self._open is not None and pos < size else 0)
 
 
-def _compile_id(line: bytearray) -> int | None:
+def task_id(line: bytes | bytearray) -> int | None:
     """The compile id of a line that holds one opening `<task>` tag and nothing else; None for any other line."""
     found = tags(line.decode("utf-8", "replace"))
     if len(found) != 1 or found[0].closing or found[0].empty:
@@ -284,11 +288,11 @@ def _compile_id(line: bytearray) -> int | None:
 
 def _task_line(data: bytearray, pos: int, size: int) -> int:
     """Where the first line from `pos` (a line start) that opens with a `<task>` tag starts; `size` if none does."""
-    if data.startswith(_TASK[1:], pos) and data[pos + 5] in _TASK_NEXT:
+    if data.startswith(_TASK[1:], pos) and data[pos + 5] in TASK_NEXT:
         return pos
     found = data.find(_TASK, pos, size)
     while found >= 0:
-        if data[found + 6] in _TASK_NEXT:
+        if data[found + 6] in TASK_NEXT:
             return found + 1
         found = data.find(_TASK, found + 1, size)
     return size
