@@ -3,11 +3,32 @@ workers."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+
+_CACHE: list[str] = []
+"""The cache folder this process made for the suite, removed at its end."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The runs of the suite (and the processes they start) keep their cache in a folder of their own, never in
+    the user's (`sources.cache`); the workers of a parallel run share the one their controller made."""
+    if not os.environ.get("ASMCFG_TEST_CACHE"):
+        _CACHE.append(tempfile.mkdtemp(prefix="asmcfg-test-cache-"))
+        os.environ["ASMCFG_CACHE_DIR"] = _CACHE[0]
+        os.environ["ASMCFG_TEST_CACHE"] = "1"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for made in _CACHE:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -7,15 +7,17 @@ import gzip
 import lzma
 import mmap
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from asmcfg.dialects import seek
+from asmcfg.dialects import passes
 from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation.one import index_one, needle
 from asmcfg.dialects.logcompilation.tasks import index_log
-from asmcfg.dialects.seek import lines_with
+from asmcfg.dialects.passes import lines_with
 from asmcfg.model import TrapOrigin
 from asmcfg.render.json import jsonl_record
 from asmcfg.run import parallel
@@ -94,19 +96,32 @@ def test_an_indented_log_is_left_to_the_whole_index(tmp_path: Path) -> None:
         assert index_one(view, str(path), 568, lines_with(view, needle(568))) is None
 
 
-@pytest.mark.parametrize("count_bytes", [mmap.PAGESIZE, 3 * mmap.PAGESIZE, 16 * mmap.PAGESIZE])  # madvise: whole pages
+@pytest.mark.parametrize("count_bytes", [mmap.PAGESIZE, 3 * mmap.PAGESIZE, 16 * mmap.PAGESIZE])  # madvise: pages
 def test_a_pass_shared_with_a_forked_process_finds_what_one_process_finds(
     count_bytes: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = plain(RECOMPILE, tmp_path)
     text = path.read_bytes()
+    offsets = [0, 1, len(text) // 2, text.rindex(b"\n<task ") + 1, len(text)]
+    counted = [text[:at].count(b"\n") + 1 for at in offsets]
     with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as view:
         alone = {n: lines_with(view, needle(n)) for n in (1, 7, 175)}
-        offsets = [0, 1, len(text) // 2, text.rindex(b"\n<task ") + 1, len(text)]
-        numbers = [seek.line_of(view, at) for at in offsets]
-        monkeypatch.setattr(seek, "COUNT_BYTES", count_bytes)
-        monkeypatch.setattr(seek, "SHARED_BYTES", 0)  # every pass shared, its middle on a chunk boundary
-        assert seek._shared(len(text)) > 0
+        assert [passes.line_of(view, at) for at in offsets] == counted
+        monkeypatch.setattr(passes, "COUNT_BYTES", count_bytes)
+        monkeypatch.setattr(passes, "SHARED_BYTES", 0)  # every pass shared, its middle on a chunk boundary
+        monkeypatch.setattr(passes, "Forked", Counting)
+        Counting.made = 0
         assert {n: lines_with(view, needle(n)) for n in (1, 7, 175)} == alone
-        assert [seek.line_of(view, at) for at in offsets] == numbers == [text[:at].count(b"\n") + 1 for at in offsets]
+        assert [passes.line_of(view, at) for at in offsets] == counted
+        assert Counting.made == 3 + 3  # each pass over more than a chunk was shared: three searches, three counts
     assert all(alone.values())
+
+
+class Counting(passes.Forked[Any]):
+    """A forked pass that counts how many were made."""
+
+    made = 0
+
+    def __init__(self, function: Callable[[], Any], reducers: dict[type, Any]) -> None:
+        Counting.made += 1
+        super().__init__(function, reducers)

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 OPEN_BYTES = 8 << 20
 """Plain files at least this large are opened through the index; smaller ones are read whole (it costs little)."""
+COMPRESSED_BYTES = 1 << 20
+"""Compressed files at least this large are decompressed once into the cache and opened from there."""
+_COMPRESSED = (b"\x1f\x8b", b"\xfd7zXZ", b"BZh")
+"""How a gzip, xz and bzip2 file starts (`sources.lines` decompresses by content as well)."""
 _HEAD = 4 << 20
 """Bytes at the start of the input whose first lines pick its dialect (as `pipeline.open_input` does)."""
 _PIECES = (DialectName.HSDIS, DialectName.MACHCODE, DialectName.LOGCOMPILATION)
@@ -44,22 +48,49 @@ the `%` alone, which is several times faster than a search for a two-byte string
 def open_one(options: Options, read: ReadOptions, meter: Meter | None = None) -> Picked | None:
     """The compilation the options select, read from its own bytes and complete; None when the input is to be read
     whole. A selected compilation whose code the log does not hold, or none at all, raises at once."""
-    if options.list or options.all or options.strict or not _large(options.input):
+    if options.list or options.all or options.strict:
         return None
-    with mapped(options.input) as view:
+    path = _plain(options)
+    if path is None:
+        return None
+    with mapped(path) as view:
         if view is None:
             return None
         dialect = _dialect(view, options.input_format)
         if dialect is None:
             return None
-        return _Opening(view, dialect, options, read).open(meter)
+        return _Opening(view, dialect, options, read, path).open(meter)
 
 
-def _large(path: str) -> bool:
+def _plain(options: Options) -> str | None:
+    """The plain file to open the input's compilation from: the input when it is a large plain file, the copy the
+    cache keeps of a large compressed one (made now, and said, the first time); None to read the input whole."""
+    path = options.input
     try:
-        return path != STDIN and os.path.isfile(path) and os.path.getsize(path) >= OPEN_BYTES
+        if path == STDIN or not os.path.isfile(path):
+            return None
+        size = os.path.getsize(path)
+        with open(path, "rb") as file:
+            compressed = file.read(6).startswith(_COMPRESSED)
     except OSError:
-        return False
+        return None
+    if not compressed:
+        return path if size >= OPEN_BYTES else None
+    if size < COMPRESSED_BYTES:
+        return None
+    from asmcfg.sources import cache
+
+    made = cache.plain_copy(path)
+    if made is None:
+        return None
+    copy, fresh = made
+    if fresh and not options.quiet:
+        from asmcfg.render.summary import stderr_console
+        from asmcfg.terminal import visible
+
+        stderr_console().print(visible(f"decompressed {display_name(path)} once into {copy}: later runs open its "
+                                       "compilations from there"), highlight=False, markup=False, soft_wrap=True)
+    return copy
 
 
 def _dialect(view: mmap.mmap, forced: DialectName | None) -> Dialect | None:
@@ -72,9 +103,9 @@ def _dialect(view: mmap.mmap, forced: DialectName | None) -> Dialect | None:
 class _Opening:
     """One input mapped, its dialect known: the candidates, the choice, the read."""
 
-    def __init__(self, view: mmap.mmap, dialect: Dialect, options: Options, read: ReadOptions) -> None:
+    def __init__(self, view: mmap.mmap, dialect: Dialect, options: Options, read: ReadOptions, path: str) -> None:
         self.view, self.dialect, self.read = view, dialect, read
-        self.path, self.source, self.selector = options.input, display_name(options.input), options.selector
+        self.path, self.source, self.selector = path, display_name(options.input), options.selector
         self.quiet = options.quiet
         self._named: tuple[int, list[tuple[int, int]]] | None = None
         """The compile id last searched for, and the lines that name it."""
@@ -129,7 +160,7 @@ class _Opening:
     def _lines(self, compile_id: int) -> list[tuple[int, int]]:
         """(start, number) of the lines of the log that name `compile_id` (`one.needle`), found once."""
         from asmcfg.dialects.logcompilation.one import needle
-        from asmcfg.dialects.seek import lines_with
+        from asmcfg.dialects.passes import lines_with
 
         if self._named is None or self._named[0] != compile_id:
             self._named = (compile_id, lines_with(self.view, needle(compile_id)))
@@ -150,7 +181,7 @@ class _Opening:
 
     def _count(self) -> int:
         """The compilations a LogCompilation log prints (its `Compiled method (` headers), for the choice's message."""
-        from asmcfg.dialects.seek import count
+        from asmcfg.dialects.passes import count
 
         return count(self.view, _HEADER)
 
@@ -171,8 +202,8 @@ class _Opening:
 
     def _heat(self) -> bool:
         """True when a line of the input starts with percentage columns (a JMH saveLog): heat decides the choice."""
+        from asmcfg.dialects.passes import COUNT_BYTES, chunks
         from asmcfg.dialects.perfasm.saved import sampled
-        from asmcfg.dialects.seek import COUNT_BYTES, chunks
 
         view, line_end = self.view, -1
         for base, data in chunks(view, overlap=1):
@@ -198,7 +229,7 @@ class _Opening:
         else:
             offsets = [r.offset for r in records]
             at = next(i for i, r in enumerate(records) if r is chosen)
-            method = seek.read_text(self.view, offsets, at, self.dialect, self.source, self.read)
+            method = seek.read_text(self.view, offsets, at, self.dialect, self.source, self.read, self.path)
         if method is None or method.header.compile_id != chosen.compile_id:
             return None
         return method
@@ -215,7 +246,8 @@ class _Opening:
         numbers = dict(lines)
         if log is None:
             log, numbers = index_log(self.path), {}
-        return seek.read_log(self.view, chosen, self.dialect, log, self.source, self.read, numbers.get(chosen.offset))
+        return seek.read_log(self.view, chosen, self.dialect, log, self.source, self.read, numbers.get(chosen.offset),
+                             self.path)
 
 
 def _matches(selector: Selector, record: IndexRecord) -> bool:

@@ -243,9 +243,9 @@ def method_pieces(stream: Readable, path: str, source: str, target: int) -> Iter
         hint = hint if named is None else named
 
 
-def named_jdk(data: bytes) -> int | None:
-    """The JDK the last `# VM version: JDK N` line in `data` names, or None."""
-    named = [int(found.group(1)) for found in _VM_VERSION.finditer(data)]
+def named_jdk(data: bytes, end: int | None = None) -> int | None:
+    """The JDK the last `# VM version: JDK N` line in `data` (that starts before offset `end`) names, or None."""
+    named = [int(found.group(1)) for found in _VM_VERSION.finditer(data) if end is None or found.start() < end]
     return named[-1] if named else None
 
 

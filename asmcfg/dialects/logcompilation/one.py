@@ -4,7 +4,7 @@ whole log.
 Opening one compilation through the index needs only its own trap records and inlining decisions. In a log as
 HotSpot writes it, each fired trap is one `<uncommon_trap thread=… compile_id='N' …>` element in the `<tty>`, and
 each compiler task one `<task compile_id='N' …>` element in a `<compilation_log>` after it; both hold the text
-`compile_id='N'` on their first line, at its start. The lines holding it (`seek.lines_with`, one pass that also
+`compile_id='N'` on their first line, at its start. The lines holding it (`passes.lines_with`, one pass that also
 numbers them) are read as `tasks.index_log` reads them, and the result is that index's `part` for N. A log laid out
 otherwise (indented, as a JMH saveLog; a fired trap after a task line; a task line that is not one `<task>` tag
 alone) is left to the whole index.

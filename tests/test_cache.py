@@ -1,0 +1,175 @@
+"""The cache keeps what one run learnt of a large file for the next run of the same file: the newline counts the
+line numbers of a compilation opened through the index start from. A file that changed is counted afresh; an entry
+that cannot be read is passed over; an empty ASMCFG_CACHE_DIR turns the cache off."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import lzma
+import mmap
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from asmcfg.dialects import passes
+from asmcfg.dialects.index import index_file
+from asmcfg.run import opening
+from asmcfg.sources import cache
+from tests.conftest import DATA
+from tests.corpus import run_cli
+from tests.test_opening import Spy
+
+DUMP = DATA / "nohsdis" / "jdk17-Copies-nohsdis.txt"
+
+
+@pytest.fixture
+def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """A cache of its own, page-sized chunks, and the chunks counted (start, stop) as they are."""
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(passes, "COUNT_BYTES", mmap.PAGESIZE)
+    seen: list[tuple[int, int]] = []
+    real = passes._chunk
+
+    def chunk(view: mmap.mmap, start: int, stop: int) -> tuple[int, int | None]:
+        seen.append((start, stop))
+        return real(view, start, stop)
+
+    monkeypatch.setattr(passes, "_chunk", chunk)
+    return seen
+
+
+def line_at(path: Path, offset: int) -> int:
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as view:
+        return passes.line_of(view, offset, str(path))
+
+
+def test_the_counts_are_kept_and_the_next_run_counts_only_the_last_chunk(
+    tmp_path: Path, counted: list[tuple[int, int]]
+) -> None:
+    path = tmp_path / DUMP.name
+    shutil.copyfile(DUMP, path)
+    text = path.read_bytes()
+    offset = text.rindex(b"\nCompiled method") + 1
+    assert line_at(path, offset) == text[:offset].count(b"\n") + 1
+    whole = offset // mmap.PAGESIZE
+    assert len(counted) == whole + 1  # every chunk before the offset, and the part of its own
+    kept = cache.load("lines", str(path))
+    assert kept["chunk"] == mmap.PAGESIZE and len(kept["counts"]) == whole
+    counted.clear()
+    assert line_at(path, offset) == text[:offset].count(b"\n") + 1
+    assert counted == [(whole * mmap.PAGESIZE, offset)]  # the kept chunks were not read again
+
+
+def test_a_file_that_changed_is_counted_afresh(tmp_path: Path, counted: list[tuple[int, int]]) -> None:
+    path = tmp_path / DUMP.name
+    shutil.copyfile(DUMP, path)
+    offset = len(path.read_bytes()) // 2
+    line_at(path, offset)
+    path.write_bytes(b"# a line before\n" + DUMP.read_bytes())  # the same size would do: the time changed too
+    counted.clear()
+    text = path.read_bytes()
+    assert line_at(path, offset) == text[:offset].count(b"\n") + 1
+    assert len(counted) == offset // mmap.PAGESIZE + 1
+
+
+@pytest.mark.parametrize("kept", ["not json", json.dumps({"chunk": 4096, "counts": [["1", None]]}),
+                                  json.dumps({"chunk": 12345, "counts": [[1, None]]}), json.dumps([1, 2])])
+def test_an_entry_that_cannot_be_read_is_passed_over(kept: str, tmp_path: Path, counted: list[tuple[int, int]]) -> None:
+    path = tmp_path / DUMP.name
+    shutil.copyfile(DUMP, path)
+    entry = cache.entry("lines", str(path))
+    assert entry is not None
+    entry.parent.mkdir(parents=True)
+    entry.write_text(kept)
+    text = path.read_bytes()
+    offset = len(text) - 100
+    assert line_at(path, text.index(b"\n", offset) + 1) == text[: text.index(b"\n", offset) + 1].count(b"\n") + 1
+
+
+def test_an_empty_cache_dir_turns_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV, "")
+    assert cache.folder() is None and cache.entry("lines", str(DUMP)) is None
+    cache.store("lines", str(DUMP), {"chunk": 1})
+    assert cache.load("lines", str(DUMP)) is None
+
+
+def test_a_compilation_opened_twice_through_the_index_reads_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    monkeypatch.setattr(passes, "COUNT_BYTES", mmap.PAGESIZE)
+    path = tmp_path / "switches.txt"  # hsdis text: its last compilation's piece starts after the first chunks
+    path.write_bytes(gzip.decompress((DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz").read_bytes()))
+    last = [r.compile_id for r in index_file(str(path)) if r.printed][-1]
+    args = (str(path), "--compile-id", str(last), "--json", "-", "-q")
+    runs = [run_cli(*args) for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0][0] == 0
+    assert list((tmp_path / "cache" / "lines").iterdir())  # the first run kept its counts
+    monkeypatch.setattr(opening, "OPEN_BYTES", 1 << 62)
+    assert run_cli(*args) == runs[0]  # as the whole read gives it
+
+
+@pytest.mark.parametrize("source", [DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz",
+                                    DATA / "record" / "jdk17-Recompile" / "jvmpid5529.xml.xz"],
+                         ids=["hsdis text .gz", "LogCompilation .xz"])
+def test_a_compressed_input_is_decompressed_once_and_opened_from_the_copy(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    path = tmp_path / source.name
+    shutil.copyfile(source, path)
+    args = (str(path), "--compile-id", str(_printed(source)[-1]), "--json", "-")
+    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 1 << 62)
+    whole = run_cli(*args, "-q")
+    assert whole[0] == 0 and not (tmp_path / "cache").exists()  # a small one is read whole, as before
+    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    spy = Spy(monkeypatch)
+    code, out, err = run_cli(*args)
+    copies = list((tmp_path / "cache" / "plain").iterdir())
+    assert code == 0 and len(copies) == 1 and spy.opened == 1
+    assert f"decompressed {path} once into {copies[0]}: later runs open its compilations from there" in err
+    assert out == whole[1]  # the method the whole read gives, named by the compressed file
+    code, again, err = run_cli(*args)
+    assert (code, again) == (0, out) and "decompressed" not in err and spy.opened == 2
+
+
+def test_a_compressed_input_that_does_not_decompress_is_read_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    data = (DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz").read_bytes()
+    path = tmp_path / "cut.txt.gz"
+    path.write_bytes(data[: len(data) // 2])
+    code, _, err = run_cli(str(path), "--json", "-")
+    assert code == 1 and err.startswith(f"asmcfg: {path}") and "input ends badly" in err
+    assert not list((tmp_path / "cache" / "plain").iterdir())  # no copy, not even a partial one
+
+
+def test_the_least_recently_used_copies_are_let_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "PLAIN_KEPT", 2)
+    sources = []
+    for n in range(3):
+        path = tmp_path / f"copy{n}.txt.gz"
+        path.write_bytes(gzip.compress(gzip.decompress((DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz")
+                                                       .read_bytes()) + b"\n" * n))
+        sources.append(path)
+    first = cache.plain_copy(str(sources[0]))
+    second = cache.plain_copy(str(sources[1]))
+    assert first is not None and second is not None and first[1] and second[1]
+    assert cache.plain_copy(str(sources[0])) == (first[0], False)  # used again: now the most recent
+    third = cache.plain_copy(str(sources[2]))
+    assert third is not None
+    assert sorted(p.name for p in (tmp_path / "cache" / "plain").iterdir()) == sorted(
+        Path(c[0]).name for c in (first, third))
+
+
+def _printed(source: Path) -> list[int]:
+    plain = source.read_bytes()
+    plain = gzip.decompress(plain) if source.suffix == ".gz" else lzma.decompress(plain)
+    return [int(m) for m in re.findall(rb"(?m)^Compiled method \(c[12]\)\s+\d+\s+(\d+)", plain)]
