@@ -3,7 +3,10 @@
 For the 274 MB javac PrintAssembly log and the 336 MB javac LogCompilation log (plain copies, unpacked from the
 corpus into --work when absent), runs `asmcfg FILE --list` and `asmcfg FILE --compile-id N --json OUT -q` for the
 first, a middle and the last compilation whose code the log holds (and the default choice, no selector), each the
-best of --runs, and prints each time, its ratio to `--list` and the run's peak RSS.
+best of --runs, and prints each time, its ratio to `--list` and the run's peak RSS. Each open is timed twice: the
+first of a file (its cache emptied before every run) and the next ones (the newline counts the first kept in the
+cache). Then the compressed corpus file itself: the first open (it is decompressed into the cache), the next, and
+the whole read every run made before the cache (`opening.COMPRESSED_BYTES` raised past the file), once.
 
 Run: python benchmarks/bench_open.py [--work DIR] [--runs N]
 """
@@ -15,12 +18,18 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 CORPUS = Path("/work/shared/corpus/large")
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-"""The runs' environment: modules compiled once (a warm-up run writes them), as an installed asmcfg has them."""
+CACHE = Path(tempfile.mkdtemp(prefix="asmcfg-bench-cache-"))
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"ASMCFG_CACHE_DIR": str(CACHE)}
+"""The runs' environment: modules compiled once (a warm-up run writes them), as an installed asmcfg has them; a
+cache of their own."""
+WHOLE = ("import sys; from asmcfg.run import opening; opening.COMPRESSED_BYTES = 1 << 62; "
+         "from asmcfg.launch import main; sys.argv[0] = 'asmcfg'; main()")
+"""A run that reads a compressed input whole, as every run did before the cache."""
 NAMES = ("javac-printassembly-jdk17.txt", "javac-logcompilation-jdk17.xml")
 
 
@@ -36,12 +45,16 @@ def plain(name: str, work: Path) -> Path:
     return target
 
 
-def timed(args: list[str], runs: int) -> tuple[float, int]:
-    """Best wall time of `asmcfg ARGS` over `runs` runs, and the largest peak RSS (bytes) of those runs."""
+def timed(args: list[str], runs: int, cold: bool = False, whole: bool = False) -> tuple[float, int]:
+    """Best wall time of `asmcfg ARGS` over `runs` runs (each with an empty cache when `cold`; reading a compressed
+    input whole when `whole`), and the largest peak RSS (bytes) of those runs."""
     best, peak = float("inf"), 0
     for _ in range(runs):
+        if cold:
+            shutil.rmtree(CACHE, ignore_errors=True)
         start = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "asmcfg", *args], stdout=subprocess.DEVNULL, env=ENV)
+        command = [sys.executable, *(("-c", WHOLE) if whole else ("-m", "asmcfg")), *args]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=ENV)
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
         best = min(best, time.perf_counter() - start)
@@ -73,9 +86,21 @@ def main() -> None:
         chosen = {"first": ids[0], "middle": ids[len(ids) // 2], "last": ids[-1]}
         cases = [(f"{k} (id {v})", ["--compile-id", str(v)]) for k, v in chosen.items()] + [("default", [])]
         for label, selector in cases:
-            seconds, rss = timed([str(path), *selector, "--json", str(out), "-q"], options.runs)
-            print(f"  open {label}: {seconds:.2f} s = {seconds / listed:.2f}x --list, {rss >> 20} MB")
+            args = [str(path), *selector, "--json", str(out), "-q"]
+            first, first_rss = timed(args, options.runs, cold=True)
+            timed(args, 1)
+            seconds, rss = timed(args, options.runs)
+            print(f"  open {label}: first {first:.2f} s = {first / listed:.2f}x --list, {first_rss >> 20} MB; "
+                  f"next {seconds:.2f} s = {seconds / listed:.2f}x, {rss >> 20} MB")
+        packed = str(CORPUS / f"{name}.xz")
+        args = [packed, "--compile-id", str(ids[-1]), "--json", str(out), "-q"]
+        first, first_rss = timed(args, 1, cold=True)
+        seconds, rss = timed(args, options.runs)
+        before, before_rss = timed(args, 1, whole=True)
+        print(f"  {name}.xz, open last: first {first:.2f} s ({first_rss >> 20} MB, decompressed into the cache), "
+              f"next {seconds:.2f} s ({rss >> 20} MB); read whole {before:.2f} s ({before_rss >> 20} MB)")
     out.unlink(missing_ok=True)
+    shutil.rmtree(CACHE, ignore_errors=True)
     if shutil.which("nproc"):
         print(f"cores: {os.cpu_count()}, load: {os.getloadavg()[0]:.1f}")
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import os
 import signal
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 TOP = 10
 """Entries per toplist."""
+BACKGROUND_NICE = 10
+"""How much lower the background analysis runs than the server, whose pages are asked for by a person waiting."""
 _CALLS_KEPT = 64
 """Calls not inlined a record carries at most (a compilation of thousands of calls stays a small record)."""
 _CHECKS = ("range_check", "null_check")
@@ -202,6 +205,8 @@ def _analyse(reading: Reading, how: Enrichment, out: Connection, parent: int) ->
     for caught in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(caught, signal.SIG_DFL)
     die_with_parent(parent)
+    with contextlib.suppress(OSError):
+        os.nice(BACKGROUND_NICE)  # a page asked for goes first: its process keeps its priority
     options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
     batch: list[dict[str, Any]] = []
     try:
