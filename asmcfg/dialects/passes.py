@@ -41,7 +41,7 @@ def chunks(view: mmap.mmap, end: int | None = None, overlap: int = 0) -> Iterato
 
 def line_of(view: mmap.mmap, offset: int, path: str | None = None) -> int:
     """The 1-based number of the line that starts at byte `offset` (of the file at `path`, when known: see
-    `_before`)."""
+    `before`)."""
     return before(view, offset, path)[0]
 
 
@@ -148,8 +148,8 @@ def lines_with(view: mmap.mmap, needle: bytes) -> list[tuple[int, int]]:
 
 
 def _lines_with(view: mmap.mmap, needle: bytes, begin: int, end: int) -> tuple[list[tuple[int, int]], int]:
-    """(start, number counted from the line at `begin`) of each line holding `needle` that starts in [begin, end)
-    (begin: 0 or a COUNT_BYTES boundary), and the newlines in [begin, end)."""
+    """(start, number counted from the line at `begin`) of each line where `needle` occurs at an offset in
+    [begin, end) (begin: 0 or a COUNT_BYTES boundary), and the newlines in [begin, end)."""
     found: list[tuple[int, int]] = []
     number, line_start = 1, view.rfind(b"\n", 0, begin) + 1
     for base in range(begin, end, COUNT_BYTES):
