@@ -258,3 +258,13 @@ def test_the_savelog_reader_reads_crafted_1mb_lines_in_linear_time(tmp_path: Pat
             print([(m.header.compile_id, m.header.name, len(m.instructions)) for m in methods])
     """).splitlines()
     assert read[0] == read[1] and "568" in read[0]
+
+
+def test_a_loop_naming_thousands_of_registers_is_walked_for_its_general_registers_only() -> None:
+    # a crafted loop body names 5,000 `%rN` registers: each would be an induction-variable candidate, each walk
+    # of the body a pass over it (quadratic); only x86-64's 16 general registers are walked
+    from asmcfg.analyses.strides import _operand, candidates
+
+    body = [("add", f"$0x1,%r{n}", [_operand(f"%r{n}", True), "#1"]) for n in range(5000)]
+    body.append(("inc", "%ecx", [_operand("%ecx", True)]))
+    assert candidates(body) == sorted(["rcx", *(f"r{n}" for n in range(8, 16))])

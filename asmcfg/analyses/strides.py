@@ -27,6 +27,9 @@ from asmcfg.model import Analysis, Instruction, IsaName, Loop, Syntax
 
 _HEADER = 12
 """Smallest array base offset: the array header (12 with compact object headers, 16 otherwise)."""
+_GPRS = frozenset(["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp"] + [f"r{n}" for n in range(8, 16)])
+"""The families of x86-64's general registers (`_family`): the only ones an induction variable lives in. A crafted
+log's other names (`%r123456`) are no candidates, so the walks stay linear in the loop's size."""
 _HEAP_BASE = "r12"
 _ATT_MEMORY = re.compile(r"^(?:%\w+:)?(-?(?:0x[0-9a-f]+|\d+))?\((%\w+)?(?:,\s*(%\w+)(?:,\s*(\d+))?)?\)$")
 _INTEL_MEMORY = re.compile(r"^(?:(\w+) ptr )?(?:\w+:)?\[([^\]]*)\]$")
@@ -89,8 +92,7 @@ def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
     elements = frozenset((a.scale, written) for _, _, operands in body for a, written in _arrays(operands))
     best: tuple[int, int, int | None] | None = None
     ambiguous = False
-    registers = {o for _, _, operands in body for o in operands if isinstance(o, str) and not o.startswith("#")}
-    for candidate in sorted(registers):
+    for candidate in candidates(body):
         net, lanes = _follow(body, candidate)
         if net is None or net == 0 or not lanes:
             continue
@@ -102,6 +104,12 @@ def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
     if best is None or ambiguous:
         return Walk(elements, None, None)
     return Walk(elements, best[1], best[2])
+
+
+def candidates(body: list[tuple[str, str, list[str | Access]]]) -> list[str]:
+    """The general registers the body names, in order: the induction-variable candidates, each walked once (at most
+    16 walks of the body, whatever names a crafted log gives)."""
+    return sorted({o for _, _, operands in body for o in operands if isinstance(o, str) and o in _GPRS})
 
 
 def _one(lanes: list[int | None]) -> int | None:
