@@ -8,8 +8,8 @@ Seeds are methods cut from every dump under tests/data and the read-only corpus,
 sniffer picks (fuzz/cases.py). Each case applies 1-6 mutations (fuzz/mutations.py: corruptions, and the
 crafted ones of fuzz/hostile.py: lines up to 1 MiB, numbers of thousands of digits, bad character references,
 control and bidi characters in names). A single case goes through the library path with its properties
-(fuzz/properties.py), the terminal text, the `--jsonl` path and the `--html` page (fuzz/paths.py, page.py);
-a diff case through `asmcfg diff` (fuzz/diffpath.py); the `serve` path has its place in fuzz/paths.py.
+(fuzz/properties.py), the terminal text, the `--jsonl` path, the `--html` page and `serve` (fuzz/paths.py,
+page.py, servepath.py); a diff case through `asmcfg diff` (fuzz/diffpath.py).
 
 Each case runs under a time limit (fuzz/workers.py); one over it is a `slow` violation. An escape is any
 exception but an AsmcfgError; a violation is a failed property. Each distinct one is saved once under --out

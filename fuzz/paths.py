@@ -8,10 +8,8 @@
 - report: the `--html` page built in memory (fuzz/page.py's properties).
 - diff: two compilations through `asmcfg diff`: its JSON strict, its DOT printable ASCII with closed strings,
   its page as a diff page, its tables and `--fail-on` lines as terminal text.
-- serve: `asmcfg serve` does not exist yet. When it does, its path goes here: start it in this process on a
-  loopback port for the case's file, then check that a request without the token is refused, that each page
-  it serves keeps check_report's properties, and that no request (`..`, absolute paths, symlinks, encoded
-  slashes) returns anything but the log's compilations and files under the `--source-path` folders.
+- serve: the case's file served in this process as `asmcfg serve` serves it (fuzz/servepath.py): the token
+  required, the index page and the first compilations' pages checked, crafted paths refused.
 
 Graphviz is a process start per call: `stub_svg` stands in for it (an SVG shaped like Graphviz's, with each
 node's label as XML text) except in the cases fuzz.py gives the real one.
@@ -32,6 +30,7 @@ from typing import TextIO
 
 import page
 import properties
+import servepath
 from properties import Violation, require
 from rich.console import Console
 
@@ -191,7 +190,8 @@ def write_text(write: Callable[[TextIO], None]) -> str:
 
 def every_path(path: Path, forced: str | None, facts: bool, real_graphviz: bool = False) -> properties.Outcome:
     """A single case: the library path with its properties, the terminal text, `--jsonl` (`facts`: its
-    `--facts` records) and the `--html` page; `real_graphviz` has Graphviz read the DOT and draw the page."""
+    `--facts` records), the `--html` page and `serve`; `real_graphviz` has Graphviz read the DOT and draw the
+    pages."""
     results: list[Analysis] = []
 
     def also(result: Analysis) -> None:
@@ -204,6 +204,7 @@ def every_path(path: Path, forced: str | None, facts: bool, real_graphviz: bool 
     if results:
         report(results[:PAGE_METHODS], graphviz if real_graphviz else stub_svg)
     jsonl(str(path), forced, facts)
+    servepath.check(path, forced, graphviz if real_graphviz else stub_svg)
     if outcome.methods == 0:
         raise no_methods_error(str(path))
     diagnose.explain(path.read_bytes().decode("utf-8", "replace").splitlines()[: diagnose.SAMPLE_LINES])

@@ -36,6 +36,7 @@ import mutations
 import page
 import paths
 import properties
+import servepath
 import workers
 
 DATA = Path(__file__).parent / "data"
@@ -225,6 +226,30 @@ def test_page_property_catches_a_script_a_handler_or_a_changed_policy(seeds: dic
         assert page_text != good, name
         with pytest.raises(properties.Violation):
             page.check_report(page_text)
+
+
+def test_serve_property_catches_a_request_let_through(seeds: dict[str, list[bytes]], folder: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from asmcfg.serve import app
+
+    path = folder / "serve.txt"
+    path.write_bytes(seeds["hsdis"][0])
+    servepath.check(path, None, paths.stub_svg)
+    real = app.Handler._route
+
+    def leaky(self: app.Handler, target: str, query: dict[str, list[str]]) -> None:
+        if target.endswith("passwd"):  # a server that would read a file named by the request
+            return self._send(app.HTTPStatus.OK, b"root:x:0:0\n", "text/plain")
+        return real(self, target, query)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(app.Handler, "_route", leaky)
+        with pytest.raises(properties.Violation, match="etc/passwd"):
+            servepath.check(path, None, paths.stub_svg)
+    with monkeypatch.context() as patched:
+        patched.setattr(app.Handler, "_cookie_ok", lambda self: True)  # a server that needs no token
+        with pytest.raises(properties.Violation, match="without the token"):
+            servepath.check(path, None, paths.stub_svg)
 
 
 def test_terminal_property_catches_c0_c1_and_del_but_not_tabs_or_newlines() -> None:
