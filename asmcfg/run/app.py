@@ -88,13 +88,13 @@ def _write_one(
 ) -> int:
     """Enrich, analyse and write the chosen compilation (complete: what the input says of it after its code)."""
     progress.close()
-    from asmcfg.render import summary
-    from asmcfg.render.heat_summary import write_unprinted
-
-    err = summary.stderr_console()
     method = picked.method
     done = enrich.enrich(method, how)
     result = done.analysis
+    if done.overlay is not None or not options.quiet:  # what goes to stderr: rich is loaded only for it
+        from asmcfg.render import summary
+
+        err = summary.stderr_console()
     if done.overlay is not None:
         prefix = "profile" if done.overlay.matched else "profile NOT applied"
         err.print(visible(f"{prefix}: {done.overlay.message}"), highlight=False, markup=False)
@@ -102,6 +102,8 @@ def _write_one(
         selection.say_choice(err, picked, options.selector)
     _write_outputs([result], options, unprinted)
     if not options.quiet:
+        from asmcfg.render.heat_summary import write_unprinted
+
         summary.write_summary(result, err)
         write_unprinted(_others(unprinted, method), err)
         if how.perf is not None:

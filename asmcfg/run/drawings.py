@@ -42,6 +42,8 @@ class Told:
 def say(told: Told) -> None:
     """One line on stderr per compilation not drawn as asked (shown with --quiet too: the output is not what was
     asked for), then a count when there are several."""
+    if not told.seen:
+        return
     from asmcfg.render.summary import stderr_console
 
     err = stderr_console()

@@ -95,8 +95,8 @@ def _plain(options: Options) -> str | None:
 
 def _dialect(view: mmap.mmap, forced: DialectName | None) -> Dialect | None:
     """The dialect the input's first lines name (as `dialects.open_reader` sniffs), when it can be read in pieces."""
-    head = view[:_HEAD].decode("utf-8", "replace").split("\n")[: dialects.SAMPLE_LINES]
-    name = dialects.choose([text.rstrip("\r") for text in head], forced).name
+    head = view[:_HEAD].split(b"\n", dialects.SAMPLE_LINES)[: dialects.SAMPLE_LINES]  # no UTF-8 sequence holds \n
+    name = dialects.choose([line.decode("utf-8", "replace").rstrip("\r") for line in head], forced).name
     return dialects.BY_NAME[name] if name in _PIECES else None
 
 

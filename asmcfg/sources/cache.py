@@ -13,8 +13,6 @@ import hashlib
 import json
 import lzma
 import os
-import shutil
-import tempfile
 import time
 import zlib
 from pathlib import Path
@@ -68,6 +66,8 @@ def store(kind: str, path: str, value: Any) -> None:
     where = entry(kind, path)
     if where is None:
         return
+    import tempfile
+
     with contextlib.suppress(OSError):
         where.parent.mkdir(parents=True, exist_ok=True)
         handle, partial = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=where.parent)
@@ -124,6 +124,9 @@ def _used(copy: Path) -> None:
 def _decompress(path: str, where: Path) -> bool:
     """Write the decompressed bytes of `path` to `where` (through a temporary name); False, and nothing written,
     when they are too many or do not decompress."""
+    import shutil
+    import tempfile
+
     from asmcfg.errors import AsmcfgError
     from asmcfg.sources.lines import open_binary
 
