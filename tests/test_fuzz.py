@@ -244,6 +244,7 @@ def test_serve_property_catches_a_request_let_through(seeds: dict[str, list[byte
 
     with monkeypatch.context() as patched:
         patched.setattr(app.Handler, "_route", leaky)
+        patched.setattr(servepath, "CRAFTED", ("/etc/passwd",))
         with pytest.raises(properties.Violation, match="etc/passwd"):
             servepath.check(path, None, paths.stub_svg)
     with monkeypatch.context() as patched:
