@@ -268,3 +268,23 @@ def test_a_loop_naming_thousands_of_registers_is_walked_for_its_general_register
     body = [("add", f"$0x1,%r{n}", [_operand(f"%r{n}", True), "#1"]) for n in range(5000)]
     body.append(("inc", "%ecx", [_operand("%ecx", True)]))
     assert candidates(body) == sorted(["rcx", *(f"r{n}" for n in range(8, 16))])
+
+
+def test_a_hex_row_after_a_megabyte_of_blanks_is_repaired_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a row whose text follows 1 MB of tabs and blanks (a fuzzed case took over 20 s): each cut of the row is
+    # tried once, not once per blank before it
+    from asmcfg.dialects.machcode import hexdump
+
+    calls: list[int] = []
+    real = hexdump.parse_hex
+
+    def counted(body: str) -> bytes | None:
+        calls.append(len(body))
+        return real(body)
+
+    monkeypatch.setattr(hexdump, "parse_hex", counted)
+    row = hexdump.RowBuffer(0x7F0000000000, "\t " * (MB // 2) + "8984 2400 | c0fe ff55 garbage", 7)
+    found, dropped = row.close(8)
+    assert found is not None and found.data == bytes.fromhex("89842400c0feff55")
+    assert dropped == [(7, "garbage")]
+    assert len(calls) <= hexdump.REPAIRABLE + 2 and sum(calls) <= 2 * MB + hexdump.REPAIRABLE ** 2

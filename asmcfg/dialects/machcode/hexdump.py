@@ -87,14 +87,14 @@ class RowBuffer:
         whole = parse_hex(self.body)
         if whole is not None and expected in (None, len(whole)):
             return Row(self.address, whole, self.line), list(self.extra)
-        longest = len(self.body) - len(self.body.lstrip()) + REPAIRABLE
+        core = self.body.lstrip()  # a cut within the blanks before the row reads as one at its start: tried once
         for j, (_, tail) in enumerate([*self.extra, (self.line, "")]):
             if len(tail.rstrip()) > REPAIRABLE:
                 continue
-            for k in range(min(len(self.body), longest), -1, -1):
-                data = parse_hex(self.body[:k] + tail)
+            for k in range(min(len(core), REPAIRABLE), -1, -1):
+                data = parse_hex(core[:k] + tail)
                 if data is not None and expected in (None, len(data)):
-                    dropped = [(self.line, self.body[k:]), *self.extra[:j], *self.extra[j + 1 :]]
+                    dropped = [(self.line, core[k:]), *self.extra[:j], *self.extra[j + 1 :]]
                     return Row(self.address, data, self.line), [d for d in dropped if d[1].strip()]
         if whole is not None:
             return Row(self.address, whole, self.line), list(self.extra)
