@@ -16,16 +16,14 @@ import mmap
 
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect
 from asmcfg.dialects.logcompilation.logxml import TrapCollector
-from asmcfg.dialects.logcompilation.tasks import TASK_NEXT, LogIndex, Span, task_id
+from asmcfg.dialects.logcompilation.tasks import LogIndex, Span, opens_task, task_id, task_line
 
-_TASK = b"<task"
 _TASK_END = b"</task>"
 _TRAP = b"<uncommon_trap"
 _TRAP_TAGS = frozenset(_TRAP + bytes([c]) for c in b" \t/>")
 TRAP_REACH = 64 << 10
 """Bytes after a fired trap's first line its closing tag is looked for (HotSpot's take a few hundred)."""
 _TRAP_END = b"</uncommon_trap>"
-_LINE_TASK = b"\n<task"
 _BLANKS = frozenset((b" ", b"\t"))
 
 
@@ -47,7 +45,7 @@ def index_one(view: mmap.mmap, path: str, compile_id: int, lines: list[tuple[int
         end = _line_end(view, start)
         if view[start : start + 1] in _BLANKS:  # an indented log (a JMH saveLog): its tasks are read as text
             return None
-        if _is_task_line(view, start):
+        if opens_task(view, start):
             if task_id(view[start:end]) != compile_id:
                 return None
             covered = _task_end(view, end + 1)
@@ -58,7 +56,7 @@ def index_one(view: mmap.mmap, path: str, compile_id: int, lines: list[tuple[int
                 return None
             collect((traps, inlines), view[start:covered], number - 1)
             last_fired = start
-    if last_fired >= 0 and _first_task_line(view, 0, last_fired) is not None:  # a fired trap after a task line
+    if last_fired >= 0 and task_line(view, 0, last_fired) < last_fired:  # a fired trap after a task line
         return None
     outside = LogRecords({compile_id: traps.traps[compile_id]} if compile_id in traps.traps else {}, {}, {})
     return LogIndex(path, outside, {compile_id: spans} if spans else {})
@@ -84,24 +82,7 @@ def _task_end(view: mmap.mmap, after: int) -> int:
     opens first (as `tasks` ends it), or the end of the file."""
     close = view.find(_TASK_END, after)
     limit = len(view) if close < 0 else close
-    following = _first_task_line(view, after, limit)
-    if following is not None:
+    following = task_line(view, after, limit)
+    if following < limit:
         return following
     return len(view) if close < 0 else _line_end(view, close) + 1
-
-
-def _is_task_line(view: mmap.mmap, start: int) -> bool:
-    """True for a line that opens with a `<task` tag (as `tasks` finds the tasks it passes over)."""
-    return view[start : start + 5] == _TASK and view[start + 5 : start + 6] != b"" and view[start + 5] in TASK_NEXT
-
-
-def _first_task_line(view: mmap.mmap, start: int, end: int) -> int | None:
-    """Where the first line in [start, end) (start: a line start) that opens with a `<task` tag starts, if any."""
-    if start < end and _is_task_line(view, start):
-        return start
-    at = view.find(_LINE_TASK, start, end)
-    while at >= 0:
-        if _is_task_line(view, at + 1):
-            return at + 1
-        at = view.find(_LINE_TASK, at + 1, end)
-    return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import io
+import mmap
 import os
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -31,7 +32,8 @@ more (0.1 s)."""
 SPLIT_BYTES = 64 << 20
 """Logs larger than this are indexed on two cores (the fork costs more than it saves on a smaller one)."""
 _TASK = b"\n<task"
-TASK_NEXT = frozenset(b" \t/>")
+_TASK_NEXT = (b" ", b"\t", b"/", b">")
+"""What follows `<task` in a task's own tag (a tuple: a bytearray's slice is no set member)."""
 _TASK_END = b"</task>"
 
 
@@ -251,7 +253,7 @@ class _Indexer:
         while pos < size:
             if self._open is not None:  # pos is past the task's own line
                 close = data.find(_TASK_END, pos, size)
-                following = _task_line(data, pos, size if close < 0 else close)
+                following = task_line(data, pos, size if close < 0 else close)
                 if close < 0 and following == size:
                     break
                 # it ends at its closing tag's line, or where the next task opens (one a compiler thread's log
@@ -262,7 +264,7 @@ class _Indexer:
                 line += data.count(b"\n", pos, end)
                 self._open, pos = None, end
                 continue
-            stop = _task_line(data, pos, size)
+            stop = task_line(data, pos, size)
             line = collect((self.traps, self.inlines), data, line, pos, stop)
             if stop == size:
                 break
@@ -286,13 +288,19 @@ def task_id(line: bytes | bytearray) -> int | None:
     return to_int(found[0].attrs.get("compile_id"))
 
 
-def _task_line(data: bytearray, pos: int, size: int) -> int:
-    """Where the first line from `pos` (a line start) that opens with a `<task>` tag starts; `size` if none does."""
-    if data.startswith(_TASK[1:], pos) and data[pos + 5] in TASK_NEXT:
+def task_line(data: bytes | bytearray | mmap.mmap, pos: int, end: int) -> int:
+    """Where the first line from `pos` (a line start) that opens with a `<task>` tag starts, before `end`; `end` if
+    none does. `data`: a buffer of whole lines, or a mapped file."""
+    if opens_task(data, pos):
         return pos
-    found = data.find(_TASK, pos, size)
+    found = data.find(_TASK, pos, end)
     while found >= 0:
-        if data[found + 6] in TASK_NEXT:
+        if opens_task(data, found + 1):
             return found + 1
-        found = data.find(_TASK, found + 1, size)
-    return size
+        found = data.find(_TASK, found + 1, end)
+    return end
+
+
+def opens_task(data: bytes | bytearray | mmap.mmap, at: int) -> bool:
+    """True when the line starting at `at` opens with a `<task` tag (`<task_queued>` and others do not)."""
+    return data[at : at + 5] == _TASK[1:] and data[at + 5 : at + 6] in _TASK_NEXT
