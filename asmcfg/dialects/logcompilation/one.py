@@ -16,7 +16,8 @@ import mmap
 
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect
 from asmcfg.dialects.logcompilation.logxml import TrapCollector
-from asmcfg.dialects.logcompilation.tasks import LogIndex, Span, opens_task, task_id, task_line
+from asmcfg.dialects.logcompilation.tasklines import opens_task, task_id, task_line
+from asmcfg.dialects.logcompilation.tasks import LogIndex, Span
 
 _TASK_END = b"</task>"
 _TRAP = b"<uncommon_trap"

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 import io
-import mmap
 import os
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect, read_log
-from asmcfg.dialects.logcompilation.logxml import TrapCollector, tags, to_int
+from asmcfg.dialects.logcompilation.logxml import TrapCollector
+from asmcfg.dialects.logcompilation.tasklines import task_id, task_line
 from asmcfg.dialects.scan import FORK, Forked, Reducer
 from asmcfg.model import LogInline, LogTrap
 from asmcfg.model.factory import rebuilt, replace
@@ -31,9 +31,6 @@ its heap: with a 2 MB buffer each of them was mapped anew, and cutting the 336 M
 more (0.1 s)."""
 SPLIT_BYTES = 64 << 20
 """Logs larger than this are indexed on two cores (the fork costs more than it saves on a smaller one)."""
-_TASK = b"\n<task"
-_TASK_NEXT = (b" ", b"\t", b"/", b">")
-"""What follows `<task` in a task's own tag (a tuple: a bytearray's slice is no set member)."""
 _TASK_END = b"</task>"
 
 
@@ -278,29 +275,3 @@ class _Indexer:
             self._open = (compile_id, Span(self._offset + pos, -1, line + 1))
             pos, line = data.find(b"\n", pos) + 1, line + 1
         self._line = line + (data.count(b"\n", pos, size) if self._open is not None and pos < size else 0)
-
-
-def task_id(line: bytes | bytearray) -> int | None:
-    """The compile id of a line that holds one opening `<task>` tag and nothing else; None for any other line."""
-    found = tags(line.decode("utf-8", "replace"))
-    if len(found) != 1 or found[0].closing or found[0].empty:
-        return None
-    return to_int(found[0].attrs.get("compile_id"))
-
-
-def task_line(data: bytes | bytearray | mmap.mmap, pos: int, end: int) -> int:
-    """Where the first line from `pos` (a line start) that opens with a `<task>` tag starts, before `end`; `end` if
-    none does. `data`: a buffer of whole lines, or a mapped file."""
-    if opens_task(data, pos):
-        return pos
-    found = data.find(_TASK, pos, end)
-    while found >= 0:
-        if opens_task(data, found + 1):
-            return found + 1
-        found = data.find(_TASK, found + 1, end)
-    return end
-
-
-def opens_task(data: bytes | bytearray | mmap.mmap, at: int) -> bool:
-    """True when the line starting at `at` opens with a `<task` tag (`<task_queued>` and others do not)."""
-    return data[at : at + 5] == _TASK[1:] and data[at + 5 : at + 6] in _TASK_NEXT
