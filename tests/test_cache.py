@@ -33,9 +33,9 @@ def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, 
     seen: list[tuple[int, int]] = []
     real = passes._chunk
 
-    def chunk(view: mmap.mmap, start: int, stop: int) -> tuple[int, int | None]:
+    def chunk(view: mmap.mmap, start: int, stop: int, *probe: passes.Probe) -> tuple[tuple[int, int | None], bool]:
         seen.append((start, stop))
-        return real(view, start, stop)
+        return real(view, start, stop, *probe)
 
     monkeypatch.setattr(passes, "_chunk", chunk)
     return seen
@@ -173,3 +173,30 @@ def _printed(source: Path) -> list[int]:
     plain = source.read_bytes()
     plain = gzip.decompress(plain) if source.suffix == ".gz" else lzma.decompress(plain)
     return [int(m) for m in re.findall(rb"(?m)^Compiled method \(c[12]\)\s+\d+\s+(\d+)", plain)]
+
+
+@pytest.mark.parametrize(("name", "sampled"), [
+    ("hsdis/jdk17-Switches-print-hsdis-att.txt.gz", False),
+    ("perfasm/jdk25-DevBench/perfasm-savelog-switchRun.log.xz", True),
+])
+def test_the_default_choice_looks_for_heat_once_per_file_in_the_pass_that_counts_its_lines(
+    name: str, sampled: bool, tmp_path: Path, counted: list[tuple[int, int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    packed = (DATA / name).read_bytes()
+    path = tmp_path / "run.log"
+    path.write_bytes(gzip.decompress(packed) if name.endswith(".gz") else lzma.decompress(packed))
+    size = path.stat().st_size
+    args = (str(path), "--json", "-", "-q")
+    first = run_cli(*args)
+    assert first[0] == 0
+    chunks = -(-size // mmap.PAGESIZE)
+    whole = [(n * mmap.PAGESIZE, min((n + 1) * mmap.PAGESIZE, size)) for n in range(chunks)]
+    assert [c for c in counted if c in whole] == whole  # one pass over the whole file
+    # and the part of the chosen compilation's own chunk before it, unless heat hands the choice to a whole read
+    assert len(counted) == chunks + (not sampled)
+    assert cache.load("sampled", str(path)) is sampled
+    assert len(cache.load("lines", str(path))["counts"]) == chunks
+    counted.clear()
+    assert run_cli(*args) == first
+    assert len(counted) == (not sampled)  # no second look

@@ -21,8 +21,8 @@ T = TypeVar("T")
 _RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
 """How counted pages are let go (the file stays cached); None where mmap cannot advise."""
 _VM_VERSION = b"# VM version: JDK "
-_VM_REACH = 64
-"""Bytes of the next chunk a `# VM version: JDK N` line that starts in a chunk may reach into."""
+REACH = 64
+"""Bytes of the next chunk read with a chunk: a `# VM version: JDK N` line that starts in it may reach into them."""
 _CACHED = "lines"
 """What the cache calls the newline counts it keeps of a file."""
 
@@ -53,12 +53,12 @@ def before(view: mmap.mmap, offset: int, path: str | None = None) -> tuple[int, 
     whole = offset // COUNT_BYTES
     counts = _kept(path)[:whole]
     if len(counts) < whole:
-        counts += _counted(view, len(counts), whole)
+        counts += _counted(view, len(counts), whole)[0]
         if path is not None:
             from asmcfg.sources import cache
 
             cache.store(_CACHED, path, {"chunk": COUNT_BYTES, "counts": counts})
-    counts.append(_chunk(view, whole * COUNT_BYTES, offset))
+    counts.append(_chunk(view, whole * COUNT_BYTES, offset)[0])
     named = [jdk for _, jdk in counts if jdk is not None]
     return 1 + sum(lines for lines, _ in counts), named[-1] if named else None
 
@@ -85,27 +85,58 @@ def _kept(path: str | None) -> Counts:
     return counts
 
 
-def _counted(view: mmap.mmap, first: int, last: int) -> Counts:
-    """The counts of chunks first..last-1, the later half made by a forked process when they are many."""
+Probe = Callable[[mmap.mmap, int, bytes, int], bool]
+"""A look for something in one chunk, asked alongside its count: (the mapped file, the chunk's offset, its bytes
+with REACH bytes of the next, how many are its own) -> found."""
+
+
+def survey(view: mmap.mmap, path: str | None, probe: Probe) -> bool:
+    """True when `probe` finds what it looks for in a chunk of the mapped file. The same pass counts every chunk's
+    lines and keeps the counts in the cache (for `before`, as if the whole file had been counted there), so a run
+    that must look through the whole file anyway reads it once; shared with a forked process on a large file."""
+    counts, found = _counted(view, 0, -(-len(view) // COUNT_BYTES), probe)
+    if path is not None:
+        from asmcfg.sources import cache
+
+        cache.store(_CACHED, path, {"chunk": COUNT_BYTES, "counts": counts})
+    return found
+
+
+def _nothing(view: mmap.mmap, start: int, data: bytes, limit: int) -> bool:
+    return False
+
+
+def _counted(view: mmap.mmap, first: int, last: int, probe: Probe = _nothing) -> tuple[Counts, bool]:
+    """The counts of chunks first..last-1, and whether `probe` found anything in them; the later half made by a
+    forked process when they are many."""
     middle = (first + last) // 2 if (last - first) * COUNT_BYTES >= SHARED_BYTES else first
-    later = _forked(functools.partial(_counted_here, view, middle, last)) if _shared(middle > first) else None
-    counts = _counted_here(view, first, middle if later is not None else last)
+    work = functools.partial(_counted_here, view, middle, last, probe)
+    later = _forked(work) if _shared(middle > first) else None
+    counts, found = _counted_here(view, first, middle if later is not None else last, probe)
     if later is not None:
-        counts += later.result() or _counted_here(view, middle, last)
-    return counts
+        rest, elsewhere = later.result() or work()
+        counts, found = counts + rest, found or elsewhere
+    return counts, found
 
 
-def _counted_here(view: mmap.mmap, first: int, last: int) -> Counts:
-    return [_chunk(view, n * COUNT_BYTES, min((n + 1) * COUNT_BYTES, len(view))) for n in range(first, last)]
+def _counted_here(view: mmap.mmap, first: int, last: int, probe: Probe = _nothing) -> tuple[Counts, bool]:
+    counts, found = [], False
+    for n in range(first, last):
+        count, probed = _chunk(view, n * COUNT_BYTES, min((n + 1) * COUNT_BYTES, len(view)), probe)
+        counts.append(count)
+        found = found or probed
+    return counts, found
 
 
-def _chunk(view: mmap.mmap, start: int, stop: int) -> tuple[int, int | None]:
-    """The newlines of bytes [start, stop) (start: a COUNT_BYTES boundary), and the JDK the last `# VM version`
-    line that starts there names; the chunk's pages are let go once read."""
-    data = view[start : min(stop + _VM_REACH, len(view))]
+def _chunk(view: mmap.mmap, start: int, stop: int, probe: Probe = _nothing) -> tuple[tuple[int, int | None], bool]:
+    """The newlines of bytes [start, stop) (start: a COUNT_BYTES boundary) and the JDK the last `# VM version`
+    line that starts there names, and whether `probe` finds anything there; the chunk's pages are let go once
+    read."""
+    data = view[start : min(stop + REACH, len(view))]
     if _RELEASE is not None and stop > start:
         view.madvise(_RELEASE, start, stop - start)
-    return data.count(b"\n", 0, stop - start), named_jdk(data, stop - start) if _VM_VERSION in data else None
+    jdk = named_jdk(data, stop - start) if _VM_VERSION in data else None
+    return (data.count(b"\n", 0, stop - start), jdk), probe(view, start, data, stop - start)
 
 
 def _shared(worth: bool) -> bool:

@@ -43,6 +43,8 @@ _HEADER = b"Compiled method ("
 _HEAT = re.compile(rb"%[ \t]")
 """How every sampled line's last percentage column ends (`perfasm.saved`); a pattern, not two `find`s: it looks for
 the `%` alone, which is several times faster than a search for a two-byte string."""
+_SAMPLED = "sampled"
+"""What the cache calls its answer to "does the file hold a sampled line"."""
 
 
 def open_one(options: Options, read: ReadOptions, meter: Meter | None = None) -> Picked | None:
@@ -201,24 +203,17 @@ class _Opening:
         raise SelectionError(selection.not_found(what, count, names, selector.pattern), self.source)
 
     def _heat(self) -> bool:
-        """True when a line of the input starts with percentage columns (a JMH saveLog): heat decides the choice."""
-        from asmcfg.dialects.passes import COUNT_BYTES, chunks
-        from asmcfg.dialects.perfasm.saved import sampled
+        """True when a line of the input starts with percentage columns (a JMH saveLog): heat decides the choice.
+        The look is made once per file (the cache keeps its answer), in the pass that counts its lines."""
+        from asmcfg.dialects.passes import survey
+        from asmcfg.sources import cache
 
-        view, line_end = self.view, -1
-        for base, data in chunks(view, overlap=1):
-            for found in _HEAT.finditer(data, 0, min(len(data), COUNT_BYTES + 1)):
-                at = base + found.start()
-                if at >= base + COUNT_BYTES:
-                    break
-                if at < line_end:  # on the line looked at last
-                    continue
-                start = view.rfind(b"\n", 0, at) + 1
-                line_end = view.find(b"\n", at)
-                line_end = len(view) if line_end < 0 else line_end
-                if sampled(view[start:line_end].decode("utf-8", "replace")):
-                    return True
-        return False
+        kept = cache.load(_SAMPLED, self.path)
+        if isinstance(kept, bool):
+            return kept
+        found = survey(self.view, self.path, _sampled_in)
+        cache.store(_SAMPLED, self.path, found)
+        return found
 
     def _method(self, records: list[IndexRecord], chosen: IndexRecord) -> Method | None:
         """The chosen compilation read from its bytes, None when it cannot be (or does not read as the index says)."""
@@ -248,6 +243,26 @@ class _Opening:
             log, numbers = index_log(self.path), {}
         return seek.read_log(self.view, chosen, self.dialect, log, self.source, self.read, numbers.get(chosen.offset),
                              self.path)
+
+
+def _sampled_in(view: mmap.mmap, base: int, data: bytes, limit: int) -> bool:
+    """True when a line that holds a `%` and a blank among the first `limit` bytes of `data` (bytes of `view` from
+    `base`) is a sampled line (`perfasm.saved.sampled`)."""
+    from asmcfg.dialects.perfasm.saved import sampled
+
+    line_end = -1
+    for found in _HEAT.finditer(data, 0, min(len(data), limit + 1)):
+        at = base + found.start()
+        if at >= base + limit:
+            break
+        if at < line_end:  # on the line looked at last
+            continue
+        start = view.rfind(b"\n", 0, at) + 1
+        line_end = view.find(b"\n", at)
+        line_end = len(view) if line_end < 0 else line_end
+        if sampled(view[start:line_end].decode("utf-8", "replace")):
+            return True
+    return False
 
 
 def _matches(selector: Selector, record: IndexRecord) -> bool:
