@@ -1,6 +1,7 @@
 """The cache keeps what one run learnt of a large file for the next run of the same file: the newline counts the
-line numbers of a compilation opened through the index start from. A file that changed is counted afresh; an entry
-that cannot be read is passed over; an empty ASMCFG_CACHE_DIR turns the cache off."""
+line numbers of a compilation opened through the index start from, and whether the file holds perfasm heat columns
+(looked for in the same pass). A file that changed is counted afresh; an entry that cannot be read is passed over;
+an empty ASMCFG_CACHE_DIR turns the cache off."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import mmap
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,9 +35,9 @@ def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, 
     seen: list[tuple[int, int]] = []
     real = passes._chunk
 
-    def chunk(view: mmap.mmap, start: int, stop: int, *probe: passes.Probe) -> tuple[tuple[int, int | None], bool]:
+    def chunk(view: mmap.mmap, start: int, stop: int, *rest: Any) -> tuple[tuple[int, int | None], bool]:
         seen.append((start, stop))
-        return real(view, start, stop, *probe)
+        return real(view, start, stop, *rest)
 
     monkeypatch.setattr(passes, "_chunk", chunk)
     return seen
@@ -175,12 +177,14 @@ def _printed(source: Path) -> list[int]:
     return [int(m) for m in re.findall(rb"(?m)^Compiled method \(c[12]\)\s+\d+\s+(\d+)", plain)]
 
 
-@pytest.mark.parametrize(("name", "sampled"), [
-    ("hsdis/jdk17-Switches-print-hsdis-att.txt.gz", False),
-    ("perfasm/jdk25-DevBench/perfasm-savelog-switchRun.log.xz", True),
+@pytest.mark.parametrize(("name", "sampled", "logged"), [
+    ("hsdis/jdk17-Switches-print-hsdis-att.txt.gz", False, False),
+    ("perfasm/jdk25-DevBench/perfasm-savelog-switchRun.log.xz", True, True),  # JMH's saveLog of a LogCompilation log
+    ("logc/jdk17-Tensor4D.xml.gz", False, True),
 ])
 def test_the_default_choice_looks_for_heat_once_per_file_in_the_pass_that_counts_its_lines(
-    name: str, sampled: bool, tmp_path: Path, counted: list[tuple[int, int]], monkeypatch: pytest.MonkeyPatch
+    name: str, sampled: bool, logged: bool, tmp_path: Path, counted: list[tuple[int, int]],
+    monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(opening, "OPEN_BYTES", 0)
     packed = (DATA / name).read_bytes()
@@ -194,9 +198,10 @@ def test_the_default_choice_looks_for_heat_once_per_file_in_the_pass_that_counts
     whole = [(n * mmap.PAGESIZE, min((n + 1) * mmap.PAGESIZE, size)) for n in range(chunks)]
     assert [c for c in counted if c in whole] == whole  # one pass over the whole file
     # and the part of the chosen compilation's own chunk before it, unless heat hands the choice to a whole read
-    assert len(counted) == chunks + (not sampled)
+    assert len(counted) == chunks + (not sampled and not logged)
     assert cache.load("sampled", str(path)) is sampled
-    assert len(cache.load("lines", str(path))["counts"]) == chunks
+    # a log's lines are counted by the search for the chosen compile id
+    assert cache.load("lines", str(path)) is None if logged else len(cache.load("lines", str(path))["counts"]) == chunks
     counted.clear()
     assert run_cli(*args) == first
-    assert len(counted) == (not sampled)  # no second look
+    assert len(counted) == (not sampled and not logged)  # no second look

@@ -90,12 +90,13 @@ Probe = Callable[[mmap.mmap, int, bytes, int], bool]
 with REACH bytes of the next, how many are its own) -> found."""
 
 
-def survey(view: mmap.mmap, path: str | None, probe: Probe) -> bool:
-    """True when `probe` finds what it looks for in a chunk of the mapped file. The same pass counts every chunk's
-    lines and keeps the counts in the cache (for `before`, as if the whole file had been counted there), so a run
-    that must look through the whole file anyway reads it once; shared with a forked process on a large file."""
-    counts, found = _counted(view, 0, -(-len(view) // COUNT_BYTES), probe)
-    if path is not None:
+def survey(view: mmap.mmap, path: str | None, probe: Probe, counting: bool = True) -> bool:
+    """True when `probe` finds what it looks for in a chunk of the mapped file; shared with a forked process on a
+    large file. When `counting`, the same pass counts every chunk's lines and keeps the counts in the cache (for
+    `before`, as if the whole file had been counted there), so a run that will number lines from them reads the
+    file once."""
+    counts, found = _counted(view, 0, -(-len(view) // COUNT_BYTES), probe, counting)
+    if path is not None and counting:
         from asmcfg.sources import cache
 
         cache.store(_CACHED, path, {"chunk": COUNT_BYTES, "counts": counts})
@@ -106,37 +107,46 @@ def _nothing(view: mmap.mmap, start: int, data: bytes, limit: int) -> bool:
     return False
 
 
-def _counted(view: mmap.mmap, first: int, last: int, probe: Probe = _nothing) -> tuple[Counts, bool]:
-    """The counts of chunks first..last-1, and whether `probe` found anything in them; the later half made by a
-    forked process when they are many."""
+def _counted(
+    view: mmap.mmap, first: int, last: int, probe: Probe = _nothing, counting: bool = True
+) -> tuple[Counts, bool]:
+    """The counts of chunks first..last-1 (each (0, None) unless `counting`), and whether `probe` found anything in
+    them; the later half made by a forked process when they are many."""
     middle = (first + last) // 2 if (last - first) * COUNT_BYTES >= SHARED_BYTES else first
-    work = functools.partial(_counted_here, view, middle, last, probe)
+    work = functools.partial(_counted_here, view, middle, last, probe, counting)
     later = _forked(work) if _shared(middle > first) else None
-    counts, found = _counted_here(view, first, middle if later is not None else last, probe)
+    counts, found = _counted_here(view, first, middle if later is not None else last, probe, counting)
     if later is not None:
         rest, elsewhere = later.result() or work()
         counts, found = counts + rest, found or elsewhere
     return counts, found
 
 
-def _counted_here(view: mmap.mmap, first: int, last: int, probe: Probe = _nothing) -> tuple[Counts, bool]:
+def _counted_here(
+    view: mmap.mmap, first: int, last: int, probe: Probe = _nothing, counting: bool = True
+) -> tuple[Counts, bool]:
     counts, found = [], False
     for n in range(first, last):
-        count, probed = _chunk(view, n * COUNT_BYTES, min((n + 1) * COUNT_BYTES, len(view)), probe)
+        count, probed = _chunk(view, n * COUNT_BYTES, min((n + 1) * COUNT_BYTES, len(view)), probe, counting)
         counts.append(count)
         found = found or probed
     return counts, found
 
 
-def _chunk(view: mmap.mmap, start: int, stop: int, probe: Probe = _nothing) -> tuple[tuple[int, int | None], bool]:
+def _chunk(
+    view: mmap.mmap, start: int, stop: int, probe: Probe = _nothing, counting: bool = True
+) -> tuple[tuple[int, int | None], bool]:
     """The newlines of bytes [start, stop) (start: a COUNT_BYTES boundary) and the JDK the last `# VM version`
-    line that starts there names, and whether `probe` finds anything there; the chunk's pages are let go once
-    read."""
+    line that starts there names ((0, None) unless `counting`), and whether `probe` finds anything there; the
+    chunk's pages are let go once read."""
     data = view[start : min(stop + REACH, len(view))]
     if _RELEASE is not None and stop > start:
         view.madvise(_RELEASE, start, stop - start)
+    found = probe(view, start, data, stop - start)
+    if not counting:
+        return (0, None), found
     jdk = named_jdk(data, stop - start) if _VM_VERSION in data else None
-    return (data.count(b"\n", 0, stop - start), jdk), probe(view, start, data, stop - start)
+    return (data.count(b"\n", 0, stop - start), jdk), found
 
 
 def _shared(worth: bool) -> bool:

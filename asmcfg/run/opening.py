@@ -204,14 +204,15 @@ class _Opening:
 
     def _heat(self) -> bool:
         """True when a line of the input starts with percentage columns (a JMH saveLog): heat decides the choice.
-        The look is made once per file (the cache keeps its answer), in the pass that counts its lines."""
+        The look is made once per file (the cache keeps its answer), in the pass that counts a text file's lines (a
+        LogCompilation log's are counted by the search for the chosen compile id)."""
         from asmcfg.dialects.passes import survey
         from asmcfg.sources import cache
 
         kept = cache.load(_SAMPLED, self.path)
         if isinstance(kept, bool):
             return kept
-        found = survey(self.view, self.path, _sampled_in)
+        found = survey(self.view, self.path, _sampled_in, counting=not self._logged())
         cache.store(_SAMPLED, self.path, found)
         return found
 
