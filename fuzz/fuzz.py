@@ -4,6 +4,9 @@
     python fuzz/fuzz.py --replay N          # run case N alone, with its traceback
     python fuzz/fuzz.py --first N ...        # cases N to --cases of the same run (one cut short goes on)
 
+Every 500 cases a progress line gives the counts so far, the slowest case and the workers' peak memory, so a run
+cut short and gone on with `--first` still has its figures.
+
 Seeds are methods cut from every dump under tests/data and the read-only corpus, grouped by the dialect the
 sniffer picks (fuzz/cases.py). Each case applies 1-6 mutations (fuzz/mutations.py: corruptions, and the
 crafted ones of fuzz/hostile.py: lines up to 1 MiB, numbers of thousands of digits, bad character references,
@@ -190,8 +193,10 @@ def main() -> int:
 
     def progress(tally: Tally) -> None:
         if tally.cases // 500 != (tally.cases - CHUNK) // 500:
+            peak = max(tally.peak_rss.values(), default=0)
             print(f"... {tally.cases} cases, {tally.outcomes['escape']} escapes, {tally.outcomes['violation']} "
-                  f"violations", file=sys.stderr, flush=True)
+                  f"violations; slowest {tally.slowest[0]:.2f} s (case {tally.slowest[1]}); peak RSS "
+                  f"{peak / 1024:.0f} MiB", file=sys.stderr, flush=True)
 
     tally = workers.run_all(chunks, args.workers, run_one, lost, args.time_limit, args.memory_limit, progress)
     report(tally, time.monotonic() - started)
