@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from asmcfg.analyses import arrays
 from asmcfg.dialects import header
 from asmcfg.dialects.logcompilation import logxml, split
 from asmcfg.dialects.perfasm import reader as perfasm, text as perfasm_text
@@ -85,6 +86,16 @@ ADVERSARIAL = {
     "memory operand: a long Intel address": (
         "from asmcfg.analyses.strides import _operand; f = lambda t: _operand(t, False).base", "'[' + 'a +' * MB + ']'",
         "'a'"),
+    "array operand: a run of digits": (
+        "from asmcfg.analyses.arrays import _x86_memory; f = lambda t: _x86_memory(t, False)", "'1' * MB + '(%rax)'",
+        "('a', '', 1, 0)"),
+    "array operand: digits and no parenthesis": (
+        "from asmcfg.analyses.arrays import _x86_memory; f = lambda t: _x86_memory(t, False)", "'1' * MB", "None"),
+    "array operand: a run of `[`": (
+        "from asmcfg.analyses.arrays import _x86_memory; f = lambda t: _x86_memory(t, True)", "'[' * MB", "None"),
+    "array operand: blanks between two signs": (
+        "from asmcfg.analyses.arrays import _x86_memory; f = lambda t: _x86_memory(t, True)",
+        "'[+' + ' ' * MB + '+]'", "('', '', 1, 0)"),
     "lldb line: a run of backticks": (
         "from asmcfg.sources.diagnose import _LLDB_CODE; f = lambda t: bool(_LLDB_CODE.search(t))",
         "'a' + '`' * MB", "False",
@@ -130,6 +141,11 @@ OLD_RESULT = re.compile(r'^Secondary result "(.*?):\S*asm"')
 OLD_LLDB = re.compile(r"^(?:->)?\s*0x[0-9a-fA-F]+ <\+\d+>:\s|^\S+`\S+:$")
 OLD_PERF_SAMPLE = re.compile(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?[\w.:-]+:")
 OLD_PERF_FRAME = re.compile(r"^\s+[0-9a-f]+ .+ \(.*\)$")
+
+
+OLD_ATT_MEM = re.compile(r"(-?(?:0x[0-9a-fA-F]+|\d+))?\((%\w+)?(?:,\s*(%\w+)(?:,\s*(\d))?)?\)")
+OLD_INTEL_MEM = re.compile(r"\[([^\]]*)\]")
+OLD_INTEL_TERM = re.compile(r"([+-]?)\s*([^+\-\s]+)")
 
 
 def _lines(pieces: list[str]) -> st.SearchStrategy[str]:
@@ -288,3 +304,18 @@ def test_a_hex_row_after_a_megabyte_of_blanks_is_repaired_in_linear_time(monkeyp
     assert found is not None and found.data == bytes.fromhex("89842400c0feff55")
     assert dropped == [(7, "garbage")]
     assert len(calls) <= hexdump.REPAIRABLE + 2 and sum(calls) <= 2 * MB + hexdump.REPAIRABLE ** 2
+
+
+@settings(max_examples=600, deadline=None)
+@given(_lines([*_COMMON, "%rax", "%r13", "%r8d", ", ", "4", "-", "+", " + ", "0x10", "0x", "12", "ab", "\u0663", "rax",
+               "r8*4", "*", "ymmword ptr ", "%fs:"]))
+def test_array_operands_read_as_the_old_patterns_did(line: str) -> None:
+    old, new = OLD_ATT_MEM.search(line), arrays._ATT_MEM.search(line)
+    assert (None if new is None else (arrays._displacement(line, new.start()), *new.groups())) == (
+        None if old is None else (old.group(1) or "", *old.groups()[1:]))
+    old = OLD_INTEL_MEM.search(line)
+    opened = line.find("[")
+    closed = line.find("]", opened + 1) if opened >= 0 else -1
+    assert (old is None) == (closed < 0)
+    if old is not None:
+        assert arrays._INTEL_TERM.findall(line, opened + 1, closed) == OLD_INTEL_TERM.findall(old.group(1))

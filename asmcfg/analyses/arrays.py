@@ -27,9 +27,13 @@ HEADER = 12
 
 _X86_REG = re.compile(r"^%?(?:r(\d+)[dwb]?|[re]?([abcd])x|([abcd])[lh]|[re]?(si|di|bp|sp)l?)$")
 _X86_32 = re.compile(r"^%?(?:r\d+d|e[a-z]{2})$")
-_ATT_MEM = re.compile(r"(-?(?:0x[0-9a-fA-F]+|\d+))?\((%\w+)?(?:,\s*(%\w+)(?:,\s*(\d))?)?\)")
-_INTEL_MEM = re.compile(r"\[([^\]]*)\]")
-_INTEL_TERM = re.compile(r"([+-]?)\s*([^+\-\s]+)")
+_ATT_MEM = re.compile(r"\((%\w+)?(?:,\s*(%\w+)(?:,\s*(\d))?)?\)")
+"""The parentheses of an AT&T memory operand; its displacement is read back from them (`_displacement`): a
+pattern that begins with it retries a long run of digits from each of them, quadratic on a crafted operand."""
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_INTEL_TERM = re.compile(r"(?:([+-])|(?<!\s))\s*([^+\-\s]+)")
+"""A term of an Intel address and its sign. A term without a sign starts nowhere inside a run of blanks (a
+match from inside one would be the match from its start, and retrying each blank is quadratic)."""
 _A64_REG = re.compile(r"^[xw](\d+)$")
 _A64_IMM = re.compile(r"^#(-?(?:0x[0-9a-fA-F]+|\d+))$")
 _X86_COPY = ("movslq", "movsxd", "movsl", "movl", "movq", "mov", "leal", "leaq", "lea")
@@ -87,18 +91,36 @@ def _x86_memory(operand: str, intel: bool) -> tuple[str, str, int, int] | None:
     found = _ATT_MEM.search(operand)
     if not found:
         return None
-    displacement = literal(found.group(1) or "0") or 0
-    return x86_family(found.group(2) or ""), x86_family(found.group(3) or ""), int(found.group(4) or 1), displacement
+    displacement = literal(_displacement(operand, found.start()) or "0") or 0
+    return x86_family(found.group(1) or ""), x86_family(found.group(2) or ""), int(found.group(3) or 1), displacement
+
+
+def _displacement(text: str, end: int) -> str:
+    """The displacement written just before offset `end` of `text`: the longest tail of `text[:end]` that reads
+    `-?(0x[0-9a-fA-F]+|\\d+)`, empty when none does. Each character is looked at once."""
+    start = end
+    while start > 0 and text[start - 1] in _HEX_DIGITS:
+        start -= 1
+    if start == end or start < 2 or text[start - 2 : start] != "0x":
+        start = end
+        while start > 0 and text[start - 1].isdecimal():
+            start -= 1
+        if start == end:
+            return ""
+    else:
+        start -= 2
+    return text[start - 1 : end] if start > 0 and text[start - 1] == "-" else text[start:end]
 
 
 def _intel_memory(operand: str) -> tuple[str, str, int, int] | None:
     """`_x86_memory` of `ymmword ptr [r11 + r8*4 + 0x10]`: the scaled register (else the second) is the index."""
-    found = _INTEL_MEM.search(operand)
-    if not found:
+    opened = operand.find("[")
+    closed = operand.find("]", opened + 1) if opened >= 0 else -1
+    if closed < 0:
         return None
     registers: list[tuple[str, int]] = []
     displacement = 0
-    for sign, term in _INTEL_TERM.findall(found.group(1)):
+    for sign, term in _INTEL_TERM.findall(operand, opened + 1, closed):
         name, _, times = term.partition("*")
         value = literal(term)
         if x86_family(name):
