@@ -248,3 +248,26 @@ def test_report_helpers_on_the_type_check_path() -> None:
     stub = next(k for k, m in methods.items() if m.header.compile_id == 517)
     [loop] = analyses[stub].loops
     assert loop_heat(analyses[stub], loop)[0] == pytest.approx(13.62, abs=0.02)
+
+
+def test_a_sampled_line_of_thousands_of_columns_keeps_only_as_many_as_a_run_can_name(tmp_path: Path) -> None:
+    """Each event column is a figure on every instruction: a crafted line of 10,000 percentages would multiply the
+    output (and the time to write it) by 10,000. The run keeps the first `perfasm.COLUMNS`."""
+    lines = JDK17.read_text().split("\n")
+    at = next(n for n, line in enumerate(lines) if line.startswith("   2.42%") and "0x00007f35d0efeb6a:" in line)
+    address = lines[at].index("0x00007f35d0efeb6a:")
+    lines[at] = "  4.35%" * 10_000 + " " + lines[at][address:]
+    crafted = tmp_path / "columns.txt"
+    crafted.write_text("\n".join(lines))
+    methods = list(perfasm.Reader(str(crafted)).methods(read_lines(str(crafted))))
+    widths = {len(m.profile.events) for m in methods if m.profile is not None}
+    assert widths and max(widths) == perfasm.COLUMNS
+    plain = {m.header.compile_id: m for m in perfasm.Reader(str(JDK17)).methods(read_lines(str(JDK17)))}
+    sampled = next(m for m in methods if m.profile is not None and len(m.profile.events) == perfasm.COLUMNS)
+    assert sampled.profile is not None
+    before = plain[sampled.header.compile_id].profile
+    assert before is not None and before.events == ("cpu-clock",)
+    assert sampled.profile.events[0] == "cpu-clock"
+    for address, heat in sampled.profile.heat.items():  # the first column as before, the others at most the line's
+        assert heat[0] == before.heat.get(address, (0.0,))[0] or address == 0x7F35D0EFEB6A
+        assert all(value in (0.0, 4.35) for value in heat[1:])

@@ -38,6 +38,10 @@ _SECTION = re.compile(r"^\.{4}\[(Hottest Regions|Hottest Methods[^\]]*|Distribut
 _DOTS = re.compile(r"^\.{20,}\s*$")
 _TOTAL = re.compile(rf"<total for region ({DIGITS})>")
 _COLUMN = re.compile(r"^\s*Column ([1-9][0-9]?): (\S+)")
+COLUMNS = 99
+"""The most event columns a run has: as many as its `Column N:` lines can name. A sampled line with more
+percentages keeps only these (each column is a figure on every instruction: a crafted line of thousands would
+multiply the output by them)."""
 """An event column: JMH prints a few (the number bounds how many columns a run has)."""
 _EVENTS = re.compile(rf".*\(({DIGITS}) events\)")
 _RESULT = 'Secondary result "'
@@ -163,7 +167,7 @@ class Reader:
             self._close_region()
             return self._outside(line)
         values, rest = split_columns(line.text)
-        self._run.width = max(self._run.width, max(values, default=-1) + 1)
+        self._run.width = max(self._run.width, min(max(values, default=-1) + 1, COLUMNS))
         too_big = _TOO_BIG.search(rest)
         if too_big:
             region.too_big = (int(too_big.group(1)), int(too_big.group(2)))
