@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import gzip
 import lzma
+import mmap
 import shutil
 from io import StringIO
 from pathlib import Path
 
 import pytest
 
+from asmcfg.dialects import seek
 from asmcfg.dialects.index import index_file
 from asmcfg.render.listing import write_index
 from asmcfg.run import opening
@@ -84,6 +86,20 @@ def test_every_compilation_opens_through_the_index_as_the_whole_read_gives_it(
         indexed, whole = both(path, args, monkeypatch)
         assert indexed == whole, args
     assert spy.opened == len(runs)  # each indexed run was answered from the compilation's own bytes
+
+
+def test_a_machcode_dump_is_cut_at_the_ends_of_its_methods() -> None:
+    path = DATA / "nohsdis" / "jdk17-Copies-nohsdis.txt"  # no hsdis: each method ends with `[/MachCode]`
+    text = path.read_bytes()
+    offsets = [r.offset for r in index_file(str(path))]
+    at = len(offsets) // 2
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as view:
+        bounds = seek._bounds(view, offsets, at)
+    assert bounds is not None
+    start, end = bounds
+    assert 0 < start < offsets[at] < end < len(text)  # the methods around it, not the whole file
+    assert text[:start].rstrip().endswith(b"[/MachCode]") and text[:end].rstrip().endswith(b"[/MachCode]")
+    assert text[start:end].count(b"Compiled method (") == 1
 
 
 @pytest.mark.slow

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 REACH = 256
 """Records looked at before and after the compilation for a clean cut; past them the input is read whole."""
 _CLEAN = 256
-"""Bytes before a method start in which a finished method's `[/Disassembly]` is looked for (as `split.next_cut`)."""
+"""Bytes before a method start in which a finished method's end is looked for (as `split.next_cut` does)."""
+_ENDS = (END, b"[/MachCode]")
+"""The last line of a finished method: `[/Disassembly]` with hsdis, `[/MachCode]` without it (`[MachCode]` hex)."""
 _WRITER = b"<writer thread="
 _TTY = b"<tty>"
 
@@ -83,7 +85,7 @@ def _bounds(view: mmap.mmap, offsets: Sequence[int], chosen: int) -> tuple[int, 
 
 
 def _clean(view: mmap.mmap, cut: int) -> bool:
-    return view[max(0, cut - _CLEAN) : cut].rstrip().endswith(END)
+    return view[max(0, cut - _CLEAN) : cut].rstrip().endswith(_ENDS)
 
 
 def _line_start(view: mmap.mmap, at: int) -> int | None:
