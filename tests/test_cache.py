@@ -189,19 +189,21 @@ def test_the_default_choice_looks_for_heat_once_per_file_in_the_pass_that_counts
     monkeypatch.setattr(opening, "OPEN_BYTES", 0)
     packed = (DATA / name).read_bytes()
     path = tmp_path / "run.log"
-    path.write_bytes(gzip.decompress(packed) if name.endswith(".gz") else lzma.decompress(packed))
-    size = path.stat().st_size
+    text = gzip.decompress(packed) if name.endswith(".gz") else lzma.decompress(packed)
+    path.write_bytes(text)
+    monkeypatch.setattr(opening, "_TAILS", (len(text) // 3,))  # a log's last C2 compilation is in its last third
     args = (str(path), "--json", "-", "-q")
     first = run_cli(*args)
     assert first[0] == 0
-    chunks = -(-size // mmap.PAGESIZE)
-    whole = [(n * mmap.PAGESIZE, min((n + 1) * mmap.PAGESIZE, size)) for n in range(chunks)]
+    chunks = -(-len(text) // mmap.PAGESIZE)
+    whole = [(n * mmap.PAGESIZE, min((n + 1) * mmap.PAGESIZE, len(text))) for n in range(chunks)]
     assert [c for c in counted if c in whole] == whole  # one pass over the whole file
     # and the part of the chosen compilation's own chunk before it, unless heat hands the choice to a whole read
     assert len(counted) == chunks + (not sampled and not logged)
-    assert cache.load("sampled", str(path)) is sampled
-    # a log's lines are counted by the search for the chosen compile id
-    assert cache.load("lines", str(path)) is None if logged else len(cache.load("lines", str(path))["counts"]) == chunks
+    printed = text.count(b"Compiled method (") if logged else None  # a text file's index counts its compilations
+    assert cache.load("survey", str(path)) == {"sampled": sampled, "printed": printed}
+    assert len(cache.load("lines", str(path))["counts"]) == chunks
     counted.clear()
     assert run_cli(*args) == first
-    assert len(counted) == (not sampled and not logged)  # no second look
+    # no second look: a log's lines naming the chosen compile id are searched again, but not counted
+    assert len(counted) == (not sampled and not logged) + (chunks if logged and not sampled else 0)

@@ -10,18 +10,22 @@ import gzip
 import lzma
 import mmap
 import shutil
+from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
-from asmcfg.dialects import seek
+from asmcfg.dialects import index, seek
 from asmcfg.dialects.index import index_file
+from asmcfg.model import Compiler
 from asmcfg.render.listing import write_index
 from asmcfg.run import opening
 from tests.conftest import DATA
 from tests.corpus import run_cli
 
+T = TypeVar("T")
 WHOLE = 1 << 62
 """`OPEN_BYTES` that sends every file through the whole-input read."""
 
@@ -88,6 +92,33 @@ def test_every_compilation_opens_through_the_index_as_the_whole_read_gives_it(
     assert spy.opened == len(runs)  # each indexed run was answered from the compilation's own bytes
 
 
+@pytest.mark.parametrize(("source", "step"), CASES, ids=[c[0].name for c in CASES])
+def test_the_default_choice_indexes_only_the_tail_of_a_log_that_holds_the_last_c2(
+    source: Path, step: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = plain(source, tmp_path)
+    size = path.stat().st_size
+    last = [r for r in index_file(str(path)) if r.printed and r.compiler is Compiler.C2][-1]
+    assert last.offset >= size // 2  # in each of these runs, the last C2 compilation is in the second half
+    short, enough = (size - last.offset) // 2, size - (size // 2 + last.offset) // 2  # from between the half and it
+    tails: list[int] = []
+    real = index.index_view
+    monkeypatch.setattr(index, "index_view", lambda view, at, forced: tails.append(at) or real(view, at, forced))
+    whole: list[int] = []
+    monkeypatch.setattr(opening._Opening, "_indexed", counted(opening._Opening._indexed, whole))
+    logged = ".xml" in source.name  # a text file's index finds its headers alone: it is made whole
+    for lengths, looked, indexed in [((short, enough), 2, 0), ((short,), 1, 1)]:
+        monkeypatch.setattr(opening, "_TAILS", lengths)
+        tails.clear()
+        whole.clear()
+        spy = Spy(monkeypatch)
+        through, read = both(path, [], monkeypatch)
+        assert through == read and spy.opened == 1
+        assert len(tails) == (looked if logged else 0)
+        assert not tails or tails[-1] > size - lengths[-1] - 512  # from the line start before
+        assert len(whole) == (indexed if logged else 1)  # made when no tail held a printed C2 compilation
+
+
 def test_a_machcode_dump_is_cut_at_the_ends_of_its_methods() -> None:
     path = DATA / "nohsdis" / "jdk17-Copies-nohsdis.txt"  # no hsdis: each method ends with `[/MachCode]`
     text = path.read_bytes()
@@ -100,6 +131,16 @@ def test_a_machcode_dump_is_cut_at_the_ends_of_its_methods() -> None:
     assert 0 < start < offsets[at] < end < len(text)  # the methods around it, not the whole file
     assert text[:start].rstrip().endswith(b"[/MachCode]") and text[:end].rstrip().endswith(b"[/MachCode]")
     assert text[start:end].count(b"Compiled method (") == 1
+
+
+def counted(function: Callable[..., T], calls: list[int]) -> Callable[..., T]:
+    """`function`, counting its calls in `calls`."""
+
+    def call(*args: Any) -> T:
+        calls.append(1)
+        return function(*args)
+
+    return call
 
 
 @pytest.mark.slow

@@ -22,7 +22,7 @@ from asmcfg.model.make import maker
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import fill, mapped, open_binary
 
-__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream", "windows"]
+__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream", "index_view", "windows"]
 
 BUFFER = 4 << 20
 """Bytes of a stream (or of a mapped file) scanned at a time."""
@@ -85,15 +85,22 @@ def _indexed(head: bytes, scan: Scan, forced: DialectName | None) -> Iterator[In
     yield from dialects.indexer(sample, forced)(scan)
 
 
-def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None) -> Scan:
-    """The scan of a mapped file: on two cores when `cut` is given or the file is over SPLIT_BYTES."""
-    size = len(view)
+def index_view(view: mmap.mmap, begin: int, forced: DialectName | None = None) -> Iterator[IndexRecord]:
+    """Every compilation of a mapped file whose header (or `<nmethod>` record) starts at or after `begin`, a line
+    start: the index of the file's tail, as `index_file` finds it there."""
+    return _indexed(view[:HEAD], _mapped_scan(view, None, None, begin), forced)
+
+
+def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None, begin: int = 0) -> Scan:
+    """The scan of a mapped file from byte `begin`: on two cores when `cut` (counted from `begin`) is given or the
+    bytes are over SPLIT_BYTES."""
+    size = len(view) - begin
     if cut is None:
         if size <= SPLIT_BYTES or not FORK:
-            return Serial(_mapped(view, meter))
+            return Serial(_mapped(view, meter, begin))
         step = _step()
         cut = round(size * SHARE / step) * step
-    return Split(lambda begin, end, counted: _mapped(view, counted, begin, end), size, cut, meter)
+    return Split(lambda start, end, counted: _mapped(view, counted, begin + start, begin + end), size, cut, meter)
 
 
 RECORD = maker(IndexRecord)

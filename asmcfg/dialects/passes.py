@@ -1,42 +1,160 @@
-"""Passes over a mapped plain file: its chunks, the number of the line at an offset (the counts kept in the cache
-for the next run of the same file), the lines that hold a string, how often it occurs. A pass over a large file is
-shared with a forked process where one can be forked."""
+"""Passes over a mapped plain file, a chunk at a time, each chunk read once for a few looks: its newlines (the
+number of the line at an offset; the counts kept in the cache for the next run of the same file), how often a
+string occurs, the lines that hold one, and any look of the caller's. A pass over a large file is shared with a
+forked process where one can be forked."""
 
 from __future__ import annotations
 
 import functools
 import mmap
 import threading
-from collections.abc import Callable, Iterator
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from asmcfg.dialects.scan import FORK, Forked
 from asmcfg.sources.split import named_jdk
 
 COUNT_BYTES = 16 << 20
-"""Bytes whose newlines are counted at a time."""
+"""Bytes read at a time: the chunks whose newlines are counted (and kept)."""
 SHARED_BYTES = 64 << 20
 """Bytes from which a pass over a file is shared with a forked process (forking costs more than it saves on less)."""
 T = TypeVar("T")
 _RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
-"""How counted pages are let go (the file stays cached); None where mmap cannot advise."""
+"""How read pages are let go (the file stays cached); None where mmap cannot advise."""
 _VM_VERSION = b"# VM version: JDK "
-REACH = 64
-"""Bytes of the next chunk read with a chunk: a `# VM version: JDK N` line that starts in it may reach into them."""
+_HASHES = 4096
+"""`#`s of a chunk looked at one by one for a `# VM version` line (PrintAssembly text holds about 1,000 per 16 MB)."""
+_REACH = 64
+"""Bytes of the next chunk read with a chunk: a `# VM version: JDK N` line, or a string looked for, that starts in
+the chunk may reach into them."""
 _CACHED = "lines"
 """What the cache calls the newline counts it keeps of a file."""
 
+Look = Callable[[mmap.mmap, int, bytes, int], Any]
+"""A look at one chunk: (the mapped file, the chunk's offset, its bytes with _REACH bytes of the next, how many are
+its own) -> what it finds there."""
+Found = tuple[Any, ...]
+"""What each look found in one chunk, in the order of the looks."""
+Count = tuple[int, int | None]
+"""A chunk's newlines, and the JDK the last `# VM version` line that starts in it names (`newlines`)."""
+Held = tuple[list[tuple[int | None, int]], int | None]
+"""A chunk's lines holding a string (`holding`): (where each starts, None when before the chunk; the chunk's
+newlines before it), and where the chunk's last line starts (None when it has no newline)."""
 
-def chunks(view: mmap.mmap, end: int | None = None, overlap: int = 0) -> Iterator[tuple[int, bytes]]:
-    """(offset, bytes) of successive COUNT_BYTES of the mapped file up to `end`, each with `overlap` bytes of the
-    next; each chunk's pages are let go once copied, so the process never holds the file."""
-    end = len(view) if end is None else end
-    for start in range(0, end, COUNT_BYTES):
-        stop = min(start + COUNT_BYTES, end)
-        data = view[start : min(stop + overlap, end)]
-        if _RELEASE is not None:
-            view.madvise(_RELEASE, start, stop - start)
-        yield start, data
+
+def survey(view: mmap.mmap, looks: Sequence[Look], first: int = 0, last: int | None = None) -> list[Found]:
+    """What each of `looks` finds in each chunk `first`..`last`-1 (to the end by default), in one read of each; the
+    later half looked at by a forked process when they are many."""
+    last = -(-len(view) // COUNT_BYTES) if last is None else last
+    middle = (first + last) // 2 if (last - first) * COUNT_BYTES >= SHARED_BYTES else first
+    work = functools.partial(_looked, view, looks, middle, last)
+    later = _forked(work) if _shared(middle > first) else None
+    found = _looked(view, looks, first, middle if later is not None else last)
+    if later is not None:
+        found += later.result() or work()
+    return found
+
+
+def counted(view: mmap.mmap, path: str | None, looks: Sequence[Look]) -> tuple[list[Count], list[Found]]:
+    """The newline counts of every chunk of the file at `path`, and what `looks` find in each, in one pass (none
+    when the cache keeps the counts and no look is asked). The counts are kept in the cache, as if `before` had
+    counted the whole file, so a later run that numbers lines from them reads none."""
+    counts = _kept(path)
+    if len(counts) == -(-len(view) // COUNT_BYTES):
+        return counts, survey(view, looks) if looks else [() for _ in counts]
+    found = survey(view, (newlines, *looks))
+    counts = [chunk[0] for chunk in found]
+    _keep(path, counts)
+    return counts, [chunk[1:] for chunk in found]
+
+
+def _looked(view: mmap.mmap, looks: Sequence[Look], first: int, last: int) -> list[Found]:
+    return [_chunk(view, n * COUNT_BYTES, min((n + 1) * COUNT_BYTES, len(view)), looks) for n in range(first, last)]
+
+
+def _chunk(view: mmap.mmap, start: int, stop: int, looks: Sequence[Look]) -> Found:
+    """What `looks` find in bytes [start, stop) (start: a COUNT_BYTES boundary); their pages are let go once read."""
+    data = view[start : min(stop + _REACH, len(view))]
+    if _RELEASE is not None and stop > start:
+        view.madvise(_RELEASE, start, stop - start)
+    return tuple(look(view, start, data, stop - start) for look in looks)
+
+
+def newlines(view: mmap.mmap, start: int, data: bytes, limit: int) -> Count:
+    """The look that counts a chunk's newlines and names the JDK its last `# VM version: JDK N` line does."""
+    return data.count(b"\n", 0, limit), named_jdk(data, limit) if _names_jdk(data) else None
+
+
+def _names_jdk(data: bytes) -> bool:
+    """True when `data` holds a `# VM version: JDK ` line: its `#`s are looked at one by one (a `find` of one byte
+    is several times faster than one of the whole string), unless there are more than _HASHES."""
+    at = data.find(b"#")
+    for _ in range(_HASHES):
+        if at < 0:
+            return False
+        if data.startswith(_VM_VERSION, at):
+            return True
+        at = data.find(b"#", at + 1)
+    return data.find(_VM_VERSION, at) >= 0
+
+
+def occurrences(needle: bytes) -> Look:
+    """The look that counts the places `needle` (of at most _REACH bytes) starts in a chunk."""
+    return functools.partial(_occurrences, needle)
+
+
+def _occurrences(needle: bytes, view: mmap.mmap, start: int, data: bytes, limit: int) -> int:
+    total, at = 0, data.find(needle)
+    while 0 <= at < limit:
+        total += 1
+        at = data.find(needle, at + 1)
+    return total
+
+
+def holding(needle: bytes) -> Look:
+    """The look that finds the lines of a chunk that hold `needle` (of at most _REACH bytes, no newline in it), as
+    `Held`; `numbered` gives their numbers."""
+    return functools.partial(_holding, needle)
+
+
+def _holding(needle: bytes, view: mmap.mmap, start: int, data: bytes, limit: int) -> Held:
+    found: list[tuple[int | None, int]] = []
+    line: int | None = None
+    done = seen = 0
+    at = data.find(needle)
+    while 0 <= at < limit:
+        more = data.count(b"\n", done, at)
+        if more:
+            seen += more
+            line = start + data.rfind(b"\n", done, at) + 1
+        if not found or found[-1][0] != line:
+            found.append((line, seen))
+        done = at
+        at = data.find(needle, at + 1)
+    last = data.rfind(b"\n", done, limit)
+    return found, start + last + 1 if last >= 0 else line
+
+
+def numbered(counts: Sequence[Count], held: Sequence[Held]) -> list[tuple[int, int]]:
+    """(start, 1-based number) of each line that `holding` found in the chunks, from the chunks' newline counts."""
+    lines: list[tuple[int, int]] = []
+    number, line_start = 1, 0
+    for (count, _), (found, last) in zip(counts, held, strict=True):
+        for start, before in found:
+            start = line_start if start is None else start
+            if not lines or lines[-1][0] != start:  # a line across chunks is found in each
+                lines.append((start, number + before))
+        number += count
+        line_start = line_start if last is None else last
+    return lines
+
+
+def lines_with(view: mmap.mmap, needle: bytes, path: str | None = None) -> list[tuple[int, int]]:
+    """(start, 1-based number) of each line of the mapped file (at `path`, when known: its counts are kept) holding
+    `needle` (of at most _REACH bytes, no newline in it), in one pass that counts the lines as it goes unless the
+    cache keeps their counts."""
+    counts, found = counted(view, path, (holding(needle),))
+    return numbered(counts, [chunk[0] for chunk in found])
 
 
 def line_of(view: mmap.mmap, offset: int, path: str | None = None) -> int:
@@ -53,31 +171,24 @@ def before(view: mmap.mmap, offset: int, path: str | None = None) -> tuple[int, 
     whole = offset // COUNT_BYTES
     counts = _kept(path)[:whole]
     if len(counts) < whole:
-        counts += _counted(view, len(counts), whole)[0]
-        if path is not None:
-            from asmcfg.sources import cache
-
-            cache.store(_CACHED, path, {"chunk": COUNT_BYTES, "counts": counts})
-    counts.append(_chunk(view, whole * COUNT_BYTES, offset)[0])
+        counts += [chunk[0] for chunk in survey(view, (newlines,), len(counts), whole)]
+        _keep(path, counts)
+    counts.append(_chunk(view, whole * COUNT_BYTES, offset, (newlines,))[0])
     named = [jdk for _, jdk in counts if jdk is not None]
     return 1 + sum(lines for lines, _ in counts), named[-1] if named else None
 
 
-Counts = list[tuple[int, int | None]]
-"""Per chunk: its newlines, and the JDK the last `# VM version` line that starts in it names."""
-
-
-def _kept(path: str | None) -> Counts:
+def _kept(path: str | None) -> list[Count]:
     """The counts the cache keeps for the file at `path`, as many chunks as it has; none when it keeps none."""
     if path is None:
         return []
     from asmcfg.sources import cache
 
-    kept = cache.load(_CACHED, path)
-    if not isinstance(kept, dict) or kept.get("chunk") != COUNT_BYTES or not isinstance(kept.get("counts"), list):
+    entry = cache.load(_CACHED, path)
+    if not isinstance(entry, dict) or entry.get("chunk") != COUNT_BYTES or not isinstance(entry.get("counts"), list):
         return []
-    counts: Counts = []
-    for item in kept["counts"]:
+    counts: list[Count] = []
+    for item in entry["counts"]:
         if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
                 and (item[1] is None or type(item[1]) is int)):
             return []
@@ -85,68 +196,11 @@ def _kept(path: str | None) -> Counts:
     return counts
 
 
-Probe = Callable[[mmap.mmap, int, bytes, int], bool]
-"""A look for something in one chunk, asked alongside its count: (the mapped file, the chunk's offset, its bytes
-with REACH bytes of the next, how many are its own) -> found."""
-
-
-def survey(view: mmap.mmap, path: str | None, probe: Probe, counting: bool = True) -> bool:
-    """True when `probe` finds what it looks for in a chunk of the mapped file; shared with a forked process on a
-    large file. When `counting`, the same pass counts every chunk's lines and keeps the counts in the cache (for
-    `before`, as if the whole file had been counted there), so a run that will number lines from them reads the
-    file once."""
-    counts, found = _counted(view, 0, -(-len(view) // COUNT_BYTES), probe, counting)
-    if path is not None and counting:
+def _keep(path: str | None, counts: list[Count]) -> None:
+    if path is not None:
         from asmcfg.sources import cache
 
         cache.store(_CACHED, path, {"chunk": COUNT_BYTES, "counts": counts})
-    return found
-
-
-def _nothing(view: mmap.mmap, start: int, data: bytes, limit: int) -> bool:
-    return False
-
-
-def _counted(
-    view: mmap.mmap, first: int, last: int, probe: Probe = _nothing, counting: bool = True
-) -> tuple[Counts, bool]:
-    """The counts of chunks first..last-1 (each (0, None) unless `counting`), and whether `probe` found anything in
-    them; the later half made by a forked process when they are many."""
-    middle = (first + last) // 2 if (last - first) * COUNT_BYTES >= SHARED_BYTES else first
-    work = functools.partial(_counted_here, view, middle, last, probe, counting)
-    later = _forked(work) if _shared(middle > first) else None
-    counts, found = _counted_here(view, first, middle if later is not None else last, probe, counting)
-    if later is not None:
-        rest, elsewhere = later.result() or work()
-        counts, found = counts + rest, found or elsewhere
-    return counts, found
-
-
-def _counted_here(
-    view: mmap.mmap, first: int, last: int, probe: Probe = _nothing, counting: bool = True
-) -> tuple[Counts, bool]:
-    counts, found = [], False
-    for n in range(first, last):
-        count, probed = _chunk(view, n * COUNT_BYTES, min((n + 1) * COUNT_BYTES, len(view)), probe, counting)
-        counts.append(count)
-        found = found or probed
-    return counts, found
-
-
-def _chunk(
-    view: mmap.mmap, start: int, stop: int, probe: Probe = _nothing, counting: bool = True
-) -> tuple[tuple[int, int | None], bool]:
-    """The newlines of bytes [start, stop) (start: a COUNT_BYTES boundary) and the JDK the last `# VM version`
-    line that starts there names ((0, None) unless `counting`), and whether `probe` finds anything there; the
-    chunk's pages are let go once read."""
-    data = view[start : min(stop + REACH, len(view))]
-    if _RELEASE is not None and stop > start:
-        view.madvise(_RELEASE, start, stop - start)
-    found = probe(view, start, data, stop - start)
-    if not counting:
-        return (0, None), found
-    jdk = named_jdk(data, stop - start) if _VM_VERSION in data else None
-    return (data.count(b"\n", 0, stop - start), jdk), found
 
 
 def _shared(worth: bool) -> bool:
@@ -160,57 +214,3 @@ def _forked(function: Callable[[], T]) -> Forked[T] | None:
         return Forked(function, {})
     except OSError:  # no process can be forked now: the pass is made here
         return None
-
-
-def count(view: mmap.mmap, needle: bytes) -> int:
-    """How many times `needle` occurs in the mapped file."""
-    total = 0
-    for _, data in chunks(view, overlap=len(needle) - 1):
-        at = data.find(needle)
-        while 0 <= at < COUNT_BYTES:
-            total += 1
-            at = data.find(needle, at + 1)
-    return total
-
-
-def lines_with(view: mmap.mmap, needle: bytes) -> list[tuple[int, int]]:
-    """(start, 1-based number) of each line of the mapped file holding `needle` (which holds no newline), in one
-    pass that counts the lines as it goes (shared with a forked process on a large file)."""
-    middle = len(view) // 2 // COUNT_BYTES * COUNT_BYTES
-    worth = len(view) >= SHARED_BYTES and middle > 0
-    later = _forked(functools.partial(_lines_with, view, needle, middle, len(view))) if _shared(worth) else None
-    found, lines = _lines_with(view, needle, 0, middle if later is not None else len(view))
-    if later is not None:
-        rest, _ = later.result() or _lines_with(view, needle, middle, len(view))
-        for start, number in rest:
-            if not found or start != found[-1][0]:  # a line across the middle is found by both halves
-                found.append((start, lines + number))
-    return found
-
-
-def _lines_with(view: mmap.mmap, needle: bytes, begin: int, end: int) -> tuple[list[tuple[int, int]], int]:
-    """(start, number counted from the line at `begin`) of each line where `needle` occurs at an offset in
-    [begin, end) (begin: 0 or a COUNT_BYTES boundary), and the newlines in [begin, end)."""
-    found: list[tuple[int, int]] = []
-    number, line_start = 1, view.rfind(b"\n", 0, begin) + 1
-    for base in range(begin, end, COUNT_BYTES):
-        limit = min(base + COUNT_BYTES, end) - base
-        data = view[base : base + limit + len(needle) - 1]
-        if _RELEASE is not None:
-            view.madvise(_RELEASE, base, limit)
-        done = 0
-        at = data.find(needle)
-        while 0 <= at < limit:
-            newlines = data.count(b"\n", done, at)
-            if newlines:
-                number += newlines
-                line_start = base + data.rfind(b"\n", done, at) + 1
-            if not found or found[-1][0] != line_start:
-                found.append((line_start, number))
-            done = at
-            at = data.find(needle, at + 1)
-        newlines = data.count(b"\n", done, limit)
-        if newlines:
-            number += newlines
-            line_start = base + data.rfind(b"\n", done, limit) + 1
-    return found, number - 1

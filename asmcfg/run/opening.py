@@ -3,7 +3,9 @@
 `--compile-id`, `--method` and the default choice find their candidates with the index `--list` uses
 (`dialects.index`), choose among them by `pipeline.pick_one`'s rule (the hottest when the input carries heat, else
 the last C2, else the last), and read the chosen compilation's bytes with its dialect's piece reader
-(`dialects.seek`), so the method is the one a read of the whole input gives. Whatever this path cannot answer
+(`dialects.seek`), so the method is the one a read of the whole input gives. In a LogCompilation log, the default
+choice indexes only the log's tail when its last printed C2 compilation lies there (the index of a text file finds
+its headers alone, costing little more than the count of them the tail would need). Whatever this path cannot answer
 exactly (a compressed input or stdin, perfasm output, `--strict`, a pattern that only an inlined method matches,
 several candidates in an input with measured heat, a cut it cannot make) is left to the whole-input path.
 """
@@ -12,8 +14,7 @@ from __future__ import annotations
 
 import mmap
 import os
-import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from asmcfg import describe, dialects
 from asmcfg.dialects.base import Dialect, IndexRecord, ReadOptions
@@ -40,11 +41,12 @@ _PIECES = (DialectName.HSDIS, DialectName.MACHCODE, DialectName.LOGCOMPILATION)
 _MAX_NAMES = 100
 """Names kept for the choice's message (`pipeline._MAX_NAMES`)."""
 _HEADER = b"Compiled method ("
-_HEAT = re.compile(rb"%[ \t]")
-"""How every sampled line's last percentage column ends (`perfasm.saved`); a pattern, not two `find`s: it looks for
-the `%` alone, which is several times faster than a search for a two-byte string."""
-_SAMPLED = "sampled"
-"""What the cache calls its answer to "does the file hold a sampled line"."""
+_SURVEY = "survey"
+"""What the cache calls its answers to "does the file hold a sampled line, and how many compilations does it
+print"."""
+_TAILS = (2 << 20, 64 << 20)
+"""Bytes at the end of a LogCompilation log in which the default choice looks for the last printed C2 compilation,
+in turn; the whole log is indexed when it is not in the log's second half."""
 
 
 def open_one(options: Options, read: ReadOptions, meter: Meter | None = None) -> Picked | None:
@@ -111,8 +113,16 @@ class _Opening:
         self.quiet = options.quiet
         self._named: tuple[int, list[tuple[int, int]]] | None = None
         """The compile id last searched for, and the lines that name it."""
+        self._answer: dict[str, Any] | None = None
+        """The survey's answers (`_surveyed`), once known."""
 
     def open(self, meter: Meter | None) -> Picked | None:
+        tail = None if self.selector.any or not self._logged() else self._tail()
+        picked = None if tail is None else self._last_c2(tail)
+        heated = self._answer is not None and self._answer["sampled"] and (self._answer["printed"] or 0) > 1
+        return picked if picked is not None or heated else self._indexed(meter)
+
+    def _indexed(self, meter: Meter | None) -> Picked | None:
         records = self._direct() if self._logged() and self.selector.compile_id is not None else None
         total = None
         if records is None:
@@ -125,7 +135,7 @@ class _Opening:
         own = [r for r in records if r.printed and _matches(self.selector, r)]
         if not own:
             return self._nothing(records, total)
-        if len(own) > 1 and self._heat():
+        if len(own) > 1 and self._surveyed()[0]:
             return None
         chosen = next((r for r in reversed(own) if r.compiler is Compiler.C2), own[-1])
         method = self._method(records, chosen)
@@ -137,11 +147,37 @@ class _Opening:
                 names.add(record.method)
         rule = "hottest" if method.profile is not None else "last_c2" if chosen.compiler is Compiler.C2 else "last"
         if total is None and not self.quiet:
-            total = self._count()
+            total = self._surveyed()[1]  # the compilations it prints, for the choice's message
         return Picked(method, len(own), total, rule, tuple(sorted(names)))
 
     def _logged(self) -> bool:
         return self.dialect.by_record
+
+    def _tail(self) -> IndexRecord | None:
+        """The last printed C2 compilation of a LogCompilation log, found in the index of a tail of the log from a
+        line start on; None when the log's second half holds none."""
+        from asmcfg.dialects.index import index_view
+
+        size = len(self.view)
+        for tail in _TAILS:
+            floor = self.view.rfind(b"\n", 0, max(size - tail, 0)) + 1
+            if floor < size // 2:
+                return None
+            records = list(index_view(self.view, floor, self.dialect.name))
+            chosen = next((r for r in reversed(records) if r.printed and r.compiler is Compiler.C2), None)
+            if chosen is not None and chosen.compile_id is not None:
+                return chosen
+        return None
+
+    def _last_c2(self, chosen: IndexRecord) -> Picked | None:
+        """The default choice when a log's tail holds its last printed C2 compilation: it, unless heat decides the
+        choice (then None: the input is read whole) or it cannot be read from its bytes (None: the whole index is
+        made)."""
+        sampled, printed = self._surveyed(chosen.compile_id)
+        if sampled and printed > 1:
+            return None
+        method = self._method([chosen], chosen)
+        return None if method is None else Picked(method, max(printed, 1), max(printed, 1), "last_c2")
 
     def _direct(self) -> list[IndexRecord] | None:
         """The index record of the selected compile id in a LogCompilation log, found by a search for its
@@ -165,7 +201,7 @@ class _Opening:
         from asmcfg.dialects.passes import lines_with
 
         if self._named is None or self._named[0] != compile_id:
-            self._named = (compile_id, lines_with(self.view, needle(compile_id)))
+            self._named = (compile_id, lines_with(self.view, needle(compile_id), self.path))
         return self._named[1]
 
     def _nmethod(self, compile_id: int) -> int | None:
@@ -181,12 +217,6 @@ class _Opening:
                 return start if not self.view[start:at].strip() else None
         return None
 
-    def _count(self) -> int:
-        """The compilations a LogCompilation log prints (its `Compiled method (` headers), for the choice's message."""
-        from asmcfg.dialects.passes import count
-
-        return count(self.view, _HEADER)
-
     def _nothing(self, records: list[IndexRecord], total: int | None) -> Picked | None:
         """No printed compilation matches: one the log holds no code of is said at once, as is a compile id or a
         compiler that is not there; a pattern is left to the whole-input path (it may name an inlined method)."""
@@ -198,23 +228,39 @@ class _Opening:
             last = missing[-1]
             raise InputError(describe.not_in_log(last.compile_id, last.compiler, last.method), self.source)
         what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
-        count = self._count() if total is None else total
+        count = self._surveyed()[1] if total is None else total
         names = {r.method for r in records if r.printed}
         raise SelectionError(selection.not_found(what, count, names, selector.pattern), self.source)
 
-    def _heat(self) -> bool:
-        """True when a line of the input starts with percentage columns (a JMH saveLog): heat decides the choice.
-        The look is made once per file (the cache keeps its answer), in the pass that counts a text file's lines (a
-        LogCompilation log's are counted by the search for the chosen compile id)."""
-        from asmcfg.dialects.passes import survey
+    def _surveyed(self, compile_id: int | None = None) -> tuple[bool, int]:
+        """Whether a line of the input is sampled (a JMH saveLog's percentage columns: heat decides the choice), and
+        how many `Compiled method (` headers a LogCompilation log prints (a text file's index counts its own), from
+        one pass that also counts the lines and finds those naming `compile_id`; kept in the cache with the counts,
+        so a next run makes no pass but the search for a compile id."""
+        from asmcfg.dialects import passes
+        from asmcfg.dialects.logcompilation.one import needle
+        from asmcfg.dialects.perfasm.saved import sampled_in
         from asmcfg.sources import cache
 
-        kept = cache.load(_SAMPLED, self.path)
-        if isinstance(kept, bool):
-            return kept
-        found = survey(self.view, self.path, _sampled_in, counting=not self._logged())
-        cache.store(_SAMPLED, self.path, found)
-        return found
+        answer = self._answer or cache.load(_SURVEY, self.path)
+        known = (isinstance(answer, dict) and type(answer.get("sampled")) is bool
+                 and (type(answer.get("printed")) is int or not self._logged()))
+        if known and (compile_id is None or (answer["sampled"] and answer["printed"] > 1)):  # heat: read whole
+            self._answer = answer
+            return answer["sampled"], answer["printed"] or 0
+        counting = not known and self._logged()
+        looks: list[passes.Look] = ([] if known else [sampled_in]) + ([passes.occurrences(_HEADER)] if counting else [])
+        if compile_id is not None:
+            looks.append(passes.holding(needle(compile_id)))
+        counts, found = passes.counted(self.view, self.path, looks)
+        if compile_id is not None:
+            self._named = (compile_id, passes.numbered(counts, [chunk[-1] for chunk in found]))
+        if not known:
+            answer = {"sampled": any(chunk[0] for chunk in found),
+                      "printed": sum(chunk[1] for chunk in found) if counting else None}
+            cache.store(_SURVEY, self.path, answer)
+        self._answer = answer
+        return answer["sampled"], answer["printed"] or 0
 
     def _method(self, records: list[IndexRecord], chosen: IndexRecord) -> Method | None:
         """The chosen compilation read from its bytes, None when it cannot be (or does not read as the index says)."""
@@ -244,26 +290,6 @@ class _Opening:
             log, numbers = index_log(self.path), {}
         return seek.read_log(self.view, chosen, self.dialect, log, self.source, self.read, numbers.get(chosen.offset),
                              self.path)
-
-
-def _sampled_in(view: mmap.mmap, base: int, data: bytes, limit: int) -> bool:
-    """True when a line that holds a `%` and a blank among the first `limit` bytes of `data` (bytes of `view` from
-    `base`) is a sampled line (`perfasm.saved.sampled`)."""
-    from asmcfg.dialects.perfasm.saved import sampled
-
-    line_end = -1
-    for found in _HEAT.finditer(data, 0, min(len(data), limit + 1)):
-        at = base + found.start()
-        if at >= base + limit:
-            break
-        if at < line_end:  # on the line looked at last
-            continue
-        start = view.rfind(b"\n", 0, at) + 1
-        line_end = view.find(b"\n", at)
-        line_end = len(view) if line_end < 0 else line_end
-        if sampled(view[start:line_end].decode("utf-8", "replace")):
-            return True
-    return False
 
 
 def _matches(selector: Selector, record: IndexRecord) -> bool:

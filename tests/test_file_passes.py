@@ -1,0 +1,66 @@
+"""A pass over a mapped file reads each chunk once for several looks, and each look finds what one look over the
+whole file finds: the lines holding a string (across chunk boundaries, and on a line longer than a chunk), how
+often a string occurs, the newlines, the JDK a `# VM version` line names (however many `#`s a chunk holds)."""
+
+from __future__ import annotations
+
+import lzma
+import mmap
+from pathlib import Path
+
+import pytest
+
+from asmcfg.dialects import passes
+from asmcfg.dialects.logcompilation.one import needle
+from tests.conftest import DATA
+
+LOG = DATA / "record" / "jdk17-Recompile" / "jvmpid5529.xml.xz"
+"""A JDK 17 LogCompilation log of 1.6 MB."""
+CONSOLE = DATA / "perfasm" / "public" / "gpanther__benchmark-arraycopy" / "perfasm2.txt"
+"""JMH console output with `# VM version: JDK 9-ea, VM 9-ea+111` lines."""
+
+
+def naive(text: bytes, wanted: bytes) -> list[tuple[int, int]]:
+    """(start, number) of each line of `text` holding `wanted`, line by line."""
+    found, start = [], 0
+    for number, line in enumerate(text.split(b"\n"), 1):
+        if wanted in line:
+            found.append((start, number))
+        start += len(line) + 1
+    return found
+
+
+def mapped(path: Path) -> mmap.mmap:
+    with open(path, "rb") as file:
+        return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+@pytest.mark.parametrize("pages", [1, 3])
+def test_every_look_finds_in_chunks_what_a_look_at_the_whole_file_finds(
+    pages: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(passes, "COUNT_BYTES", pages * mmap.PAGESIZE)
+    text = lzma.decompress(LOG.read_bytes())
+    long = b"<!-- " + needle(7) + b" " + b"x" * (3 * pages * mmap.PAGESIZE) + needle(7) + b" -->\n"
+    text = text + long + text  # a line of three chunks that names compile id 7 at both ends
+    path = tmp_path / "run.log"
+    path.write_bytes(text)
+    view = mapped(path)
+    for compile_id in (1, 7, 175, 9999):
+        wanted = needle(compile_id)
+        assert passes.lines_with(view, wanted) == naive(text, wanted)
+    counts, found = passes.counted(view, None, [passes.occurrences(b"<nmethod "), passes.holding(needle(7))])
+    assert sum(lines for lines, _ in counts) == text.count(b"\n")
+    assert sum(chunk[0] for chunk in found) == text.count(b"<nmethod ")
+    assert passes.numbered(counts, [chunk[1] for chunk in found]) == naive(text, needle(7))
+    assert naive(text, needle(7))  # the log names it
+
+
+@pytest.mark.parametrize("hashes", [0, 1, passes._HASHES - 1, passes._HASHES, passes._HASHES + 1, 5 * passes._HASHES])
+def test_a_vm_version_line_is_found_however_many_hashes_come_before_it(hashes: int) -> None:
+    text = CONSOLE.read_bytes()
+    at = text.index(b"# VM version: JDK ")
+    data = text[:at] + b"#" * hashes + b"\n" + text[at:]
+    assert passes.newlines(mapped(CONSOLE), 0, data, len(data)) == (data.count(b"\n"), 9)
+    hidden = data.replace(b"# VM version: JDK ", b"# VM version:  JDK ")
+    assert passes.newlines(mapped(CONSOLE), 0, hidden, len(hidden)) == (hidden.count(b"\n"), None)
