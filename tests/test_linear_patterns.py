@@ -276,6 +276,31 @@ def test_the_savelog_reader_reads_crafted_1mb_lines_in_linear_time(tmp_path: Pat
     assert read[0] == read[1] and "568" in read[0]
 
 
+@pytest.mark.parametrize(("source", "after", "needle"), [
+    ("hsdis/jdk17-Switches-print-hsdis-att.txt.gz", "[Verified Entry Point]", "Compiled method ("),
+    ("logc/jdk17-Switches.xml.gz", "<nmethod compile_id='1'", "<nmethod compile_id="),
+    ("logc/jdk17-Switches.xml.gz", "<nmethod compile_id='1'", "Compiled method ("),
+])
+def test_the_header_index_reads_a_line_of_8mb_of_its_needle_in_linear_time(
+    tmp_path: Path, source: str, after: str, needle: str
+) -> None:
+    """The index `--list` and the opening of one compilation use: a line holding its needle half a million times
+    (each looked at alone, the search for the line's start went back over the whole line: hours) yields no
+    compilation, mapped or read from a gzip stream, and the index is that of the input without it."""
+    crafted = [needle * ((8 * MB) // len(needle))]
+    path = _crafted(tmp_path, DATA / source, after, crafted, [])
+    packed = tmp_path / f"{path.name}.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes(), 1))
+    (tmp_path / "plain").mkdir()
+    plain = _crafted(tmp_path / "plain", DATA / source, after, [], [])
+    read = _within_limit(f"""
+        from asmcfg.dialects.index import index_file
+        for path in ({str(path)!r}, {str(packed)!r}, {str(plain)!r}):
+            print([(r.compile_id, r.compiler.value, r.method, r.printed) for r in index_file(path)])
+    """).splitlines()
+    assert read[0] == read[1] == read[2] and "(12, 'c2', 'Switches::dense', True)" in read[2]
+
+
 def test_a_loop_naming_thousands_of_registers_is_walked_for_its_general_registers_only() -> None:
     # a crafted loop body names 5,000 `%rN` registers: each would be an induction-variable candidate, each walk
     # of the body a pass over it (quadratic); only x86-64's 16 general registers are walked

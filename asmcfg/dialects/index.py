@@ -134,13 +134,24 @@ def printed_fields(header: str, context: bytes) -> Fields | None:
 
 
 def hits(windows: Iterator[Window], needles: tuple[bytes, ...], wide: tuple[int, ...] = (0,)) -> Iterator[Hit]:
-    """(offset of the line, which needle, its text) for each needle found, in order.
+    """(offset of the line, which needle, its text) for the first of each needle found on a line, in order.
 
-    The text is the line, and for the needles numbered in `wide` up to TABLE bytes after the needle.
+    The text is the line, and for the needles numbered in `wide` up to TABLE bytes after the needle. A needle found
+    again on its line is passed over, and a line's start is looked for back to the last needle only: a crafted line
+    holding a needle thousands of times costs one read of it, not one per needle.
     """
+    line, last, seen, place = 0, -1, set[int](), (-1, -1)
     for base, buf, start, stop, filled in windows:
+        if place != (base, id(buf)):  # another buffer, or a stream's moved on: its positions are new
+            place, last = (base, id(buf)), -1
         for found, which in _found(buf, needles, start, stop, filled):
-            line = buf.rfind(b"\n", 0, found) + 1
+            newline = buf.rfind(b"\n", max(last, 0), found)
+            if newline >= 0 or last < 0:
+                line, seen = newline + 1, set()
+            last = found
+            if which in seen:
+                continue
+            seen.add(which)
             end = min(found + TABLE, filled)
             if which not in wide:
                 end = buf.find(b"\n", found, end) + 1 or end
