@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import lzma
 import mmap
+import re
 from pathlib import Path
 
 import pytest
 
 from asmcfg.dialects import passes
 from asmcfg.dialects.logcompilation.one import needle
+from asmcfg.dialects.perfasm.saved import sampled, sampled_in
 from tests.conftest import DATA
 
 LOG = DATA / "record" / "jdk17-Recompile" / "jvmpid5529.xml.xz"
@@ -64,3 +66,42 @@ def test_a_vm_version_line_is_found_however_many_hashes_come_before_it(hashes: i
     assert passes.newlines(mapped(CONSOLE), 0, data, len(data)) == (data.count(b"\n"), 9)
     hidden = data.replace(b"# VM version: JDK ", b"# VM version:  JDK ")
     assert passes.newlines(mapped(CONSOLE), 0, hidden, len(hidden)) == (hidden.count(b"\n"), None)
+
+
+SAVELOG = DATA / "perfasm" / "jdk25-DevBench" / "perfasm-savelog-switchRun-compile568.log"
+"""A JMH saveLog of one compilation: PrintAssembly lines, the sampled ones after their percentage column."""
+
+
+def _blanked(text: bytes) -> bytes:
+    """`text` with every percentage column blanked (a saveLog with no sampled line)."""
+    return re.sub(rb"\d+\.\d\d%", lambda m: b" " * len(m.group()), text)
+
+
+@pytest.mark.parametrize(("variant", "expected"), [
+    ("saveLog", True),
+    ("blanked", False),
+    ("a sampled line three chunks long, its column in its last chunk, after U+2003", True),
+    ("a line of columns three chunks long, no address after them", False),
+    ("a sampled line that starts a chunk", True),
+])
+def test_the_heat_look_finds_a_sampled_line_wherever_it_starts_and_ends(
+    variant: str, expected: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(passes, "COUNT_BYTES", mmap.PAGESIZE)
+    saved = SAVELOG.read_bytes()
+    sampled_line = "   2.48%\u2003   0x00007f41e3eefa13:   notl\t\t%r11d".encode()
+    text = {
+        "saveLog": saved,
+        "blanked": _blanked(saved),
+        "a sampled line three chunks long, its column in its last chunk, after U+2003":
+            _blanked(saved) + b" " * (3 * mmap.PAGESIZE) + sampled_line + b"\n" + _blanked(saved),
+        "a line of columns three chunks long, no address after them":
+            _blanked(saved) + b"0.50% " * mmap.PAGESIZE + b"x\n" + _blanked(saved),
+        "a sampled line that starts a chunk":
+            b"x" * (mmap.PAGESIZE - 1) + b"\n" + sampled_line + b"\n" + _blanked(saved),
+    }[variant]
+    path = tmp_path / "saved.log"
+    path.write_bytes(text)
+    lines = text.decode("utf-8", "replace").split("\n")
+    assert any(map(sampled, lines)) is expected  # what a read of every line finds
+    assert any(chunk[0] for chunk in passes.survey(mapped(path), [sampled_in])) is expected

@@ -21,6 +21,7 @@ from asmcfg.analyses import arrays
 from asmcfg.dialects import header
 from asmcfg.dialects.logcompilation import logxml, split
 from asmcfg.dialects.perfasm import reader as perfasm, text as perfasm_text
+from asmcfg.dialects.perfasm.saved import sampled
 from asmcfg.sources import diagnose
 
 DATA = Path(__file__).parent / "data"
@@ -299,6 +300,30 @@ def test_the_header_index_reads_a_line_of_8mb_of_its_needle_in_linear_time(
             print([(r.compile_id, r.compiler.value, r.method, r.printed) for r in index_file(path)])
     """).splitlines()
     assert read[0] == read[1] == read[2] and "(12, 'c2', 'Switches::dense', True)" in read[2]
+
+
+def test_the_heat_look_reads_a_line_of_8mb_of_percentage_columns_once(tmp_path: Path) -> None:
+    """The look for a sampled line (the default choice of a large file asks it) on a saveLog with a line of
+    1.4 million percentage columns running over 256 chunks: each chunk read that line to its end and matched it
+    (minutes); it is read once, by the chunk it starts in."""
+    saved = (DATA / "perfasm/jdk25-DevBench/perfasm-savelog-switchRun-compile568.log").read_bytes()
+    path = tmp_path / "saved.log"
+    text = saved + b"0.50% " * ((8 * MB) // 6) + b"x\n" + saved
+    path.write_bytes(text)
+    starts = [0, *(newline.end() for newline in re.finditer(b"\n", text))]
+    expected = sorted({start // (32 << 10) for start, line in zip(starts, text.decode().split("\n"), strict=True)
+                       if sampled(line)})  # the chunks the sampled lines start in, line by line
+    read = _within_limit(f"""
+        import mmap
+        from asmcfg.dialects import passes
+        from asmcfg.dialects.perfasm.saved import sampled_in
+        passes.COUNT_BYTES = 32 << 10
+        with open({str(path)!r}, "rb") as file:
+            view = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+            found = passes.survey(view, [sampled_in])
+        print(len(found), [n for n, chunk in enumerate(found) if chunk[0]])
+    """).split(maxsplit=1)
+    assert int(read[0]) > 256 and read[1].strip() == str(expected) and len(expected) == 4
 
 
 def test_a_loop_naming_thousands_of_registers_is_walked_for_its_general_registers_only() -> None:

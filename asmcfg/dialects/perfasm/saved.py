@@ -21,9 +21,10 @@ from asmcfg.sources.numbers import HEX
 from asmcfg.sources.split import to_texts
 
 _SAMPLED = re.compile(rf"^(?:\s*\d{{1,3}}\.\d\d%)+(?=\s+({HEX}):)")
-_HEAT = re.compile(rb"%[ \t]")
-"""How every sampled line's last percentage column ends (`perfasm.saved`); a pattern, not two `find`s: it looks for
-the `%` alone, which is several times faster than a search for a two-byte string."""
+_HEAT = re.compile(rb"%[\t-\r\x1c-\x20\xc2\xe1-\xe3]")
+"""A `%` and what may start a blank after it, in UTF-8 (`\\s` of a str pattern: ASCII blanks, U+0085, U+00A0,
+U+1680, U+2000-U+205F, U+3000): every sampled line holds it where its last percentage column ends. A pattern, not
+`find`s: it looks for the `%` alone, which is several times faster than a search for a two-byte string."""
 _PERCENT = re.compile(rb"\d\.\d\d%")
 """What every percentage column holds: a piece of input without it has no sampled line."""
 
@@ -81,18 +82,31 @@ class SavedHeat:
 
 
 def sampled_in(view: mmap.mmap, base: int, data: bytes, limit: int) -> bool:
-    """True when a line that holds a `%` and a blank among the first `limit` bytes of `data` (bytes of `view` from
-    `base`) is a sampled line: a look of `passes.survey`."""
-    line_end = -1
-    for found in _HEAT.finditer(data, 0, min(len(data), limit + 1)):
-        at = base + found.start()
-        if at >= base + limit:
-            break
-        if at < line_end:  # on the line looked at last
-            continue
-        start = view.rfind(b"\n", 0, at) + 1
-        line_end = view.find(b"\n", at)
-        line_end = len(view) if line_end < 0 else line_end
-        if sampled(view[start:line_end].decode("utf-8", "replace")):
+    """True when a line that starts among the first `limit` bytes of `data` (bytes of `view` from `base`) is a
+    sampled line: a look of `passes.survey`. A line that holds `_HEAT` is read once, by the chunk it starts in,
+    however long it is: a line that starts in an earlier chunk is passed over, one that runs on past this chunk is
+    searched to its end."""
+    first = 0
+    if base and view[base - 1] != 0x0A:  # the chunk starts inside a line
+        first = data.find(b"\n", 0, limit) + 1
+        if not first:
+            return False
+    at = first  # a line start
+    while (found := _HEAT.search(data, at, min(len(data), limit + 1))) is not None and found.start() < limit:
+        start = max(data.rfind(b"\n", at, found.start()) + 1, at)
+        end = _line_end(view, base + found.start())
+        if sampled(view[base + start : end].decode("utf-8", "replace")):
             return True
-    return False
+        at = end + 1 - base
+    last = max(data.rfind(b"\n", 0, limit) + 1, first)  # where the chunk's last line starts
+    if at > last or last >= limit:  # read already, or starts in the next chunk
+        return False
+    end = _line_end(view, base + limit)
+    return _HEAT.search(view, base + limit, end) is not None and sampled(
+        view[base + last : end].decode("utf-8", "replace"))
+
+
+def _line_end(view: mmap.mmap, at: int) -> int:
+    """Where the line holding byte `at` ends (its newline, or the end of the file)."""
+    end = view.find(b"\n", at)
+    return len(view) if end < 0 else end
