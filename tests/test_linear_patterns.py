@@ -326,6 +326,23 @@ def test_the_heat_look_reads_a_line_of_8mb_of_percentage_columns_once(tmp_path: 
     assert int(read[0]) > 256 and read[1].strip() == str(expected) and len(expected) == 4
 
 
+def test_the_log_index_completes_600000_records_awaiting_their_headers_in_linear_time() -> None:
+    """`<nmethod>` records wait for their printed headers in insertion order; a dict took each oldest one by
+    skipping every one deleted before it (a crafted log of a million records without code: minutes)."""
+    source = DATA / "logc/jdk17-Switches.xml.gz"
+    read = _within_limit(f"""
+        import gzip
+        from asmcfg.dialects.logcompilation.index import NMETHOD, _nmethod, _xml
+        text = gzip.decompress(open({str(source)!r}, "rb").read())
+        line = text[text.index(NMETHOD) : text.index(b"\\n", text.index(NMETHOD))]
+        fields = _nmethod(line)
+        found = ((n * 200, 0, (1000 + n, *fields[1:])) for n in range(600_000))  # none printed
+        records = list(_xml(found))
+        print(len(records), records[0].compile_id, records[-1].compile_id, fields[5], any(r.printed for r in records))
+    """).split()
+    assert read == ["600000", "1000", "600999", "java.lang.Object::<init>", "False"]
+
+
 def test_a_loop_naming_thousands_of_registers_is_walked_for_its_general_registers_only() -> None:
     # a crafted loop body names 5,000 `%rN` registers: each would be an induction-variable candidate, each walk
     # of the body a pass over it (quadratic); only x86-64's 16 general registers are walked

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -50,7 +51,7 @@ class _Pending:
 
 def _xml(found: Iterator[Found]) -> Iterator[IndexRecord]:
     """Records in `<nmethod>` order, completed by the printed header of the same compile id when it comes."""
-    pending: dict[int, _Pending] = {}
+    pending: OrderedDict[int, _Pending] = OrderedDict()  # its oldest is found at once, a dict's after the deleted
     for offset, which, fields in found:
         if fields is not None and which == 0:
             pending[fields[0]] = _Pending(fields, offset)
@@ -61,7 +62,7 @@ def _xml(found: Iterator[Found]) -> Iterator[IndexRecord]:
     yield from _ready(pending, None)
 
 
-def _ready(pending: dict[int, _Pending], now: int | None) -> Iterator[IndexRecord]:
+def _ready(pending: OrderedDict[int, _Pending], now: int | None) -> Iterator[IndexRecord]:
     """Take records from the front once printed, or once `STALE` bytes passed without their header."""
     while pending:
         key = next(iter(pending))
