@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from asmcfg.dialects.base import Dialect, IndexRecord, ReadOptions
 from asmcfg.dialects.passes import before, line_of
 from asmcfg.model import DialectName, Method
-from asmcfg.sources.split import END, Piece, method_start
+from asmcfg.sources.split import ENDS, Piece, method_start
 
 if TYPE_CHECKING:
     from asmcfg.dialects.logcompilation.tasks import LogIndex
@@ -27,8 +27,6 @@ REACH = 256
 """Records looked at before and after the compilation for a clean cut; past them the input is read whole."""
 _CLEAN = 256
 """Bytes before a method start in which a finished method's end is looked for (as `split.next_cut` does)."""
-_ENDS = (END, b"[/MachCode]")
-"""The last line of a finished method: `[/Disassembly]` with hsdis, `[/MachCode]` without it (`[MachCode]` hex)."""
 _WRITER = b"<writer thread="
 _TTY = b"<tty>"
 
@@ -85,7 +83,7 @@ def _bounds(view: mmap.mmap, offsets: Sequence[int], chosen: int) -> tuple[int, 
 
 
 def _clean(view: mmap.mmap, cut: int) -> bool:
-    return view[max(0, cut - _CLEAN) : cut].rstrip().endswith(_ENDS)
+    return view[max(0, cut - _CLEAN) : cut].rstrip().endswith(ENDS)
 
 
 def _line_start(view: mmap.mmap, at: int) -> int | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import mmap
 import os
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from asmcfg import describe, dialects
@@ -119,8 +120,11 @@ class _Opening:
     def open(self, meter: Meter | None) -> Picked | None:
         tail = None if self.selector.any or not self._logged() else self._tail()
         picked = None if tail is None else self._last_c2(tail)
-        heated = self._answer is not None and self._answer["sampled"] and (self._answer["printed"] or 0) > 1
-        return picked if picked is not None or heated else self._indexed(meter)
+        return picked if picked is not None or self._heat_decides() else self._indexed(meter)
+
+    def _heat_decides(self) -> bool:
+        """True when the survey found a sampled line and more than one compilation: the hottest is chosen."""
+        return self._answer is not None and self._answer["sampled"] and (self._answer["printed"] or 0) > 1
 
     def _indexed(self, meter: Meter | None) -> Picked | None:
         records = self._direct() if self._logged() and self.selector.compile_id is not None else None
@@ -141,10 +145,7 @@ class _Opening:
         method = self._method(records, chosen)
         if method is None:
             return None
-        names: set[str] = set()
-        for record in own:
-            if len(names) < _MAX_NAMES:
-                names.add(record.method)
+        names = islice(dict.fromkeys(record.method for record in own), _MAX_NAMES)  # the first, as a read keeps
         rule = "hottest" if method.profile is not None else "last_c2" if chosen.compiler is Compiler.C2 else "last"
         if total is None and not self.quiet:
             total = self._surveyed()[1]  # the compilations it prints, for the choice's message
@@ -173,8 +174,8 @@ class _Opening:
         """The default choice when a log's tail holds its last printed C2 compilation: it, unless heat decides the
         choice (then None: the input is read whole) or it cannot be read from its bytes (None: the whole index is
         made)."""
-        sampled, printed = self._surveyed(chosen.compile_id)
-        if sampled and printed > 1:
+        printed = self._surveyed(chosen.compile_id)[1]
+        if self._heat_decides():
             return None
         method = self._method([chosen], chosen)
         return None if method is None else Picked(method, max(printed, 1), max(printed, 1), "last_c2")

@@ -21,6 +21,8 @@ CHUNK = 2 << 20
 HEADER = b"Compiled method ("
 BANNER = b"-compiled nmethod"
 END = b"[/Disassembly]"
+ENDS = (END, b"[/MachCode]")
+"""The last line of a finished method: `[/Disassembly]` with hsdis, `[/MachCode]` without it (`[MachCode]` hex)."""
 _VM_VERSION = re.compile(sources.VM_VERSION.encode())
 """`lines.VM_VERSION` in bytes."""
 SPAN_TARGETS, MIN_SPAN = 16, 16 << 20
@@ -234,8 +236,7 @@ def method_start(buf: bytes | mmap.mmap, header: int, floor: int) -> int:
 
 
 def method_pieces(stream: Readable, path: str, source: str, target: int) -> Iterator[Piece]:
-    """The cutter of dialects whose readers start afresh at each method header: `text_pieces`, each piece with
-    the JDK a `# VM version` line before it named."""
+    """`text_pieces`, each with the JDK a `# VM version` line before it named: for readers new at each header."""
     hint = None
     for piece in text_pieces(stream, target, source):
         yield piece if hint is None else replace(piece, jdk_hint=hint)

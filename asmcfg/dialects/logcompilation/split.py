@@ -19,7 +19,7 @@ from asmcfg.dialects.logcompilation.tasks import LogIndex, LogPart, index_log
 from asmcfg.model import Method
 from asmcfg.sources.lines import STDIN
 from asmcfg.sources.numbers import BYTES_DIGITS
-from asmcfg.sources.split import CHUNK, Piece, Readable, chunks, to_texts
+from asmcfg.sources.split import CHUNK, ENDS, Piece, Readable, chunks, to_texts
 
 if TYPE_CHECKING:
     from asmcfg.dialects import ReadOptions
@@ -29,8 +29,6 @@ HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""
 _CODE_LINE = b"\n  0x"
 """The start of an instruction line (an address after two blanks)."""
-_ENDS = (b"[/Disassembly]", b"[/MachCode]")
-"""The lines that end a method (`reader.is_end`)."""
 _FOLLOWED = re.compile(rb"</?(?:writer|print_nmethod|nmethod|tty|release)")
 """The start of every tag `TtyMachine` follows (and of some others: any name these begin)."""
 _HEADER_ID = re.compile(rb"Compiled method \([^)]{0,64}\)\s+%s\s+(?:\S+:\s*)?(%s) " % (BYTES_DIGITS, BYTES_DIGITS))
@@ -38,8 +36,9 @@ _HEADER_ID = re.compile(rb"Compiled method \([^)]{0,64}\)\s+%s\s+(?:\S+:\s*)?(%s
 
 
 def last_end(data: bytes) -> int:
-    """The offset just past the last line of `data` that ends a method (`_ENDS`), 0 when there is none."""
-    return max(_last_line_of(data, marker) for marker in _ENDS)
+    """The offset just past the last line of `data` that ends a method (`ENDS`, as `reader.is_end` reads them),
+    0 when there is none."""
+    return max(_last_line_of(data, marker) for marker in ENDS)
 
 
 def _last_line_of(data: bytes, marker: bytes) -> int:
