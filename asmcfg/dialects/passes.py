@@ -157,6 +157,12 @@ def lines_with(view: mmap.mmap, needle: bytes, path: str | None = None) -> list[
     return numbered(counts, [chunk[0] for chunk in found])
 
 
+def line_end(view: mmap.mmap, at: int) -> int:
+    """Where the line holding byte `at` of a mapped file ends (its newline, or the end of the file)."""
+    end = view.find(b"\n", at)
+    return len(view) if end < 0 else end
+
+
 def line_of(view: mmap.mmap, offset: int, path: str | None = None) -> int:
     """The 1-based number of the line that starts at byte `offset` (of the file at `path`, when known: see
     `before`)."""

@@ -209,11 +209,11 @@ class _Opening:
         """Where the line of the first `<nmethod>` record of `compile_id` starts (blanks only before it on its line),
         None when there is none."""
         from asmcfg.dialects.logcompilation.one import needle
+        from asmcfg.dialects.passes import line_end
 
         tag = b"<nmethod " + needle(compile_id)
         for start, _ in self._lines(compile_id):
-            end = self.view.find(b"\n", start)
-            at = self.view.find(tag, start, len(self.view) if end < 0 else end)
+            at = self.view.find(tag, start, line_end(self.view, start))
             if at >= 0:
                 return start if not self.view[start:at].strip() else None
         return None

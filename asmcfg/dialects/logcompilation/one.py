@@ -18,6 +18,7 @@ from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, c
 from asmcfg.dialects.logcompilation.logxml import TrapCollector
 from asmcfg.dialects.logcompilation.tasklines import opens_task, task_id, task_line
 from asmcfg.dialects.logcompilation.tasks import LogIndex, Span
+from asmcfg.dialects.passes import line_end
 
 _TASK_END = b"</task>"
 _TRAP = b"<uncommon_trap"
@@ -43,7 +44,7 @@ def index_one(view: mmap.mmap, path: str, compile_id: int, lines: list[tuple[int
     for start, number in lines:
         if start < covered:  # inside a task or a fired trap read already
             continue
-        end = _line_end(view, start)
+        end = line_end(view, start)
         if view[start : start + 1] in _BLANKS:  # an indented log (a JMH saveLog): its tasks are read as text
             return None
         if opens_task(view, start):
@@ -69,13 +70,7 @@ def _trap_end(view: mmap.mmap, start: int, end: int) -> int:
     if view[start:end].rstrip().endswith(b"/>"):
         return end + 1
     close = view.find(_TRAP_END, start, end + TRAP_REACH)
-    return -1 if close < 0 else _line_end(view, close) + 1
-
-
-def _line_end(view: mmap.mmap, at: int) -> int:
-    """Where the line holding offset `at` ends (its newline, or the end of the file)."""
-    end = view.find(b"\n", at)
-    return len(view) if end < 0 else end
+    return -1 if close < 0 else line_end(view, close) + 1
 
 
 def _task_end(view: mmap.mmap, after: int) -> int:
@@ -86,4 +81,4 @@ def _task_end(view: mmap.mmap, after: int) -> int:
     following = task_line(view, after, limit)
     if following < limit:
         return following
-    return len(view) if close < 0 else _line_end(view, close) + 1
+    return len(view) if close < 0 else line_end(view, close) + 1
