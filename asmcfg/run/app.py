@@ -219,7 +219,6 @@ def _whole(method: Method, inlined: str | None) -> Method:
 
 
 def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Unprinted] | None = None) -> None:
-    from asmcfg.render import dot
     from asmcfg.render.files import write_to
     from asmcfg.run import drawings
 
@@ -234,6 +233,8 @@ def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Un
 
         write_to(options.json, lambda out: json.write_json(results, out, unprinted))
     if dot_target:
+        from asmcfg.render import dot
+
         write_to(dot_target, lambda out: dot.write_many(results, out, options.fold))
     for each in told:
         drawings.finish(each, selected=not options.all)
