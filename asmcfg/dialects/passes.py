@@ -1,7 +1,7 @@
 """Passes over a mapped plain file, a chunk at a time, each chunk read once for a few looks: its newlines (the
 number of the line at an offset; the counts kept in the cache for the next run of the same file), how often a
-string occurs, the lines that hold one, and any look of the caller's. A pass over a large file is shared with a
-forked process where one can be forked."""
+string occurs, the lines that hold one, and any look of the caller's. The looks read the mapped file itself, not a
+copy of the chunk. A pass over a large file is shared with a forked process where one can be forked."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ the chunk may reach into them."""
 _CACHED = "lines"
 """What the cache calls the newline counts it keeps of a file."""
 
-Look = Callable[[mmap.mmap, int, bytes, int], Any]
-"""A look at one chunk: (the mapped file, the chunk's offset, its bytes with _REACH bytes of the next, how many are
-its own) -> what it finds there."""
+Look = Callable[[mmap.mmap, int, int], Any]
+"""A look at one chunk: (the mapped file, the chunk's offset, how many bytes from there are the chunk's own) -> what
+it finds there. A look may read _REACH bytes past the chunk."""
 Found = tuple[Any, ...]
 """What each look found in one chunk, in the order of the looks."""
 Count = tuple[int, int | None]
@@ -74,28 +74,35 @@ def _looked(view: mmap.mmap, looks: Sequence[Look], first: int, last: int) -> li
 
 def _chunk(view: mmap.mmap, start: int, stop: int, looks: Sequence[Look]) -> Found:
     """What `looks` find in bytes [start, stop) (start: a COUNT_BYTES boundary); their pages are let go once read."""
-    data = view[start : min(stop + _REACH, len(view))]
+    found = tuple(look(view, start, stop - start) for look in looks)
     if _RELEASE is not None and stop > start:
         view.madvise(_RELEASE, start, stop - start)
-    return tuple(look(view, start, data, stop - start) for look in looks)
+    return found
 
 
-def newlines(view: mmap.mmap, start: int, data: bytes, limit: int) -> Count:
+def newline_count(view: mmap.mmap, start: int, stop: int) -> int:
+    """The newlines in bytes [start, stop) of the mapped file (counted in a copy: `bytes.count`)."""
+    return view[start:stop].count(b"\n")
+
+
+def newlines(view: mmap.mmap, start: int, limit: int) -> Count:
     """The look that counts a chunk's newlines and names the JDK its last `# VM version: JDK N` line does."""
-    return data.count(b"\n", 0, limit), named_jdk(data, limit) if _names_jdk(data) else None
+    end = min(start + limit + _REACH, len(view))
+    named = named_jdk(view[start:end], limit) if _names_jdk(view, start, end) else None
+    return newline_count(view, start, start + limit), named
 
 
-def _names_jdk(data: bytes) -> bool:
-    """True when `data` holds a `# VM version: JDK ` line: its `#`s are looked at one by one (a `find` of one byte
-    is several times faster than one of the whole string), unless there are more than _HASHES."""
-    at = data.find(b"#")
+def _names_jdk(view: mmap.mmap, start: int, end: int) -> bool:
+    """True when bytes [start, end) hold a `# VM version: JDK ` line: their `#`s are looked at one by one (a
+    `find` of one byte is several times faster than one of the whole string), unless there are more than _HASHES."""
+    at = view.find(b"#", start, end)
     for _ in range(_HASHES):
         if at < 0:
             return False
-        if data.startswith(_VM_VERSION, at):
+        if at + len(_VM_VERSION) <= end and view[at : at + len(_VM_VERSION)] == _VM_VERSION:
             return True
-        at = data.find(b"#", at + 1)
-    return data.find(_VM_VERSION, at) >= 0
+        at = view.find(b"#", at + 1, end)
+    return view.find(_VM_VERSION, at, end) >= 0
 
 
 def occurrences(needle: bytes) -> Look:
@@ -103,11 +110,12 @@ def occurrences(needle: bytes) -> Look:
     return functools.partial(_occurrences, needle)
 
 
-def _occurrences(needle: bytes, view: mmap.mmap, start: int, data: bytes, limit: int) -> int:
-    total, at = 0, data.find(needle)
-    while 0 <= at < limit:
+def _occurrences(needle: bytes, view: mmap.mmap, start: int, limit: int) -> int:
+    stop, end = start + limit, min(start + limit + _REACH, len(view))
+    total, at = 0, view.find(needle, start, end)
+    while 0 <= at < stop:
         total += 1
-        at = data.find(needle, at + 1)
+        at = view.find(needle, at + 1, end)
     return total
 
 
@@ -117,22 +125,23 @@ def holding(needle: bytes) -> Look:
     return functools.partial(_holding, needle)
 
 
-def _holding(needle: bytes, view: mmap.mmap, start: int, data: bytes, limit: int) -> Held:
+def _holding(needle: bytes, view: mmap.mmap, start: int, limit: int) -> Held:
     found: list[tuple[int | None, int]] = []
     line: int | None = None
-    done = seen = 0
-    at = data.find(needle)
-    while 0 <= at < limit:
-        more = data.count(b"\n", done, at)
+    stop, end = start + limit, min(start + limit + _REACH, len(view))
+    done, seen = start, 0
+    at = view.find(needle, start, end)
+    while 0 <= at < stop:
+        more = newline_count(view, done, at)
         if more:
             seen += more
-            line = start + data.rfind(b"\n", done, at) + 1
+            line = view.rfind(b"\n", done, at) + 1
         if not found or found[-1][0] != line:
             found.append((line, seen))
         done = at
-        at = data.find(needle, at + 1)
-    last = data.rfind(b"\n", done, limit)
-    return found, start + last + 1 if last >= 0 else line
+        at = view.find(needle, at + 1, end)
+    last = view.rfind(b"\n", done, stop)
+    return found, last + 1 if last >= 0 else line
 
 
 def numbered(counts: Sequence[Count], held: Sequence[Held]) -> list[tuple[int, int]]:

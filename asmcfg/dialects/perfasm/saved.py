@@ -81,29 +81,34 @@ class SavedHeat:
         return replace(method, profile=Profile(self.source, events, heat))
 
 
-def sampled_in(view: mmap.mmap, base: int, data: bytes, limit: int) -> bool:
-    """True when a line that starts among the first `limit` bytes of `data` (bytes of `view` from `base`) is a
-    sampled line: a look of `passes.survey`. A line that holds `_HEAT` is read once, by the chunk it starts in,
-    however long it is: a line that starts in an earlier chunk is passed over, one that runs on past this chunk is
-    searched to its end."""
-    first = 0
+def sampled_in(view: mmap.mmap, base: int, limit: int) -> bool:
+    """True when a line that starts among the `limit` bytes of `view` from `base` is a sampled line: a look of
+    `passes.survey`. A line that holds `_HEAT` is read once, by the chunk it starts in, however long it is: a line
+    that starts in an earlier chunk is passed over, one that runs on past this chunk is searched to its end."""
+    stop = base + limit
+    first = base
     if base and view[base - 1] != 0x0A:  # the chunk starts inside a line
-        first = data.find(b"\n", 0, limit) + 1
+        first = view.find(b"\n", base, stop) + 1
         if not first:
             return False
     at = first  # a line start
-    while (found := _HEAT.search(data, at, min(len(data), limit + 1))) is not None and found.start() < limit:
-        start = max(data.rfind(b"\n", at, found.start()) + 1, at)
-        end = _line_end(view, base + found.start())
-        if sampled(view[base + start : end].decode("utf-8", "replace")):
+    while 0 <= (found := _heat_at(view, at, min(len(view), stop + 1))) < stop:
+        start = max(view.rfind(b"\n", at, found) + 1, at)
+        end = _line_end(view, found)
+        if sampled(view[start:end].decode("utf-8", "replace")):
             return True
-        at = end + 1 - base
-    last = max(data.rfind(b"\n", 0, limit) + 1, first)  # where the chunk's last line starts
-    if at > last or last >= limit:  # read already, or starts in the next chunk
+        at = end + 1
+    last = max(view.rfind(b"\n", base, stop) + 1, first)  # where the chunk's last line starts
+    if at > last or last >= stop:  # read already, or starts in the next chunk
         return False
-    end = _line_end(view, base + limit)
-    return _HEAT.search(view, base + limit, end) is not None and sampled(
-        view[base + last : end].decode("utf-8", "replace"))
+    end = _line_end(view, stop)
+    return _heat_at(view, stop, end) >= 0 and sampled(view[last:end].decode("utf-8", "replace"))
+
+
+def _heat_at(view: mmap.mmap, pos: int, endpos: int) -> int:
+    """Where `_HEAT` first matches in bytes [pos, endpos) of `view`, or -1."""
+    found = _HEAT.search(view, pos, endpos)
+    return -1 if found is None else found.start()
 
 
 def _line_end(view: mmap.mmap, at: int) -> int:
