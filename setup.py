@@ -1,9 +1,11 @@
-"""The optional compiled build: `ASMCFG_MYPYC=1 pip install .` compiles the modules of `COMPILED` with mypyc, and
-builds the C modules of `C_MODULES`.
+"""The build: the Python package, with the C module of `SPEEDUPS` when a C compiler is at hand (without one, the
+build goes on without it and the Python code does its work), and the optional compiled build:
+`ASMCFG_MYPYC=1 pip install .` also compiles the modules of `COMPILED` with mypyc and builds the C modules of
+`C_MODULES`.
 
-Without the variable this only calls `setup()`: the package is pure Python, as `pyproject.toml` describes it.
-The same variable gives a developer the compiled modules in place: `ASMCFG_MYPYC=1 python setup.py build_ext
---inplace` (remove them with `git clean -fdX asmcfg build`)."""
+Without the variable no mypy is needed and every module but those of `SPEEDUPS` is Python. The same
+variable gives a developer the compiled modules in place: `ASMCFG_MYPYC=1 python setup.py build_ext --inplace`
+(remove them with `git clean -fdX asmcfg build`)."""
 
 from __future__ import annotations
 
@@ -59,6 +61,13 @@ method's Instructions and reader of their comments (`_build.c`); the record make
 make and copy records without the interpreter (mypyc compiles a frozen dataclass's `__init__` as Python); the
 LogCompilation markup reader (`logcompilation/_tags.c`), which reads a line's tags and attributes without two
 patterns and a dict comprehension per tag."""
+SPEEDUPS = (
+    Extension("asmcfg.dialects._lines", ["asmcfg/dialects/_lines.c"], extra_compile_args=["-O3"], optional=True),
+)
+"""C modules every build makes when it can (a compile that fails leaves them out and the build goes on): the
+newline count and the heat look's search of a byte range (`dialects/_lines.c`), which the passes over a large file
+(`dialects/passes.py`, `dialects/perfasm/saved.py`) use instead of a copy and `bytes.count`, and the pattern's
+search, several times slower."""
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
 
@@ -75,15 +84,18 @@ def compiled_modules() -> list[str]:
 
 
 def ext_modules() -> list[object]:
-    """mypyc's extensions and the C modules for the compiled build when a command builds them, else none."""
-    if not compiled_build() or not BUILDING.intersection(sys.argv[1:]):
+    """When a command builds extensions: `SPEEDUPS`, and for the compiled build mypyc's extensions and `C_MODULES`
+    too; else none."""
+    if not BUILDING.intersection(sys.argv[1:]):
         return []
+    if not compiled_build():
+        return [*SPEEDUPS]
     try:
         from mypyc.build import mypycify
     except ImportError:
         sys.exit("ASMCFG_MYPYC=1 needs mypy (it holds mypyc) in the build environment: pip install mypy")
     os.chdir(ROOT)
-    return [*mypycify(compiled_modules(), opt_level="3"), *C_MODULES]
+    return [*mypycify(compiled_modules(), opt_level="3"), *C_MODULES, *SPEEDUPS]
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """asmcfg's build backend: setuptools' own, plus mypy as a build requirement when `ASMCFG_MYPYC=1` asks for the
 optional compiled build (`setup.py` then compiles the modules it lists with mypyc).
 
-Without the variable every hook is setuptools' and the package is pure Python: no compiler, no mypy."""
+Without the variable every hook is setuptools' and no mypy is needed: the package is Python, with the one small C
+module `setup.py` builds where a C compiler is at hand (its `SPEEDUPS`; none is needed)."""
 
 from __future__ import annotations
 

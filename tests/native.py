@@ -20,8 +20,9 @@ MODULES = {
     "asmcfg.dialects._build": ROOT / "asmcfg" / "dialects" / "_build.c",
     "asmcfg.model._make": ROOT / "asmcfg" / "model" / "_make.c",
     "asmcfg.dialects.logcompilation._tags": ROOT / "asmcfg" / "dialects" / "logcompilation" / "_tags.c",
+    "asmcfg.dialects._lines": ROOT / "asmcfg" / "dialects" / "_lines.c",
 }
-"""The compiled build's C modules (`C_MODULES` of setup.py) and their sources."""
+"""The C modules (`C_MODULES` and `SPEEDUPS` of setup.py) and their sources."""
 
 
 def compiler() -> str:

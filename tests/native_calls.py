@@ -4,7 +4,7 @@ being read while the C code reads them. tests/test_native_hardening.py runs them
 kills only the child: first, with `--workload`, the copied inputs of tests/data read through the same modules (its
 AddressSanitizer run).
 
-Run: python tests/native_calls.py FOLDER [--workload]. FOLDER holds the four modules, built. One JSON line per
+Run: python tests/native_calls.py FOLDER [--workload]. FOLDER holds the five modules, built. One JSON line per
 case is printed before its call (`start`) and one after (`done`, with what it gave: `returned` or the exception's
 class name), so a crash names its case.
 """
@@ -28,6 +28,7 @@ from asmcfg.dialects.annotations import FRAME_FIELDS, read_notes
 from asmcfg.dialects.header import unnamed_header
 from asmcfg.dialects.logcompilation import inline, logxml
 from asmcfg.dialects.logcompilation.logxml import Tag, unescape
+from asmcfg.dialects.perfasm import saved
 from asmcfg.model import Block, Edge, EdgeKind, Frame, Instruction, make
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -481,10 +482,11 @@ LOGS = [DATA / "logc" / "inlining-jdk17.xml.gz", DATA / "logc" / "javac-jdk17-tr
 
 
 def modules(folder: Path) -> SimpleNamespace:
-    """The four C modules built into `folder`."""
+    """The five C modules built into `folder`."""
     found = {name: load(name, library(name, folder)) for name in MODULES}
     return SimpleNamespace(scan=found["asmcfg.dialects.hsdis._scan"], build=found["asmcfg.dialects._build"],
-                           make=found["asmcfg.model._make"], tags=found["asmcfg.dialects.logcompilation._tags"])
+                           make=found["asmcfg.model._make"], tags=found["asmcfg.dialects.logcompilation._tags"],
+                           lines=found["asmcfg.dialects._lines"])
 
 
 def workload(m: SimpleNamespace) -> int:
@@ -509,7 +511,48 @@ def workload(m: SimpleNamespace) -> int:
         data = gzip.decompress(path.read_bytes())
         written += len(inline.read_log(str(path)).traps)
         inline.collect((logxml.TrapCollector(), inline.InlineCollector()), data, 0, 0, len(data))
+    for path in WORKLOAD:
+        data = path.read_bytes() if path.suffix != ".gz" else gzip.decompress(path.read_bytes())
+        assert m.lines.newlines(data, 0, len(data)) == data.count(b"\n")
+        for start in range(0, len(data), 4093):  # every alignment the 8-byte reads meet
+            assert m.lines.newlines(data, start, start + 9000) == data[start : start + 9000].count(b"\n")
+            found = m.lines.percent_blank(data, start, start + 9000)
+            expected = saved._HEAT.search(data, start, min(start + 9000, len(data)))
+            assert found == (-1 if expected is None else expected.start())
     return written
+
+
+# `_lines.newlines` and `_lines.percent_blank`
+
+
+@case()
+def newlines_of_a_str(m: Any) -> object:
+    return m.lines.newlines("a\nb", 0, 3)
+
+
+@case()
+def percent_blank_of_no_buffer(m: Any) -> object:
+    return m.lines.percent_blank(None, 0, 3)
+
+
+@case()
+def newlines_with_a_float_bound(m: Any) -> object:
+    return m.lines.newlines(b"a\nb", 0.5, 3)
+
+
+@case("returned")
+def newlines_and_percent_blank_with_bounds_past_either_end_clamp_them(m: Any) -> object:
+    data = b"12.50% \t0x1:\n%rax %\n" * 3
+    for start, stop in ((-sys.maxsize - 1, sys.maxsize), (sys.maxsize, -sys.maxsize - 1), (Number(-4), Number(99))):
+        assert m.lines.newlines(data, start, stop) == data[start:stop].count(b"\n")
+        where = m.lines.percent_blank(bytearray(data), start, stop)
+        assert where == -1 or data[where : where + 2] in (b"% ", b"%\n")
+    return m.lines.newlines(memoryview(data)[1:], 0, sys.maxsize)
+
+
+@case("ValueError")
+def newlines_with_a_bound_whose_index_raises(m: Any) -> object:
+    return m.lines.newlines(b"a\nb", Raising(), 3)
 
 
 def main() -> None:

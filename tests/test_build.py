@@ -1,8 +1,11 @@
 """The optional compiled build: pip gets mypy as a build requirement only when `ASMCFG_MYPYC=1` asks for it, so a
-plain `pip install .` stays pure Python; setup.py names existing modules and leaves the CLI and pages interpreted.
+plain `pip install .` compiles nothing with mypyc; setup.py names existing modules and leaves the CLI and pages
+interpreted. Every build makes the small C module of `SPEEDUPS` where it can, and goes on without it where its
+compile fails.
 
-These tests build nothing (no compiler is needed): they ask the backend's hooks as pip does, in a copy of the
-project's build files, so setuptools' metadata step writes there."""
+These tests ask the backend's hooks as pip does, in a copy of the project's build files, so setuptools' metadata
+step writes there; the last builds the C module there, with the system's compiler (skipped without one) and with
+one that fails."""
 
 from __future__ import annotations
 
@@ -97,3 +100,27 @@ def test_setup_compiles_existing_modules_and_leaves_the_cli_and_pages_interprete
     assert "asmcfg/sources/lines.py" not in compiled
     for kept in setup.INTERPRETED:
         assert (ROOT / kept).is_file() and kept not in compiled
+
+
+def test_every_build_makes_the_c_line_search_where_it_can() -> None:
+    setup = load(ROOT / "setup.py")
+    (lines,) = setup.SPEEDUPS
+    assert lines.name == "asmcfg.dialects._lines" and lines.optional  # a failed compile leaves it out
+    assert [(ROOT / source).is_file() for source in lines.sources] == [True]
+
+
+@pytest.mark.parametrize("works", [True, False], ids=["a compiler", "a compiler that fails"])
+def test_a_build_makes_the_c_module_or_goes_on_without_it(project: Path, tmp_path: Path, works: bool) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(project, tree, ignore=shutil.ignore_patterns("build", "*.json", "*.egg-info"))
+    env = {k: v for k, v in os.environ.items() if k != "ASMCFG_MYPYC"}
+    if not works:
+        env["CC"] = "false"  # every compile fails, as where there is no compiler or no Python headers
+    elif shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler here to build the C module with")
+    result = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree, env=env,
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    built = list((tree / "asmcfg" / "dialects").glob("_lines*.so")) + list((tree / "asmcfg").rglob("_lines*.pyd"))
+    assert len(built) == (1 if works else 0), result.stderr
+    assert not list(tree.glob("*__mypyc*")) and not list((tree / "asmcfg" / "dialects" / "hsdis").glob("*.so"))

@@ -1,6 +1,7 @@
-"""The optional compiled build's C modules (`_scan.c`, `_build.c`, `model/_make.c`, `logcompilation/_tags.c`) refuse
-what they cannot read with a Python exception and never crash the interpreter, give what the Python code gives on
-generated inputs, and read the copied inputs without one memory error under AddressSanitizer.
+"""The C modules (the compiled build's `_scan.c`, `_build.c`, `model/_make.c`, `logcompilation/_tags.c`, and the
+`_lines.c` every build makes where it can) refuse what they cannot read with a Python exception and never crash the
+interpreter, give what the Python code gives on generated inputs, and read the copied inputs without one memory
+error under AddressSanitizer.
 
 The calls with wrong types, odd objects and objects that change the containers being read are tests/native_calls.py's,
 run in a child process (a crash, which kills it by a signal, names its case). The modules are built here from their
@@ -44,7 +45,7 @@ EXAMPLES = settings(max_examples=300, deadline=None, derandomize=True,
 
 
 def build_all(out: Path, flags: tuple[str, ...]) -> Path:
-    """The four modules built into `out` with `flags`."""
+    """The five modules built into `out` with `flags`."""
     out.mkdir(parents=True, exist_ok=True)
     for name, source in MODULES.items():
         compile_module(name, source, out, flags)
