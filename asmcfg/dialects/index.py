@@ -7,13 +7,14 @@ are decoded, so listing costs about as much as `grep -c` on the file.
 
 from __future__ import annotations
 
+import functools
 import mmap
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import starmap
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from asmcfg import dialects
-from asmcfg.dialects.base import Buffer, IndexRecord, Scan, Window
+from asmcfg.dialects.base import Buffer, IndexRecord, Scan, Search, Window
 from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.dialects.scan import FORK, Serial, Split
 from asmcfg.errors import InputError
@@ -22,7 +23,12 @@ from asmcfg.model.make import maker
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import fill, mapped, open_binary
 
-__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_stream", "index_view", "windows"]
+if TYPE_CHECKING:
+    from asmcfg.dialects.passes import Found, Look
+
+T = TypeVar("T")
+
+__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_looking", "index_stream", "index_view", "windows"]
 
 BUFFER = 4 << 20
 """Bytes of a stream (or of a mapped file) scanned at a time."""
@@ -68,6 +74,57 @@ def index_file(
             return
     with open_binary(path, meter) as stream:
         yield from index_stream(stream, path, forced)  # type: ignore[arg-type]
+
+
+Looked = tuple[int, int, "Found"]
+"""What the looks found in one window: (its offset, its length, what each look found)."""
+
+
+def index_looking(
+    view: mmap.mmap, meter: Meter | None, forced: DialectName | None, looks: Sequence[Look]
+) -> tuple[list[IndexRecord], list[Looked]]:
+    """The index of a mapped file, as `index_file` makes it, and what `looks` (`passes`) find in each window it
+    searches, in input order, in the same pass: a window's looks run while its pages are in memory, before they
+    are let go."""
+    looked: list[Looked] = []
+    records = list(_indexed(view[:HEAD], _Looking(_mapped_scan(view, meter, None), looks, looked), forced))
+    return records, sorted(looked, key=lambda window: window[0])
+
+
+class _Looking:
+    """A scan whose search also runs looks on each window it is given, sending what they find with its finds
+    (from a forked process too) and keeping it in `looked`."""
+
+    __slots__ = ("_looked", "_looks", "_scan")
+
+    def __init__(self, scan: Scan, looks: Sequence[Look], looked: list[Looked]) -> None:
+        self._scan, self._looks, self._looked = scan, looks, looked
+
+    def __call__(self, search: Search[T], /) -> Iterator[T]:
+        for item in self._scan(functools.partial(_looking, search, self._looks)):
+            if item[0]:
+                yield item[1]
+            else:
+                self._looked.append(item[1])
+
+
+def _looking(search: Search[T], looks: Sequence[Look], windows: Iterator[Window]) -> Iterator[tuple[bool, Any]]:
+    """What `search` finds in `windows`, as (True, it), and what `looks` find in each window, as (False, Looked):
+    a window's looks run once the search has moved on from it, before the window's pages are let go."""
+    done: list[Looked] = []
+
+    def watched() -> Iterator[Window]:
+        for window in windows:
+            yield window
+            _, view, start, stop, _ = window
+            assert isinstance(view, mmap.mmap)  # the windows of a mapped file
+            done.append((start, stop - start, tuple(look(view, start, stop - start) for look in looks)))
+
+    for item in search(watched()):
+        yield from ((False, found) for found in done)
+        done.clear()
+        yield True, item
+    yield from ((False, found) for found in done)
 
 
 def index_stream(stream: Stream, source: str = "", forced: DialectName | None = None) -> Iterator[IndexRecord]:

@@ -199,6 +199,30 @@ def before(view: mmap.mmap, offset: int, path: str | None = None) -> tuple[int, 
     return 1 + sum(lines for lines, _ in counts), named[-1] if named else None
 
 
+def all_kept(view: mmap.mmap, path: str) -> bool:
+    """True when the cache keeps the newline counts of every chunk of the mapped file at `path`."""
+    return len(_kept(path)) == -(-len(view) // COUNT_BYTES)
+
+
+def keep_windows(view: mmap.mmap, path: str, looked: Sequence[tuple[int, int, Found]]) -> bool:
+    """Keep the newline counts of every chunk of the mapped file at `path` in the cache, as `counted` keeps them,
+    from the `newlines` looks (the first of each) of windows that cover the file in order, each inside one chunk
+    (`index.index_looking`'s); False, and nothing kept, when the windows are not so."""
+    counts: list[Count] = [(0, None)] * -(-len(view) // COUNT_BYTES)
+    reached = 0
+    for offset, length, found in looked:
+        chunk = offset // COUNT_BYTES
+        if offset != reached or (length and (offset + length - 1) // COUNT_BYTES != chunk):
+            return False
+        lines, jdk = found[0]
+        counts[chunk] = (counts[chunk][0] + lines, counts[chunk][1] if jdk is None else jdk)
+        reached += length
+    if reached != len(view):
+        return False
+    _keep(path, counts)
+    return True
+
+
 def _kept(path: str | None) -> list[Count]:
     """The counts the cache keeps for the file at `path`, as many chunks as it has; none when it keeps none."""
     if path is None:

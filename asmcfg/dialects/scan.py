@@ -163,18 +163,22 @@ def _compute_and_send(function: Callable[[], T], reducers: dict[type, Reducer], 
 
 
 def _search_and_send(search: Search[T], windows: Iterator[Window], fd: int) -> None:
-    """In the forked process: send what `search` finds, window by window."""
+    """In the forked process: send what `search` finds, window by window, and what it finds after the last."""
     sender = _Sender(fd)
     found: list[T] = []
+    ended = [-1]
 
     def searched() -> Iterator[Window]:
         for window in windows:
             yield window  # `search` takes the next window once it has yielded all it found in this one
-            sender.send(pickle.dumps((window[0] + window[3], found), pickle.HIGHEST_PROTOCOL))
+            ended[0] = window[0] + window[3]
+            sender.send(pickle.dumps((ended[0], found), pickle.HIGHEST_PROTOCOL))
             found.clear()
 
     for item in search(searched()):
         found.append(item)
+    if found and ended[0] >= 0:
+        sender.send(pickle.dumps((ended[0], found), pickle.HIGHEST_PROTOCOL))
     sender.close()
 
 

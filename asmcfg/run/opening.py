@@ -22,6 +22,7 @@ from asmcfg.dialects.base import Dialect, IndexRecord, ReadOptions
 from asmcfg.errors import InputError, SelectionError
 from asmcfg.model import Compiler, DialectName, Method
 from asmcfg.run import selection
+from asmcfg.run.indexing import SURVEY, index_whole
 from asmcfg.run.pipeline import Picked, Selector
 from asmcfg.sources.lines import STDIN, Meter, display_name
 from asmcfg.sources.split import mapped
@@ -42,9 +43,6 @@ _PIECES = (DialectName.HSDIS, DialectName.MACHCODE, DialectName.LOGCOMPILATION)
 _MAX_NAMES = 100
 """Names kept for the choice's message (`pipeline._MAX_NAMES`)."""
 _HEADER = b"Compiled method ("
-_SURVEY = "survey"
-"""What the cache calls its answers to "does the file hold a sampled line, and how many compilations does it
-print"."""
 _TAILS = (2 << 20, 64 << 20)
 """Bytes at the end of a LogCompilation log in which the default choice looks for the last printed C2 compilation,
 in turn; the whole log is indexed when it is not in the log's second half."""
@@ -130,9 +128,7 @@ class _Opening:
         records = self._direct() if self._logged() and self.selector.compile_id is not None else None
         total = None
         if records is None:
-            from asmcfg.dialects.index import index_file
-
-            records = list(index_file(self.path, meter, self.dialect.name))
+            records = index_whole(self.view, self.path, self.dialect, meter, self.selector.compile_id is None)
             total = sum(1 for r in records if r.printed)
         if not records:
             return None
@@ -243,7 +239,7 @@ class _Opening:
         from asmcfg.dialects.perfasm.saved import sampled_in
         from asmcfg.sources import cache
 
-        answer = self._answer or cache.load(_SURVEY, self.path)
+        answer = self._answer or cache.load(SURVEY, self.path)
         known = (isinstance(answer, dict) and type(answer.get("sampled")) is bool
                  and (type(answer.get("printed")) is int or not self._logged()))
         if known and (compile_id is None or (answer["sampled"] and answer["printed"] > 1)):  # heat: read whole
@@ -259,7 +255,7 @@ class _Opening:
         if not known:
             answer = {"sampled": any(chunk[0] for chunk in found),
                       "printed": sum(chunk[1] for chunk in found) if counting else None}
-            cache.store(_SURVEY, self.path, answer)
+            cache.store(SURVEY, self.path, answer)
         self._answer = answer
         return answer["sampled"], answer["printed"] or 0
 
