@@ -85,49 +85,52 @@ static void clamp(Py_ssize_t length, Py_ssize_t *start, Py_ssize_t *stop)
     }
 }
 
-static PyObject *newlines(PyObject *self, PyObject *args)
+typedef Py_ssize_t (*Search)(const unsigned char *p, Py_ssize_t n);
+
+/* Take (buffer, start, stop) as `format` names them and run `search` over the clamped range of the buffer without
+the GIL: its result in *found (`empty` for an empty range), the clamped start in *start; -1 with an exception set
+when the arguments are not so. */
+static int searched(PyObject *args, const char *format, Search search, Py_ssize_t empty, Py_ssize_t *start,
+                    Py_ssize_t *found)
 {
     PyObject *source;
-    Py_ssize_t start, stop;
-    if (!PyArg_ParseTuple(args, "Onn:newlines", &source, &start, &stop)) {
-        return NULL;
+    Py_ssize_t stop;
+    if (!PyArg_ParseTuple(args, format, &source, start, &stop)) {
+        return -1;
     }
     Py_buffer view;
     if (PyObject_GetBuffer(source, &view, PyBUF_SIMPLE) < 0) {
-        return NULL;
+        return -1;
     }
-    clamp(view.len, &start, &stop);
-    Py_ssize_t found = 0;
-    if (stop > start) {
-        const unsigned char *p = (const unsigned char *)view.buf + start;
+    clamp(view.len, start, &stop);
+    Py_ssize_t result = empty;
+    if (stop > *start) {
+        const unsigned char *p = (const unsigned char *)view.buf + *start;
+        Py_ssize_t n = stop - *start;
         Py_BEGIN_ALLOW_THREADS
-        found = count(p, stop - start);
+        result = search(p, n);
         Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&view);
+    *found = result;
+    return 0;
+}
+
+static PyObject *newlines(PyObject *self, PyObject *args)
+{
+    Py_ssize_t start, found;
+    if (searched(args, "Onn:newlines", count, 0, &start, &found) < 0) {
+        return NULL;
+    }
     return PyLong_FromSsize_t(found);
 }
 
 static PyObject *percent_blank(PyObject *self, PyObject *args)
 {
-    PyObject *source;
-    Py_ssize_t start, stop;
-    if (!PyArg_ParseTuple(args, "Onn:percent_blank", &source, &start, &stop)) {
+    Py_ssize_t start, found;
+    if (searched(args, "Onn:percent_blank", percent_at, -1, &start, &found) < 0) {
         return NULL;
     }
-    Py_buffer view;
-    if (PyObject_GetBuffer(source, &view, PyBUF_SIMPLE) < 0) {
-        return NULL;
-    }
-    clamp(view.len, &start, &stop);
-    Py_ssize_t found = -1;
-    if (stop > start) {
-        const unsigned char *p = (const unsigned char *)view.buf + start;
-        Py_BEGIN_ALLOW_THREADS
-        found = percent_at(p, stop - start);
-        Py_END_ALLOW_THREADS
-    }
-    PyBuffer_Release(&view);
     return PyLong_FromSsize_t(found < 0 ? -1 : start + found);
 }
 
