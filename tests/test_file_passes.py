@@ -107,3 +107,15 @@ def test_the_heat_look_finds_a_sampled_line_wherever_it_starts_and_ends(
     lines = text.decode("utf-8", "replace").split("\n")
     assert any(map(sampled, lines)) is expected  # what a read of every line finds
     assert any(chunk[0] for chunk in passes.survey(mapped(path), [sampled_in])) is expected
+
+
+@pytest.mark.parametrize(("count", "limit"), [(400, 4 << 20), (3, 4 << 20), (400, 1000), (5, 37), (400, 0)])
+def test_the_first_lines_are_those_a_split_of_the_head_gives(count: int, limit: int, tmp_path: Path) -> None:
+    text = lzma.decompress(LOG.read_bytes())
+    for name, data in (("run.log", text), ("short.log", text[:2000]), ("cut.log", text[:2000].rstrip(b"\n"))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        view = mapped(path)
+        lines = passes.first_lines(view, count, limit)
+        assert lines == data[:limit].split(b"\n", count)[:count]
+        assert lines[0].startswith(b"<?xml") or limit < 6

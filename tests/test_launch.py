@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import subprocess
 import sys
@@ -82,11 +83,14 @@ def test_version_and_help_load_neither_click_nor_the_pipeline() -> None:
 LISTED = ROOT / "tests" / "data" / "logc"
 
 
-def launched(*args: str, tmp_path: Path) -> tuple[int, str, str, list[str]]:
-    """`asmcfg ARGS` through the launcher with every file counted as large (listed from the header index): exit
-    status, stdout, stderr and the package modules the run loaded."""
+def launched(*args: str, tmp_path: Path, opened: bool = False) -> tuple[int, str, str, list[str]]:
+    """`asmcfg ARGS` through the launcher with every file counted as large (listed from the header index, and when
+    `opened` its compilations opened through it): exit status, stdout, stderr and the package modules the run
+    loaded."""
     probe = (
-        "import sys\nfrom asmcfg.run import wholelog\nwholelog.INDEX_BYTES = 0\nfrom asmcfg.launch import main\n"
+        "import sys\nfrom asmcfg.run import wholelog\nwholelog.INDEX_BYTES = 0\n"
+        + ("from asmcfg.run import opening\nopening.OPEN_BYTES = 0\n" if opened else "")
+        + "from asmcfg.launch import main\n"
         f"sys.argv = ['asmcfg', *{list(args)!r}]\n"
         "try:\n    main()\nexcept SystemExit as exit:\n    code = exit.code\nelse:\n    code = 0\n"
         "sys.stdout.flush()\n"
@@ -123,6 +127,23 @@ def test_list_of_a_large_file_loads_neither_click_nor_the_method_pipeline(name: 
     assert "asmcfg.dialects.index" in loaded
     if name.endswith(".txt.gz"):  # only dialects with the default indexer could have written it: none is sniffed
         assert not [m for m in loaded if m.endswith(".reader") or m == "asmcfg.dialects.builder"]
+
+
+@pytest.mark.parametrize("chosen", [False, True])
+def test_opening_a_text_log_loads_nothing_for_logcompilation_or_heat(chosen: bool, tmp_path: Path) -> None:
+    path = plain("hsdis-jdk17-Tensor4D.txt.gz", tmp_path)
+    rows = [row.split() for row in launched(path, "--list", tmp_path=tmp_path)[1].splitlines()[1:]]
+    wanted = [row for row in rows if row[0] == "c2"][-1] if chosen else rows[0]  # the default choice: the last C2
+    selector = [] if chosen else ["--compile-id", wanted[1]]
+    code, out, _, modules = launched(path, *selector, "--json", "-", "-q", tmp_path=tmp_path, opened=True)
+    assert code == 0
+    method = json.loads(out)["methods"][0]
+    assert (method["compile_id"], method["compiler"]) == (int(wanted[1]), wanted[0])
+    loaded = set(modules)
+    assert {"asmcfg.run.opening", "asmcfg.dialects.seek", "asmcfg.dialects.hsdis.reader"} <= loaded  # the index's
+    assert not [m for m in loaded if m.startswith("asmcfg.dialects.logcompilation.")]
+    assert not loaded & {"asmcfg.dialects.perfasm.text", "asmcfg.facts.heat_report", "asmcfg.model.log",
+                         "asmcfg.model.profile", "asmcfg.render.dot"}
 
 
 def test_a_large_file_with_no_compilation_fails_alike_on_both_paths(tmp_path: Path) -> None:

@@ -14,12 +14,17 @@ few samples (a one-instruction loop top) can lose to a larger, rarer one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from asmcfg.analyses import loops
 from asmcfg.analyses.context import Context, make_context
 from asmcfg.analyses.hotness import entry_block, is_cold
 from asmcfg.cfg.build import GAP
-from asmcfg.model import Analysis, Cfg, EdgeKind, Feature, HotPath, Loop, Profile
+from asmcfg.model import Analysis, Cfg, EdgeKind, Feature, HotPath, Loop
 from asmcfg.model.factory import replace
+
+if TYPE_CHECKING:
+    from asmcfg.model import Profile
 
 DEFAULT_PATHS = 3
 """Hot paths computed when the context does not ask for another number."""

@@ -178,6 +178,18 @@ def line_end(view: mmap.mmap, at: int) -> int:
     return len(view) if end < 0 else end
 
 
+def first_lines(view: mmap.mmap, count: int, limit: int) -> list[bytes]:
+    """The first `count` lines of `view` that start in its first `limit` bytes, without their newlines (the last
+    one cut at `limit`): `view[:limit].split(b"\\n", count)[:count]`, without copying the `limit` bytes."""
+    end = 0
+    for _ in range(count):
+        end = view.find(b"\n", end, limit) + 1
+        if not end:
+            end = limit
+            break
+    return view[:end].split(b"\n")[:count]
+
+
 def line_of(view: mmap.mmap, offset: int, path: str | None = None) -> int:
     """The 1-based number of the line that starts at byte `offset` (of the file at `path`, when known: see
     `before`)."""

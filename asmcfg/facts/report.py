@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asmcfg import describe
 from asmcfg.analyses import copies, heat
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.facts import heat_report, meaning
+from asmcfg.facts import meaning
 from asmcfg.isa import for_name
 from asmcfg.model import (
     Analysis,
@@ -17,12 +17,15 @@ from asmcfg.model import (
     Feature,
     Flow,
     Loop,
-    Profile,
     Tag,
     TrapOrigin,
     Unprinted,
     Verdict,
 )
+
+if TYPE_CHECKING:
+    from asmcfg.facts import heat_report
+    from asmcfg.model import Profile
 
 _CHECK_TAGS = frozenset({Tag.RANGE_CHECK, Tag.NULL_CHECK})
 
@@ -182,6 +185,8 @@ def profile_fields(result: Analysis) -> dict[str, Any]:
     profile = result.cfg.method.profile
     if profile is None:
         return {}
+    from asmcfg.facts import heat_report  # the heat figures: loaded for a method with heat only
+
     cold = heat_report.cold_share(result)
     return {
         "profile": {
@@ -252,6 +257,8 @@ def trap_log_disagreements(result: Analysis) -> list[dict[str, Any]]:
 
 def unattributed_dict(result: Analysis) -> dict[str, Any] | None:
     """The samples perfasm's regions count but print on no line: in all, per region, the likely cause."""
+    from asmcfg.facts import heat_report
+
     found = heat_report.unattributed(result)
     if found is None:
         return None

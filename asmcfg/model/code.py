@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from asmcfg.model.log import LogInline, LogTrap
-from asmcfg.model.profile import Profile
 from asmcfg.model.words import Compiler, DialectName, Feature, IsaName, Syntax, Word
+
+if TYPE_CHECKING:
+    from asmcfg.model.log import LogInline, LogTrap
+    from asmcfg.model.profile import Profile
 
 
 class EdgeKind(Word):

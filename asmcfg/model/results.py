@@ -4,11 +4,13 @@ their inlining, loop copies and vectors, runtime paths, type checks) and the ana
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asmcfg.model.code import Cfg, Edge, Frame
-from asmcfg.model.log import LogInline, LogTrap
 from asmcfg.model.words import CallKind, Check, LoopRole, PathKind, Tag, VectorIsa, Verdict, Word
+
+if TYPE_CHECKING:
+    from asmcfg.model.log import LogInline, LogTrap
 
 
 class TrapKind(Word):

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from asmcfg import describe
 from asmcfg.facts import meaning, report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
-from asmcfg.model import Analysis, Block, Instruction, Profile, Trap, Unprinted
+from asmcfg.model import Analysis, Block, Instruction, Trap, Unprinted
+
+if TYPE_CHECKING:
+    from asmcfg.model import Profile
 
 SCHEMA = 1
 

@@ -98,7 +98,9 @@ def _plain(options: Options) -> str | None:
 
 def _dialect(view: mmap.mmap, forced: DialectName | None) -> Dialect | None:
     """The dialect the input's first lines name (as `dialects.open_reader` sniffs), when it can be read in pieces."""
-    head = view[:_HEAD].split(b"\n", dialects.SAMPLE_LINES)[: dialects.SAMPLE_LINES]  # no UTF-8 sequence holds \n
+    from asmcfg.dialects.passes import first_lines
+
+    head = first_lines(view, dialects.SAMPLE_LINES, _HEAD)  # no UTF-8 sequence holds \n
     name = dialects.choose([line.decode("utf-8", "replace").rstrip("\r") for line in head], forced).name
     return dialects.BY_NAME[name] if name in _PIECES else None
 
@@ -235,7 +237,6 @@ class _Opening:
         one pass that also counts the lines and finds those naming `compile_id`; kept in the cache with the counts,
         so a next run makes no pass but the search for a compile id."""
         from asmcfg.dialects import passes
-        from asmcfg.dialects.logcompilation.one import needle
         from asmcfg.dialects.perfasm.saved import sampled_in
         from asmcfg.sources import cache
 
@@ -248,6 +249,8 @@ class _Opening:
         counting = not known and self._logged()
         looks: list[passes.Look] = ([] if known else [sampled_in]) + ([passes.occurrences(_HEADER)] if counting else [])
         if compile_id is not None:
+            from asmcfg.dialects.logcompilation.one import needle
+
             looks.append(passes.holding(needle(compile_id)))
         counts, found = passes.counted(self.view, self.path, looks)
         if compile_id is not None:

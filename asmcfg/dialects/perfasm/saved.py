@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from asmcfg.dialects.perfasm.text import split_columns
-from asmcfg.model import Method, Profile
+from asmcfg.model import Method
 from asmcfg.model.make import compiled
 from asmcfg.sources.lines import Line
 from asmcfg.sources.numbers import HEX
@@ -66,6 +65,8 @@ class SavedHeat:
         match = _SAMPLED.match(text)
         if match is None:
             return text
+        from asmcfg.dialects.perfasm.text import split_columns  # the console's columns: loaded for heat only
+
         values, _ = split_columns(match.group(0))
         self._by_line[number] = (int(match.group(1), 16), values)
         return " " * match.end() + text[match.end() :]
@@ -80,6 +81,8 @@ class SavedHeat:
                    for values in (row[1],)}
         if not sampled:
             return method
+        from asmcfg.model import Profile
+
         width = max(max(values, default=-1) for values in sampled.values()) + 1
         heat = {address: tuple(values.get(i, 0.0) for i in range(width)) for address, values in sampled.items()}
         events = tuple(f"column {i + 1}" for i in range(width))
