@@ -30,9 +30,10 @@ from pathlib import Path
 
 CORPUS = Path("/work/shared/corpus/large")
 CACHE = Path(tempfile.mkdtemp(prefix="asmcfg-bench-cache-"))
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"ASMCFG_CACHE_DIR": str(CACHE)}
-"""The runs' environment: modules compiled once (a warm-up run writes them), as an installed asmcfg has them; a
-cache of their own."""
+_UNSET = ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")
+ENV = {k: v for k, v in os.environ.items() if k not in _UNSET} | {"ASMCFG_CACHE_DIR": str(CACHE)}
+"""The runs' environment: modules compiled once (a warm-up run writes them), as an installed asmcfg has them;
+output buffered, as Python buffers it unless told not to; a cache of their own."""
 WHOLE = ("import sys; from asmcfg.run import opening; opening.COMPRESSED_BYTES = 1 << 62; "
          "from asmcfg.launch import main; sys.argv[0] = 'asmcfg'; main()")
 """A run that reads a compressed input whole, as every run did before the cache."""
