@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -11,6 +10,7 @@ from asmcfg.facts import meaning, report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
 from asmcfg.model import Analysis, Block, Instruction, Trap, Unprinted
+from asmcfg.render import indented
 
 if TYPE_CHECKING:
     from asmcfg.model import Profile
@@ -145,7 +145,7 @@ def write_json(results: Iterable[Analysis], out: TextIO, not_printed: Sequence[U
     document: dict[str, Any] = {"schema": SCHEMA, "methods": [method_dict(r) for r in results]}
     if not_printed is not None:
         document["not_printed"] = [report.unprinted_dict(item) for item in not_printed]
-    json.dump(document, out, indent=1, sort_keys=False)
+    out.write(indented.dumps(document))
     out.write("\n")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
@@ -13,6 +12,7 @@ from asmcfg.diff import gate, items, report
 from asmcfg.diff.match import Diff, diff
 from asmcfg.errors import SelectionError
 from asmcfg.model import Analysis, DialectName, JavaSources, Method, Syntax
+from asmcfg.render import indented
 from asmcfg.render.files import bytes_to, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs, selection
@@ -217,7 +217,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
         _wrote(options.html, result, options.quiet)
     if options.json:
         document = report.document(result, failures)
-        write_to(options.json, lambda out: _write(out, json.dumps(document, indent=1) + "\n"))
+        write_to(options.json, lambda out: _write(out, indented.dumps(document) + "\n"))
     drawings.finish(told, selected=True)
 
 

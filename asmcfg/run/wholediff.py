@@ -12,7 +12,6 @@ once. Small logs are read twice in all; a large one once more per group.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from asmcfg.diff import gate, items
 from asmcfg.diff.match import Diff, diff
 from asmcfg.diff.pairs import Key, Lone, PairRow, document, headline, pair_document, rank
 from asmcfg.model import Header, Method
+from asmcfg.render import indented
 from asmcfg.render.files import write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs
@@ -221,7 +221,7 @@ def _write(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names: tupl
     if options.json:
         sides = tuple({"source": name, "compilations": total} for name, total in zip(names, totals, strict=True))
         found = document(rows, only, sides, bool(options.fail_on))
-        write_to(options.json, lambda out: _text(out, json.dumps(found, indent=1) + "\n"))
+        write_to(options.json, lambda out: _text(out, indented.dumps(found) + "\n"))
     if options.html is not None:
         from asmcfg.diff.wholeshow import write_index
 
