@@ -8,11 +8,8 @@ import os
 import sys
 
 from asmcfg import __version__
+from asmcfg.run import YOUNG_COLLECTION
 
-YOUNG_OBJECTS = 50_000
-"""Allocations between two collections of the collector's youngest generation (Python's default is 700). A run
-makes most of its objects as it starts (modules, classes, functions), all of which live until it ends: at the
-default, opening one compilation of a large log collected about 50 times for nothing (17-24 ms); now none."""
 HELP_COLUMNS = {80: 78, 100: 98}
 """Terminal columns (capped at the CLI's 100) -> the width click formats help to: the stored help's widths."""
 
@@ -23,7 +20,7 @@ def main() -> None:
     left when it ends is frozen out of the collector's reach: Python's exit would walk all of it again, in
     collections that free nothing a process about to end needs freed (its files are closed, its outputs written,
     and its exit handlers still run), 35-40 ms of an open's exit."""
-    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
+    gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     try:
         _command()
     finally:

@@ -22,7 +22,7 @@ from asmcfg.errors import StrictError, WorkerError
 from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, DialectName, Method
 from asmcfg.render.jsonl import COMPACT
-from asmcfg.run import pool
+from asmcfg.run import YOUNG_COLLECTION, pool
 from asmcfg.run.enrich import Enrichment, enrich
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
@@ -49,10 +49,6 @@ Work = Any
 """A piece the dialect's cutter cut (it has a `size`), a batch of methods read here, or a Tally."""
 BATCH_BYTES = 1 << 20
 """Input bytes sent to a worker at a time."""
-YOUNG_COLLECTION = 10_000
-"""Container allocations between collections of the youngest generation during a run. A run makes millions of
-short-lived records, hardly any in reference cycles; collecting them 14 times less often saves 3-5% of the CPU
-and changes no peak."""
 LARGE_RECORD_BATCH_BYTES = 1 << 17
 """Input bytes sent at a time when the records are larger than their input (full `--jsonl` records, about 1.5
 times it), so that the results in flight stay a few MB. Smaller batches cost wall time (the worker waits longer
