@@ -4,7 +4,7 @@ The standard library only indents with its pure-Python encoder, which runs a gen
 every piece of text up through each level; here one call per container appends its pieces to one list, joined
 once. Strings go through the same C function the encoder uses (`encode_basestring_ascii`), numbers through the
 same `repr`s, so the text is the same: `tests/test_indented_json.py` compares the two on generated documents and
-on every JSON output of the corpus.
+on the `--json` outputs of real dumps, perfasm output, a LogCompilation log and a diff.
 """
 
 from __future__ import annotations
