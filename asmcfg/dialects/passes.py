@@ -85,6 +85,11 @@ def _chunk(view: mmap.mmap, start: int, stop: int, looks: Sequence[Look]) -> Fou
     return found
 
 
+def _reach(view: mmap.mmap, start: int, limit: int) -> int:
+    """Where a look at the chunk of `limit` bytes from `start` may read to: _REACH bytes past it, within the file."""
+    return min(start + limit + _REACH, len(view))
+
+
 def newline_count(view: mmap.mmap, start: int, stop: int) -> int:
     """The newlines in bytes [start, stop) of the mapped file: counted where they are by the C module `_lines`
     when it is built (several times faster), else in a copy by `bytes.count`."""
@@ -93,7 +98,7 @@ def newline_count(view: mmap.mmap, start: int, stop: int) -> int:
 
 def newlines(view: mmap.mmap, start: int, limit: int) -> Count:
     """The look that counts a chunk's newlines and names the JDK its last `# VM version: JDK N` line does."""
-    end = min(start + limit + _REACH, len(view))
+    end = _reach(view, start, limit)
     named = named_jdk(view[start:end], limit) if _names_jdk(view, start, end) else None
     return newline_count(view, start, start + limit), named
 
@@ -117,7 +122,7 @@ def occurrences(needle: bytes) -> Look:
 
 
 def _occurrences(needle: bytes, view: mmap.mmap, start: int, limit: int) -> int:
-    stop, end = start + limit, min(start + limit + _REACH, len(view))
+    stop, end = start + limit, _reach(view, start, limit)
     total, at = 0, view.find(needle, start, end)
     while 0 <= at < stop:
         total += 1
@@ -134,7 +139,7 @@ def holding(needle: bytes) -> Look:
 def _holding(needle: bytes, view: mmap.mmap, start: int, limit: int) -> Held:
     found: list[tuple[int | None, int]] = []
     line: int | None = None
-    stop, end = start + limit, min(start + limit + _REACH, len(view))
+    stop, end = start + limit, _reach(view, start, limit)
     done, seen = start, 0
     at = view.find(needle, start, end)
     while 0 <= at < stop:
