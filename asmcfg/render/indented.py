@@ -72,16 +72,9 @@ def _scalar(value: Any, pad: str, put: Callable[[str], None]) -> str:
     a subclass of one of those containers is appended, and "" returned."""
     if isinstance(value, str):
         return _string(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float):
-        return _float(value)
+    text = _constant(value)
+    if text is not None:
+        return text
     if isinstance(value, (list, tuple)):
         _list(value, pad, put)
         return ""
@@ -93,17 +86,26 @@ def _scalar(value: Any, pad: str, put: Callable[[str], None]) -> str:
 
 def _key(key: Any) -> str:
     """A dict key that is not a str, as the encoder turns it into one."""
-    if isinstance(key, float):
-        return _float(key)
-    if key is True:
-        return "true"
-    if key is False:
-        return "false"
-    if key is None:
+    text = _constant(key)
+    if text is None:
+        raise TypeError(f"keys must be str, int, float, bool or None, not {key.__class__.__name__}")
+    return text
+
+
+def _constant(value: Any) -> str | None:
+    """The text of None, a bool, an int or a float (bools before ints, as the encoder tests them; no value is both
+    an int and a float); None for any other value."""
+    if value is None:
         return "null"
-    if isinstance(key, int):
-        return int.__repr__(key)
-    raise TypeError(f"keys must be str, int, float, bool or None, not {key.__class__.__name__}")
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _float(value)
+    return None
 
 
 def _float(value: float) -> str:
