@@ -100,6 +100,6 @@ def test_a_row_of_a_large_plain_file_opens_through_the_index_as_the_whole_read_g
     monkeypatch.setattr(opening, "OPEN_BYTES", 0)
     calls: list[int] = []
     real = opening.open_one
-    monkeypatch.setattr(opening, "open_one", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(opening, "open_one", lambda *a, **k: calls.append(1) or real(*a, **k))
     indexed = [open_compilation(Reading(str(plain)), entry.row) for entry in index.entries]
     assert len(calls) == len(index.entries) and indexed == whole

@@ -278,3 +278,23 @@ class FlagPassing(Word):
     """Inserted after `java` in the command."""
     JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
     """Through the environment, so every JVM the command starts reads them."""
+
+
+class ChoiceRule(Word):
+    """Why `Log.choose` chose a compilation: the most measured heat among the matching ones (`hottest`: perfasm, a
+    JMH saveLog, a recording), else the last C2 one (`last_c2`), else the last (`last`); with a perfasm `--profile`
+    and no criterion, the one most of its sampled addresses land on (`profile`) or the run's hottest, which perfasm
+    did not print (`unprinted`)."""
+
+    HOTTEST = "hottest"
+    LAST_C2 = "last_c2"
+    LAST = "last"
+    PROFILE = "profile"
+    UNPRINTED = "unprinted"
+
+
+class NoteKind(Word):
+    """What a `Log` tells (`Log.notes`): which JVM of a record folder is read; a decompression into the cache."""
+
+    JVM_CHOSEN = "jvm_chosen"
+    DECOMPRESSED = "decompressed"

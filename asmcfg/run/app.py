@@ -7,21 +7,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from asmcfg import describe, dialects
-from asmcfg.errors import AsmcfgError, InputError, SelectionError, StrictError
-from asmcfg.model import Analysis, Method, Unprinted
-from asmcfg.run import enrich, opening, recorded, selection, wholelog
+from asmcfg import describe
+from asmcfg.errors import SelectionError
+from asmcfg.model import Analysis, Method, NoteKind, Unprinted
+from asmcfg.run import enrich, recorded, selection, wholelog
+from asmcfg.run.choosing import Checked, nothing_selected, unprinted_of
+from asmcfg.run.log import Log
 from asmcfg.run.matching import matching, run_labels
 from asmcfg.run.options import Options
-from asmcfg.run.pipeline import (
-    Picked,
-    Selector,
-    Stream,
-    no_methods_error,
-    open_input,
-    pick_one,
-    pick_profiled,
-)
+from asmcfg.run.pipeline import Picked, Selector, Stream, open_input
 from asmcfg.run.progress import Progress
 from asmcfg.terminal import visible
 
@@ -43,53 +37,74 @@ def run(options: Options) -> int:
     from asmcfg.run.outputs import check_run
 
     check_run(options)
-    options = recorded.apply(options)
+    log = Log(options.input, log=options.log, profile=options.profile, pid=options.pid,
+              input_format=options.input_format, syntax=options.syntax, jdk=options.jdk, paths=options.paths,
+              skid=options.skid, strict=options.strict)
+    notes = _Notes(log, options.quiet)
+    notes.say()
+    options = replace(options, input=log.path, profile=log.profile)
     if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
         sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
                          "or give a FILE, see --help)\n")
     # --list to a terminal: its rows show the progress, and a bar would tangle with them
     with Progress(options.input, options.quiet or (options.list and sys.stdout.isatty())) as progress:
-        return _run(options, progress)
+        log.watch(progress)
+        try:
+            return _run(options, log, progress, notes)
+        finally:
+            notes.say()
 
 
-def _run(options: Options, progress: Progress) -> int:
+class _Notes:
+    """A log's notes, each said on stderr once (unless quiet), as soon as the run reaches a point to say them."""
+
+    def __init__(self, log: Log, quiet: bool) -> None:
+        self.log, self.quiet, self.said = log, quiet, 0
+
+    def say(self) -> None:
+        """The notes not said yet."""
+        for note in self.log.notes[self.said:]:
+            self.said += 1
+            if self.quiet:
+                continue
+            if note.kind is NoteKind.JVM_CHOSEN:
+                sys.stderr.write(visible(note.text) + "\n")
+            else:
+                from asmcfg.render.summary import stderr_console
+
+                stderr_console().print(visible(note.text), highlight=False, markup=False, soft_wrap=True)
+
+
+def _run(options: Options, log: Log, progress: Progress, notes: _Notes) -> int:
     if options.jsonl is not None or (options.list and not options.strict and wholelog.large(options.input)):
         return wholelog.run(options, progress)
-    how = enrich.load(options.log, options.profile, options.jdk, options.paths,
-                      strict_log=not options.all and not options.list, source=options.input, skid=options.skid)
-    perf = how.profile
-    read = dialects.ReadOptions(options.syntax)
+    if options.list or options.all:
+        return _run_many(options, log, progress)
+    picked = log.choose_by(options.selector, counted=not options.quiet)
+    notes.say()
+    return _write_one(picked, log, options, progress)
+
+
+def _run_many(options: Options, log: Log, progress: Progress) -> int:
+    """`--list` and `--all`: every matching compilation of the input, read whole."""
+    how = replace(log.enrichment, strict_log=False)
     meter = progress.read if progress.shown else None
-    by_index = perf is None and (how.perf is None or options.selector.compile_id is not None)
-    opened = opening.open_one(options, read, meter) if by_index else None
-    if opened is not None:  # read from its own bytes, found through the index
-        return _write_one(opened, None, options, how, progress)
-    stream = open_input(options.input, options.input_format, read, meter=meter)
-    methods = _Checked(stream, options.strict, progress)
+    stream = open_input(options.input, options.input_format, log.read, meter=meter)
+    methods = Checked(stream, options.strict, progress)
     if options.list:
         listed = _list(stream, methods, options.selector)
         if how.perf is not None and not options.quiet:
             recorded.say_hottest(how.perf)
         return listed
-    if options.all:
-        return _run_all(stream, methods, options, how, progress)
-    if perf is not None and not options.selector.any:
-        picked = pick_profiled(methods, perf.profiles, perf.hottest_unprinted())
-    else:
-        picked = pick_one(enrich.measured(methods, how), options.selector)
-    if picked is None:
-        raise _nothing_selected(stream, methods, options.selector)
-    unprinted = perf.unprinted if perf is not None else _unprinted(stream)
-    return _write_one(replace(picked, method=stream.complete(picked.method)), unprinted, options, how, progress)
+    return _run_all(stream, methods, options, how, progress)
 
 
-def _write_one(
-    picked: Picked, unprinted: list[Unprinted] | None, options: Options, how: enrich.Enrichment, progress: Progress
-) -> int:
+def _write_one(picked: Picked, log: Log, options: Options, progress: Progress) -> int:
     """Enrich, analyse and write the chosen compilation (complete: what the input says of it after its code)."""
     progress.close()
     method = picked.method
-    done = enrich.enrich(method, how)
+    done = log.analyse(picked)
+    unprinted = log.unprinted
     result = done.analysis
     if done.overlay is not None or not options.quiet:  # what goes to stderr: rich is loaded only for it
         from asmcfg.render import summary
@@ -106,15 +121,9 @@ def _write_one(
 
         summary.write_summary(result, err)
         write_unprinted(_others(unprinted, method), err)
-        if how.perf is not None:
-            recorded.say_places(how.perf, err)
+        if log.enrichment.perf is not None:
+            recorded.say_places(log.enrichment.perf, err)
     return 0
-
-
-def _unprinted(stream: Stream) -> list[Unprinted] | None:
-    """The compilations perfasm did not print, when the input is perfasm output (None otherwise)."""
-    found = getattr(stream.reader, "unprinted", None)
-    return list(found) if found is not None else None
 
 
 def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted]:
@@ -122,62 +131,23 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
     return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
 
 
-def _list(stream: Stream, methods: _Checked, selector: Selector) -> int:
+def _list(stream: Stream, methods: Checked, selector: Selector) -> int:
     """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
     from asmcfg.render.listing import listed, write_listing
 
     rows = matching(methods, selector, listed)
-    unprinted = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
+    unprinted = [u for u in unprinted_of(stream) or () if selector.matches_header(u.header)]
     from rich.console import Console
 
     runs = run_labels(stream, rows)
     console = Console(width=300, no_color=True, highlight=False, markup=False, emoji=False)
     if write_listing([row for row, _ in rows], console, unprinted, runs) == 0:
-        raise _nothing_selected(stream, methods, selector)
+        raise nothing_selected(stream, methods, selector)
     return 0
 
 
-class _Checked(Iterator[Method]):
-    """The stream's methods as they pass: stopped at the first skipped line under --strict, counted and named."""
-
-    def __init__(self, stream: Stream, strict: bool, progress: Progress) -> None:
-        self._methods = stream.methods
-        self._source = stream.source
-        self._strict = strict
-        self._progress = progress
-        self.count = 0
-        """Methods read so far."""
-        self.names: set[str] = set()
-        """Their names (at most _MAX_NAMES), for did-you-mean hints."""
-
-    def __next__(self) -> Method:
-        method = next(self._methods)
-        if self._strict and method.skipped:
-            number, text = method.skipped[0]
-            raise StrictError.at(text, self._source, number)
-        self.count += 1
-        self._progress.found()
-        if len(self.names) < _MAX_NAMES:
-            self.names.add(method.header.name)
-        return method
-
-
-def _nothing_selected(stream: Stream, seen: _Checked, selector: Selector) -> AsmcfgError:
-    """No method at all (say what the input looks like), or none that matches (say how many there are)."""
-    missing = [u for u in _unprinted(stream) or () if selector.matches_header(u.header)]
-    if missing:
-        hottest = max(missing, key=lambda u: u.share)
-        header = hottest.header
-        text = describe.unprinted(header.name, hottest.share, hottest.lines, hottest.threshold, header.compile_id)
-        return InputError(f"{describe.compilation(header)}: {text}", stream.source)
-    if not selector.any or seen.count == 0:
-        return no_methods_error(stream.source, stream.head)
-    what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
-    return SelectionError(selection.not_found(what, seen.count, seen.names, selector.pattern), stream.source)
-
-
 def _run_all(
-    stream: Stream, methods: _Checked, options: Options, how: enrich.Enrichment, progress: Progress
+    stream: Stream, methods: Checked, options: Options, how: enrich.Enrichment, progress: Progress
 ) -> int:
     chosen = (m for m, _ in matching(methods, options.selector, _whole))
     selected = list(_one_page(chosen, options) if options.html is not None else chosen)
@@ -185,7 +155,7 @@ def _run_all(
     done = [enrich.enrich(stream.complete(m), how) for m in selected]
     results = [d.analysis for d in done]
     if not results:
-        raise _nothing_selected(stream, methods, options.selector)
+        raise nothing_selected(stream, methods, options.selector)
     _write_outputs(results, options)
     if not options.quiet:
         from asmcfg.render import summary

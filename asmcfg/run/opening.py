@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from asmcfg import describe, dialects
 from asmcfg.dialects.base import Dialect, IndexRecord, ReadOptions
 from asmcfg.errors import InputError, SelectionError
-from asmcfg.model import Compiler, DialectName, Method
+from asmcfg.model import ChoiceRule, Compiler, DialectName, Method
 from asmcfg.run import selection
 from asmcfg.run.indexing import SURVEY, index_whole
 from asmcfg.run.pipeline import Picked, Selector
@@ -28,7 +28,7 @@ from asmcfg.sources.lines import STDIN, Meter, display_name
 from asmcfg.sources.split import mapped
 
 if TYPE_CHECKING:
-    from asmcfg.run.options import Options
+    from collections.abc import Callable
 
 OPEN_BYTES = 8 << 20
 """Plain files at least this large are opened through the index; smaller ones are read whole (it costs little)."""
@@ -48,27 +48,29 @@ _TAILS = (2 << 20, 64 << 20)
 in turn; the whole log is indexed when it is not in the log's second half."""
 
 
-def open_one(options: Options, read: ReadOptions, meter: Meter | None = None) -> Picked | None:
-    """The compilation the options select, read from its own bytes and complete; None when the input is to be read
-    whole. A selected compilation whose code the log does not hold, or none at all, raises at once."""
-    if options.list or options.all or options.strict:
+def open_one(
+    path: str, selector: Selector, read: ReadOptions, *, forced: DialectName | None = None, meter: Meter | None = None,
+    counted: bool = True, say: Callable[[str], None] | None = None,
+) -> Picked | None:
+    """The compilation `selector` selects in the input at `path`, read from its own bytes and complete; None when the
+    input is to be read whole. A selected compilation whose code the log does not hold, or none at all, raises at once.
+    `counted` asks for the count of the input's compilations the choice's message gives; `say` hears what the user
+    should be told (a large compressed input decompressed into the cache)."""
+    plain = _plain(path, say)
+    if plain is None:
         return None
-    path = _plain(options)
-    if path is None:
-        return None
-    with mapped(path) as view:
+    with mapped(plain) as view:
         if view is None:
             return None
-        dialect = _dialect(view, options.input_format)
+        dialect = _dialect(view, forced)
         if dialect is None:
             return None
-        return _Opening(view, dialect, options, read, path).open(meter)
+        return _Opening(view, dialect, selector, read, plain, display_name(path), counted).open(meter)
 
 
-def _plain(options: Options) -> str | None:
+def _plain(path: str, say: Callable[[str], None] | None) -> str | None:
     """The plain file to open the input's compilation from: the input when it is a large plain file, the copy the
     cache keeps of a large compressed one (made now, and said, the first time); None to read the input whole."""
-    path = options.input
     try:
         if path == STDIN or not os.path.isfile(path):
             return None
@@ -87,12 +89,8 @@ def _plain(options: Options) -> str | None:
     if made is None:
         return None
     copy, fresh = made
-    if fresh and not options.quiet:
-        from asmcfg.render.summary import stderr_console
-        from asmcfg.terminal import visible
-
-        stderr_console().print(visible(f"decompressed {display_name(path)} once into {copy}: later runs open its "
-                                       "compilations from there"), highlight=False, markup=False, soft_wrap=True)
+    if fresh and say is not None:
+        say(f"decompressed {display_name(path)} once into {copy}: later runs open its compilations from there")
     return copy
 
 
@@ -108,10 +106,11 @@ def _dialect(view: mmap.mmap, forced: DialectName | None) -> Dialect | None:
 class _Opening:
     """One input mapped, its dialect known: the candidates, the choice, the read."""
 
-    def __init__(self, view: mmap.mmap, dialect: Dialect, options: Options, read: ReadOptions, path: str) -> None:
+    def __init__(self, view: mmap.mmap, dialect: Dialect, selector: Selector, read: ReadOptions, path: str,
+                 source: str, counted: bool) -> None:
         self.view, self.dialect, self.read = view, dialect, read
-        self.path, self.source, self.selector = path, display_name(options.input), options.selector
-        self.quiet = options.quiet
+        self.path, self.source, self.selector = path, source, selector
+        self.counted = counted
         self._named: tuple[int, list[tuple[int, int]]] | None = None
         """The compile id last searched for, and the lines that name it."""
         self._answer: dict[str, Any] | None = None
@@ -144,8 +143,9 @@ class _Opening:
         if method is None:
             return None
         names = islice(dict.fromkeys(record.method for record in own), _MAX_NAMES)  # the first, as a read keeps
-        rule = "hottest" if method.profile is not None else "last_c2" if chosen.compiler is Compiler.C2 else "last"
-        if total is None and not self.quiet:
+        rule = (ChoiceRule.HOTTEST if method.profile is not None
+                else ChoiceRule.LAST_C2 if chosen.compiler is Compiler.C2 else ChoiceRule.LAST)
+        if total is None and self.counted:
             total = self._surveyed()[1]  # the compilations it prints, for the choice's message
         return Picked(method, len(own), total, rule, tuple(sorted(names)))
 
@@ -176,7 +176,7 @@ class _Opening:
         if self._heat_decides():
             return None
         method = self._method([chosen], chosen)
-        return None if method is None else Picked(method, max(printed, 1), max(printed, 1), "last_c2")
+        return None if method is None else Picked(method, max(printed, 1), max(printed, 1), ChoiceRule.LAST_C2)
 
     def _direct(self) -> list[IndexRecord] | None:
         """The index record of the selected compile id in a LogCompilation log, found by a search for its

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from asmcfg import dialects
 from asmcfg.errors import InputError
-from asmcfg.model import Analysis, Compiler, DialectName, Header, Method
+from asmcfg.model import Analysis, ChoiceRule, Compiler, DialectName, Header, Method
 from asmcfg.sources.lines import Line, Meter, display_name, read_lines
 
 if TYPE_CHECKING:
@@ -152,9 +152,8 @@ class Picked:
     total: int | None
     """How many compilations the input holds; None when not counted (a quiet run opened through the index, which
     says nothing of it, does not count them)."""
-    rule: str = "profile"
-    """Why it was chosen: `hottest`, `last_c2`, `last`, `profile` (the profile's samples land on it) or
-    `unprinted` (the profile's hottest compilation, which perfasm did not print)."""
+    rule: ChoiceRule = ChoiceRule.PROFILE
+    """Why it was chosen."""
     names: tuple[str, ...] = ()
     """The different method names of the matching compilations (at most _MAX_NAMES)."""
     inlined: str | None = None
@@ -185,7 +184,7 @@ class _Best:
         chosen = self.hottest or self.last_c2 or self.last
         if chosen is None:
             return None
-        rule = "hottest" if self.hottest else "last_c2" if self.last_c2 else "last"
+        rule = ChoiceRule.HOTTEST if self.hottest else ChoiceRule.LAST_C2 if self.last_c2 else ChoiceRule.LAST
         return Picked(chosen, self.count, total, rule, tuple(sorted(self.names)), inlined)
 
 
@@ -276,4 +275,4 @@ def pick_profiled(
             best, best_hits = method, hits
     if best is None:
         return None
-    return Picked(best, total, total, "unprinted" if best_hits == _STICKY else "profile")
+    return Picked(best, total, total, ChoiceRule.UNPRINTED if best_hits == _STICKY else ChoiceRule.PROFILE)

@@ -75,11 +75,9 @@ def _indexed(reading: Reading, row: Row, options: ReadOptions) -> Method | None:
     if row.compile_id is None or row.ordinal:
         return None
     from asmcfg.run.opening import open_one
-    from asmcfg.run.options import Options
     from asmcfg.run.pipeline import Selector
 
-    wanted = Options(input=reading.path, selector=Selector(None, row.compile_id, None), input_format=reading.dialect)
-    picked = open_one(wanted, options)
+    picked = open_one(reading.path, Selector(None, row.compile_id, None), options, forced=reading.dialect)
     if picked is None or picked.candidates != 1 or picked.method.header.name != row.method:
         return None
     return picked.method

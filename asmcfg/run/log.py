@@ -1,0 +1,168 @@
+"""The one way in: `asmcfg.open(path)` gives a `Log`, the object between an input and its analysed compilations.
+
+A `Log` resolves an `asmcfg record` folder to its JVM's log and samples, loads the enrichment (`log=`, `profile=`,
+the recording's samples) once, opens a large plain file (or the cache's plain copy of a large compressed one)
+through the header index, and applies the one choice rule (`choose`). Every mode consumes one: the one-compilation
+run, `asmcfg diff`, the explorer. What a user should be told is kept in `Log.notes`, as values: the library never
+prints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from asmcfg import dialects
+from asmcfg.model import Compiler, DialectName, Method, NoteKind, Syntax, Unprinted
+from asmcfg.run import enrich
+from asmcfg.run.choosing import Checked, nothing_selected, unprinted_of
+from asmcfg.run.pipeline import Picked, Selector, open_input, pick_each, pick_one, pick_profiled
+from asmcfg.run.progress import Progress
+from asmcfg.sources.lines import display_name
+
+if TYPE_CHECKING:
+    from asmcfg.model import Analysis
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something a `Log` tells its user."""
+
+    kind: NoteKind
+    """What it is about."""
+    text: str
+    """One sentence, as the command line prints it."""
+
+
+class Log:
+    """One input opened: an `asmcfg record` folder, a PrintAssembly or perfasm dump, a LogCompilation log (plain or
+    compressed). Made by `asmcfg.open`."""
+
+    def __init__(self, path: str, *, log: str | None = None, profile: str | None = None, pid: int | None = None,
+                 input_format: DialectName | None = None, syntax: Syntax = Syntax.ATT, jdk: int | None = None,
+                 paths: int = 3, skid: bool = False, strict: bool = False, progress: Progress | None = None) -> None:
+        from asmcfg.run.recorded import resolve
+
+        self.notes: list[Note] = []
+        """What the user should be told, in the order it happened."""
+        self.folder: str | None = None
+        """The record folder given, None for a file."""
+        self.pid: int | None = None
+        """The recorded JVM read, of a record folder."""
+        found = resolve(path, pid)
+        if found is not None:
+            self.folder, self.pid = found.folder, found.pid
+            path, profile = found.log, profile or found.perf_script
+            if found.note is not None:
+                self.notes.append(Note(NoteKind.JVM_CHOSEN, found.note))
+        self.path = path
+        """The input read: the given file, or a record folder's log of the JVM chosen."""
+        self.source = display_name(path)
+        """The input as messages name it."""
+        self.log, self.profile = log, profile
+        self.input_format, self.strict = input_format, strict
+        self.read = dialects.ReadOptions(syntax)
+        self.unprinted: list[Unprinted] | None = None
+        """Of perfasm output, once a choice has read it: the compilations perfasm measured but did not print."""
+        self._progress = progress or Progress()
+        self._options = (jdk, paths, skid)
+        self._how: enrich.Enrichment | None = None
+
+    @property
+    def enrichment(self) -> enrich.Enrichment:
+        """The log's records, the profile's heat and the analysis options every compilation gets, loaded on first
+        use (a bad log or profile raises then)."""
+        if self._how is None:
+            jdk, paths, skid = self._options
+            self._how = enrich.load(self.log, self.profile, jdk, paths, strict_log=True, source=self.path, skid=skid)
+        return self._how
+
+    def choose(self, method: str | None = None, compile_id: int | None = None,
+               compiler: Compiler | None = None) -> Picked:
+        """The compilation the one rule picks among those matching: the one the profile's samples land on (a perfasm
+        `profile=` and no criterion), else the hottest when the input carries heat, else the last C2, else the last;
+        `Picked.rule` says which. A method pattern no compilation is named by matches those that inline it."""
+        return self.choose_by(Selector(method, compile_id, compiler))
+
+    def choose_by(self, selector: Selector, *, counted: bool = True) -> Picked:
+        """`choose` with the criteria as a `Selector`; `counted` asks for the count of all compilations (`total`),
+        which the opening of a large file through the index otherwise skips."""
+        how = self.enrichment
+        if not self.strict and how.profile is None and (how.perf is None or selector.compile_id is not None):
+            from asmcfg.run import opening
+
+            opened = opening.open_one(self.path, selector, self.read, forced=self.input_format, meter=self._meter(),
+                                      counted=counted, say=self._decompressed)
+            if opened is not None:  # read from its own bytes, found through the index
+                self.unprinted = None
+                return opened
+        return self.choose_each((selector,))[0]
+
+    def choose_each(self, selectors: Sequence[Selector]) -> list[Picked]:
+        """`choose` of each selector, reading the input once (the two sides of a diff of one input)."""
+        how = self.enrichment
+        stream = open_input(self.path, self.input_format, self.read, meter=self._meter())
+        methods = Checked(stream, self.strict, self._progress)
+        if how.profile is not None and len(selectors) == 1 and not selectors[0].any:
+            picks: list[Picked | None] = [pick_profiled(methods, how.profile.profiles, how.profile.hottest_unprinted())]
+        elif len(selectors) == 1:
+            picks = [pick_one(enrich.measured(methods, how), selectors[0])]
+        else:
+            picks = pick_each(enrich.measured(methods, how), selectors)
+        self.unprinted = how.profile.unprinted if how.profile is not None else unprinted_of(stream)
+        chosen = []
+        for picked, selector in zip(picks, selectors, strict=True):
+            if picked is None:
+                raise nothing_selected(stream, methods, selector)
+            chosen.append(dataclasses.replace(picked, method=stream.complete(picked.method)))
+        return chosen
+
+    def analyse(self, compilation: Picked | Method | int) -> enrich.Enriched:
+        """A compilation (chosen, read, or named by its compile id) with the log's records and the profile's heat,
+        analysed: the model every renderer takes, and how the profile landed on it."""
+        if isinstance(compilation, int):
+            compilation = self.choose(compile_id=compilation)
+        method = compilation.method if isinstance(compilation, Picked) else compilation
+        return enrich.enrich(method, self.enrichment)
+
+    def stream(self, selector: Selector | None = None, *, workers: int = 1) -> Iterator[Analysis]:
+        """Every compilation (or those `selector` matches) enriched and analysed, in input order, one at a time:
+        memory holds a batch of compilations, not the input. `workers` processes share the work (this one
+        included); `None` takes every core."""
+        from asmcfg.run import parallel
+
+        how = dataclasses.replace(self.enrichment, strict_log=False)
+        select = selector.matches if selector is not None and selector.any else None
+        found: Iterator[Any] = parallel.analyse_file(
+            self.path, _analysis, workers=workers, dialect=self.input_format, how=how, select=select,
+            options=self.read, strict=self.strict)
+        yield from found
+
+    def watch(self, progress: Progress) -> None:
+        """Tell `progress` of the bytes read and the compilations found from now on."""
+        self._progress = progress
+
+    def _meter(self) -> Any:
+        return self._progress.read if self._progress.shown else None
+
+    def _decompressed(self, text: str) -> None:
+        self.notes.append(Note(NoteKind.DECOMPRESSED, text))
+
+
+def _analysis(result: Analysis) -> Any:
+    """The analysis itself, as `Log.stream` yields it (the parallel engine's serializer)."""
+    return result
+
+
+def open(path: str, *, log: str | None = None, profile: str | None = None, pid: int | None = None,
+         input_format: DialectName | str | None = None, syntax: Syntax | str = Syntax.ATT, jdk: int | None = None,
+         strict: bool = False) -> Log:
+    """Open an input: a HotSpot output file (plain, `.gz`, `.xz`, `.bz2`), `-` for standard input, or an `asmcfg
+    record` folder (`pid` chooses among its JVMs). `log` is a LogCompilation log of the same run, `profile` JMH
+    perfasm output or `perf script` text of it; `input_format` forces a dialect instead of sniffing; `jdk` the JDK
+    whose tables decode the traps; `strict` makes a line not understood inside a method an error."""
+    forced = DialectName(input_format) if input_format is not None else None
+    return Log(path, log=log, profile=profile, pid=pid, input_format=forced, syntax=Syntax(syntax), jdk=jdk,
+               strict=strict)
