@@ -15,10 +15,10 @@ from asmcfg.render.quoting import visible
 
 
 def pair_cells(row: PairRow, heat: bool) -> list[str]:
-    """One pair's cells: method, compiler, OSR bci, old and new compile ids, [heat], what changed."""
+    """One pair's cells: method, compiler, OSR bci, old and new compile ids, [old and new heat], what changed."""
     cells = [*_key_cells(row.key), _id(row.old["compile_id"]), _id(row.new["compile_id"])]
     if heat:
-        cells.append("-" if row.heat is None else f"{row.heat:.2f}")
+        cells.extend("-" if share is None else f"{share:.2f}" for share in row.heats)
     return [*cells, headline_text(row.headline)]
 
 
@@ -30,10 +30,15 @@ def _id(value: object) -> str:
     return "-" if value is None else str(value)
 
 
+HEAT_COLUMNS = ["old heat %", "new heat %"]
+"""The columns of the two sides' heat: the old compilation's share of the old run's samples, the new one's of the
+new run's."""
+
+
 def columns(rows: list[PairRow]) -> list[str]:
-    """The pair table's columns."""
+    """The pair table's columns: each side's heat (its share of its own run) when some pair was measured."""
     heat = ranked_by(rows) == "heat"
-    return ["#", "method", "compiler", "OSR", "old id", "new id", *(["heat %"] if heat else []), "changes"]
+    return ["#", "method", "compiler", "OSR", "old id", "new id", *(HEAT_COLUMNS if heat else []), "changes"]
 
 
 def lone_cells(lone: Lone) -> list[str]:

@@ -203,9 +203,9 @@ def _row(key: Key, old: Method, new: Method, how: tuple[Enrichment, Enrichment],
     if options.html is not None:
         page = f"pair-{number}.html"
         _page(result, os.path.join(options.html, page), options)
-    heats = [h for h in (_heat(side.result.cfg.method) for side in (result.old, result.new)) if h is not None]
-    return PairRow(key, result.old.facts, result.new.facts, max(heats) if heats else None, headline(result),
-                   tuple(failures), pair_document(result, failures if options.fail_on else None), page)
+    heats = (_heat(result.old.result.cfg.method), _heat(result.new.result.cfg.method))
+    return PairRow(key, result.old.facts, result.new.facts, heats, headline(result), tuple(failures),
+                   pair_document(result, failures if options.fail_on else None), page)
 
 
 def _page(result: Diff, path: str, options: DiffOptions) -> None:
