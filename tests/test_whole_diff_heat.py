@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 from corpus import DATA, json_methods, run_cli
+from rich.console import Console
 
-from asmcfg.diff.wholeshow import write_index
+from asmcfg.diff.wholeshow import write_index, write_tables
 from asmcfg.run.diff import DiffOptions
 from asmcfg.run.wholediff import compare
 
@@ -140,9 +141,31 @@ def test_the_table_and_the_index_page_show_both_heats() -> None:
         "HotLoop::run", "c2", "", "16", "20", "21.04", "23.71"]
     osr = next(line for line in err.splitlines() if "HotLoop::run" in line and "│ 6 " in line)
     assert [c.strip() for c in osr.strip("│ ").split("│")][4:8] == ["15", "19", "0.01", "0.02"]
+    # the methods only one run compiled took no sample: their tables have no heat column
+    assert err.count("┃ code bytes ┃\n") == 2 and "heat %" not in err[err.index("Only in"):]
     whole = compare(DiffOptions(old, new))
     out = io.StringIO()
     write_index(whole.rows, whole.only, whole.names, out)
     page = out.getvalue()
     assert "<th>old id</th><th>new id</th><th>old heat %</th><th>new heat %</th>" in page
     assert "<td>16</td><td>20</td><td>21.04</td><td>23.71</td>" in page
+
+
+@pytest.mark.slow
+def test_the_methods_of_one_run_show_their_heat_when_measured() -> None:
+    """The methods only one run compiled rank hottest first, their heat shown: JDK 25 HotLoop's HotLoop::run (id
+    20, 23.71% of its JVM's samples) first, JDK 17 Recompile's Recompile::work (the last of its three C2
+    compilations, id 165, 29.87%) first."""
+    whole = compare(DiffOptions(*(str(RECORD / run) for run in DIFFS[1])))
+    text = io.StringIO()
+    write_tables(whole.rows, whole.only, whole.names, Console(file=text, width=300, no_color=True))
+    tables = [table.splitlines() for table in text.getvalue().split("Only in ")[1:]]
+    for table, first in zip(tables, (["HotLoop::run", "c2", "", "20", "528", "23.71"],
+                                     ["Recompile::work", "c2", "", "165", "440", "29.87"]), strict=True):
+        assert [c.strip() for c in table[2].strip("┃ ").split("┃")] == [
+            "method", "compiler", "OSR", "id", "code bytes", "heat %"]
+        assert [c.strip() for c in table[4].strip("│ ").split("│")] == first
+    page = io.StringIO()
+    write_index(whole.rows, whole.only, whole.names, page)
+    assert page.getvalue().count("<th>code bytes</th><th>heat %</th>") == 2
+    assert "<td>Recompile::work</td><td>c2</td><td></td><td>165</td><td>440</td><td>29.87</td>" in page.getvalue()
