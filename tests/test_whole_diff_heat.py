@@ -156,7 +156,7 @@ def test_the_methods_of_one_run_show_their_heat_when_measured() -> None:
     """The methods only one run compiled rank hottest first, their heat shown: JDK 25 HotLoop's HotLoop::run (id
     20, 23.71% of its JVM's samples) first, JDK 17 Recompile's Recompile::work (the last of its three C2
     compilations, id 165, 29.87%) first."""
-    whole = compare(DiffOptions(*(str(RECORD / run) for run in DIFFS[1])))
+    whole = compare(DiffOptions(str(RECORD / DIFFS[1][0]), str(RECORD / DIFFS[1][1])))
     text = io.StringIO()
     write_tables(whole.rows, whole.only, whole.names, Console(file=text, width=300, no_color=True))
     tables = [table.splitlines() for table in text.getvalue().split("Only in ")[1:]]
