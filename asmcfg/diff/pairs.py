@@ -124,8 +124,8 @@ class PairRow:
     """The old compilation's identity and size (`items.compile_facts`)."""
     new: dict[str, int | str | None]
     """The new one's."""
-    heat: float | None
-    """The larger of the two sides' shares of their runs, None when neither was measured."""
+    heats: tuple[float | None, float | None]
+    """The old compilation's share of its run's first event, then the new one's; None where not measured."""
     headline: Headline
     """What changed, counted."""
     failures: tuple[Failure, ...]
@@ -134,6 +134,13 @@ class PairRow:
     """The pair's two-compilation diff document (`report.document`)."""
     page: str | None = None
     """The file name of its side-by-side page under `--html DIR`."""
+
+    @property
+    def heat(self) -> float | None:
+        """The larger of the two sides' shares of their runs (what ranks the pairs), None when neither was
+        measured."""
+        measured = [h for h in self.heats if h is not None]
+        return max(measured) if measured else None
 
     @property
     def size(self) -> int:
@@ -208,7 +215,8 @@ def document(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], sides: tu
 def _pair_dict(rank_no: int, row: PairRow, failures: bool) -> dict[str, Any]:
     h = row.headline
     return {
-        "rank": rank_no, **key_dict(row.key), "heat": row.heat, "size": row.size,
+        "rank": rank_no, **key_dict(row.key), "heat": row.heat, "old_heat": row.heats[0], "new_heat": row.heats[1],
+        "size": row.size,
         "old_compile_id": row.old["compile_id"], "new_compile_id": row.new["compile_id"],
         "changed": h.changed, "summary": headline_text(h),
         "headline": {

@@ -15,10 +15,10 @@ from asmcfg.render.quoting import visible
 
 
 def pair_cells(row: PairRow, heat: bool) -> list[str]:
-    """One pair's cells: method, compiler, OSR bci, old and new compile ids, [heat], what changed."""
+    """One pair's cells: method, compiler, OSR bci, old and new compile ids, [old and new heat], what changed."""
     cells = [*_key_cells(row.key), _id(row.old["compile_id"]), _id(row.new["compile_id"])]
     if heat:
-        cells.append("-" if row.heat is None else f"{row.heat:.2f}")
+        cells.extend("-" if share is None else f"{share:.2f}" for share in row.heats)
     return [*cells, headline_text(row.headline)]
 
 
@@ -30,19 +30,35 @@ def _id(value: object) -> str:
     return "-" if value is None else str(value)
 
 
+HEAT_COLUMNS = ["old heat %", "new heat %"]
+"""The columns of the two sides' heat: the old compilation's share of the old run's samples, the new one's of the
+new run's."""
+
+
 def columns(rows: list[PairRow]) -> list[str]:
-    """The pair table's columns."""
+    """The pair table's columns: each side's heat (its share of its own run) when some pair was measured."""
     heat = ranked_by(rows) == "heat"
-    return ["#", "method", "compiler", "OSR", "old id", "new id", *(["heat %"] if heat else []), "changes"]
+    return ["#", "method", "compiler", "OSR", "old id", "new id", *(HEAT_COLUMNS if heat else []), "changes"]
 
 
-def lone_cells(lone: Lone) -> list[str]:
-    """A method of one log: method, compiler, OSR bci, compile id, code bytes."""
-    return [*_key_cells(lone.key), _id(lone.compile_id), _id(lone.code_bytes)]
+def lone_cells(lone: Lone, heat: bool) -> list[str]:
+    """A method of one log: method, compiler, OSR bci, compile id, code bytes, [heat]."""
+    cells = [*_key_cells(lone.key), _id(lone.compile_id), _id(lone.code_bytes)]
+    return [*cells, "-" if lone.heat is None else f"{lone.heat:.2f}"] if heat else cells
 
 
 LONE_COLUMNS = ["method", "compiler", "OSR", "id", "code bytes"]
-"""The columns of the tables of methods only one log compiled."""
+"""The columns of the tables of methods only one log compiled (and `heat %`, that log's share, when measured)."""
+
+
+def lone_heat(lone: list[Lone]) -> bool:
+    """True when one of these methods of one log was measured: its table shows their heat (what ranks them)."""
+    return any(method.heat is not None for method in lone)
+
+
+def lone_columns(heat: bool) -> list[str]:
+    """The columns of a table of methods of one log, `heat %` last when `heat`."""
+    return [*LONE_COLUMNS, "heat %"] if heat else LONE_COLUMNS
 
 
 def write_tables(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names: tuple[str, str],
@@ -58,10 +74,11 @@ def write_tables(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names
     for name, lone in zip(names, only, strict=True):
         if lone:
             shown = Table(title=literal.title(f"Only in {name}"), title_justify="left")
-            for column in LONE_COLUMNS:
+            measured = lone_heat(lone)
+            for column in lone_columns(measured):
                 shown.add_column(column)
             for method in rank_lone(lone):
-                literal.add_row(shown, *lone_cells(method))
+                literal.add_row(shown, *lone_cells(method, measured))
             console.print(shown)
     changed = sum(1 for row in rows if row.headline.changed)
     console.print(f"{len(rows)} pairs ({changed} changed), {len(only[0])} only in the old log, "
@@ -93,10 +110,12 @@ def write_index(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names:
                   + "</tr>\n")
     out.write("</tbody></table>\n")
     for which, name, lone in zip(("old", "new"), names, only, strict=True):
+        measured = lone_heat(lone)
         out.write(f"<h2>Only in {esc(name)}</h2>\n<table class=\"only\" id=\"only-{which}\"><thead><tr>"
-                  + "".join(f"<th>{esc(c)}</th>" for c in LONE_COLUMNS) + "</tr></thead><tbody>\n")
+                  + "".join(f"<th>{esc(c)}</th>" for c in lone_columns(measured)) + "</tr></thead><tbody>\n")
         for method in rank_lone(lone):
-            out.write("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in lone_cells(method)) + "</tr>\n")
+            out.write("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in lone_cells(method, measured))
+                      + "</tr>\n")
         out.write("</tbody></table>\n")
     out.write("</body></html>\n")
 

@@ -1,9 +1,10 @@
 """`asmcfg diff OLD NEW` with no selector: every method the two logs both compiled, paired and compared.
 
 Compilations pair by method, OSR bci and compiler; of each such key, each log's compilation is the one `asmcfg`
-itself would choose (`pipeline.pick_keyed`: the hottest when heat is measured, else the last). Memory stays
-bounded by the size of the compilations compared at a time, not by the logs: a first pass over each input keeps
-only the chosen compilations' headers (their code dropped as it is read); then the pairs are taken in groups of
+itself would choose (`pipeline.pick_keyed`: the hottest when heat is measured, by the input or by a recording's
+samples put on each compilation as it is read, `enrich.measured`; else the last). Memory stays bounded by the
+size of the compilations compared at a time, not by the logs: a first pass over each input keeps only the chosen
+compilations' headers and heat (their code dropped as it is read); then the pairs are taken in groups of
 at most `GROUP_CODE_BYTES` of machine code, each group's compilations read again from both inputs, and each pair
 analysed (`enrich`, as every mode), compared, reduced to its row and dropped, its `--html DIR` page written at
 once. Small logs are read twice in all; a large one once more per group.
@@ -27,7 +28,7 @@ from asmcfg.render.files import write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs
 from asmcfg.run.diff import DiffOptions, diff_outputs, recorded_sides, write_page
-from asmcfg.run.enrich import Enrichment, enrich, load
+from asmcfg.run.enrich import Enrichment, enrich, load, measured
 from asmcfg.run.pipeline import Picked, no_methods_error, open_input, pick_keyed
 from asmcfg.sources.lines import display_name
 from asmcfg.terminal import visible
@@ -99,12 +100,12 @@ def run(options: DiffOptions) -> int:
 def compare(options: DiffOptions) -> Whole:
     """Every pair of the two inputs compared and reduced to its row (its page written under `--html DIR`)."""
     options = recorded_sides(options)
-    chosen = [_chosen(path, options) for path in (options.old, options.new)]
+    how = (load(options.old_log, options.old_profile, options.jdk, source=options.old),
+           load(options.new_log, options.new_profile, options.jdk, source=options.new))
+    chosen = [_chosen(path, options, side) for path, side in zip((options.old, options.new), how, strict=True)]
     keys = [key for key in chosen[0][0] if key in chosen[1][0]]
     only = ([_lone(k, p) for k, p in chosen[0][0].items() if k not in chosen[1][0]],
             [_lone(k, p) for k, p in chosen[1][0].items() if k not in chosen[0][0]])
-    how = (load(options.old_log, options.old_profile, options.jdk, source=options.old),
-           load(options.new_log, options.new_profile, options.jdk, source=options.new))
     if options.html is not None:
         os.makedirs(options.html, exist_ok=True)
     rows: list[PairRow] = []
@@ -141,12 +142,13 @@ def _headers_only(methods: Iterator[Method], counted: list[int], ordinals: dict[
         yield dataclasses.replace(method, instructions=(), markers=(), constants=(), skipped=())
 
 
-def _chosen(path: str, options: DiffOptions) -> tuple[dict[Key, Picked], int, dict[Header, int]]:
+def _chosen(path: str, options: DiffOptions, how: Enrichment) -> tuple[dict[Key, Picked], int, dict[Header, int]]:
     """For each key in `path`, the compilation the selection rule chooses (its header), the count read, and the
-    chosen headers' ordinals."""
+    chosen headers' ordinals. Each compilation gets the recorded heat of its compile id (`measured`, as the
+    single run's choice does) while its code is still there to place the samples, then loses the code."""
     stream = open_input(path, options.input_format, dialects.ReadOptions(options.syntax))
     counted, ordinals = [0], dict[Header, int]()
-    picked = pick_keyed(_headers_only(stream.methods, counted, ordinals), _key)
+    picked = pick_keyed(_headers_only(measured(stream.methods, how), counted, ordinals), _key)
     if counted[0] == 0:
         raise no_methods_error(stream.source, stream.head)
     chosen = {p.method.header for p in picked.values()}
@@ -201,9 +203,9 @@ def _row(key: Key, old: Method, new: Method, how: tuple[Enrichment, Enrichment],
     if options.html is not None:
         page = f"pair-{number}.html"
         _page(result, os.path.join(options.html, page), options)
-    heats = [h for h in (_heat(side.result.cfg.method) for side in (result.old, result.new)) if h is not None]
-    return PairRow(key, result.old.facts, result.new.facts, max(heats) if heats else None, headline(result),
-                   tuple(failures), pair_document(result, failures if options.fail_on else None), page)
+    heats = (_heat(result.old.result.cfg.method), _heat(result.new.result.cfg.method))
+    return PairRow(key, result.old.facts, result.new.facts, heats, headline(result), tuple(failures),
+                   pair_document(result, failures if options.fail_on else None), page)
 
 
 def _page(result: Diff, path: str, options: DiffOptions) -> None:
