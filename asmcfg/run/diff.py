@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
-from asmcfg import describe, dialects
+from asmcfg import describe
 from asmcfg.diff import gate, items, report
 from asmcfg.diff.match import Diff, diff
 from asmcfg.errors import SelectionError
@@ -16,8 +15,8 @@ from asmcfg.render import indented
 from asmcfg.render.files import bytes_to, write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs, selection
-from asmcfg.run.enrich import Enrichment, enrich, load, measured
-from asmcfg.run.pipeline import Selector, no_methods_error, open_input, pick_each
+from asmcfg.run.log import Log
+from asmcfg.run.pipeline import Picked, Selector
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ class DiffOptions:
 def run(options: DiffOptions) -> int:
     """Carry out one diff; returns the exit status (0, or gate.EXIT_CODE when a condition holds)."""
     outputs.check_targets(diff_outputs(options), stdout=False)  # before anything is read
-    old, new = read_sides(recorded_sides(options))
+    old, new = read_sides(options)
     result = diff(items.side(old), items.side(new))
     failures = gate.check(result, options.fail_on)
     write_outputs(result, failures if options.fail_on else None, options)
@@ -111,18 +110,28 @@ def diff_problem(options: DiffOptions) -> str | None:
 
 
 def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
-    """The two analysed compilations, chosen by the rule `asmcfg` itself follows and said on stderr; one input read
-    once when both sides come from it."""
-    hows = (load(options.old_log, options.old_profile, options.jdk, strict_log=True, source=options.old),
-            load(options.new_log, options.new_profile, options.jdk, strict_log=True, source=options.new))
+    """The two analysed compilations, chosen by the rule `asmcfg` itself follows (`Log.choose`) and said on stderr;
+    one input read once when both sides come from it."""
+    logs = (_log(options.old, options.old_log, options.old_profile, options),
+            _log(options.new, options.new_log, options.new_profile, options))
     if options.old == options.new:
-        old, new = _pick(options.old, (options.old_selector, options.new_selector), ("old", "new"), options, hows[0])
+        picks = logs[0].choose_each((options.old_selector, options.new_selector))
+        logs = (logs[0], logs[0])
     else:
-        (old,) = _pick(options.old, (options.old_selector,), ("old",), options, hows[0])
-        (new,) = _pick(options.new, (options.new_selector,), ("new",), options, hows[1])
+        picks = [logs[0].choose_by(options.old_selector), logs[1].choose_by(options.new_selector)]
+    for picked, selector, side in zip(picks, (options.old_selector, options.new_selector), ("old", "new"),
+                                      strict=True):
+        if not options.quiet and (picked.candidates > 1 or picked.inlined is not None):  # a rule chose it
+            selection.say_choice(stderr_console(), picked, selector, f"{side}: ")
+    old, new = (picked.method for picked in picks)
     _same_method(old, new, options)
-    return (_analysed(old, hows[0], options.old_profile, options),
-            _analysed(new, hows[1], options.new_profile, options))
+    return _analysed(logs[0], picks[0], options), _analysed(logs[1], picks[1], options)
+
+
+def _log(path: str, log: str | None, profile: str | None, options: DiffOptions) -> Log:
+    """One side's input opened, a record folder resolved to its JVM's log and samples."""
+    return Log(path, log=log, profile=profile, input_format=options.input_format, syntax=options.syntax,
+               jdk=options.jdk)
 
 
 def recorded_sides(options: DiffOptions) -> DiffOptions:
@@ -139,39 +148,6 @@ def recorded_sides(options: DiffOptions) -> DiffOptions:
     return options
 
 
-def _pick(path: str, selectors: Sequence[Selector], sides: Sequence[str], options: DiffOptions,
-          how: Enrichment) -> list[Method]:
-    """For each selector, the compilation `asmcfg` would choose (the hottest, else the last C2, else the last
-    match), reading `path` once."""
-    read = dialects.ReadOptions(options.syntax)
-    stream = open_input(path, options.input_format, read)
-    counted = _Counted(stream.methods)
-    picks = pick_each(measured(counted, how), selectors)
-    if counted.total == 0:
-        raise no_methods_error(stream.source, stream.head)
-    chosen = []
-    for picked, selector, side in zip(picks, selectors, sides, strict=True):
-        if picked is None:
-            what = selection.wanted(selector.pattern, selector.compile_id, selector.compiler)
-            raise SelectionError(f"{what} not found among its {counted.total} compilations (see --list)",
-                                 stream.source)
-        if not options.quiet and (picked.candidates > 1 or picked.inlined is not None):  # a rule chose it
-            selection.say_choice(stderr_console(), picked, selector, f"{side}: ")
-        chosen.append(stream.complete(picked.method))
-    return chosen
-
-
-class _Counted(Iterator[Method]):
-    def __init__(self, methods: Iterator[Method]) -> None:
-        self._methods = methods
-        self.total = 0
-
-    def __next__(self) -> Method:
-        method = next(self._methods)
-        self.total += 1
-        return method
-
-
 def _same_method(old: Method, new: Method, options: DiffOptions) -> None:
     """Two different methods are compared only when asked for by name or compile id on each side."""
     if old.header.name == new.header.name:
@@ -185,12 +161,12 @@ def _same_method(old: Method, new: Method, options: DiffOptions) -> None:
             old.source)
 
 
-def _analysed(method: Method, how: Enrichment, profile: str | None, options: DiffOptions) -> Analysis:
+def _analysed(log: Log, picked: Picked, options: DiffOptions) -> Analysis:
     """The side's compilation with its run's log records and profile heat, analysed as every mode does."""
-    done = enrich(method, how)
+    done = log.analyse(picked)
     if done.overlay is not None and not options.quiet:
         prefix = "profile" if done.overlay.matched else "profile NOT applied"
-        stderr_console().print(visible(f"{prefix} ({profile}): {done.overlay.message}"), highlight=False)
+        stderr_console().print(visible(f"{prefix} ({log.profile}): {done.overlay.message}"), highlight=False)
     return done.analysis
 
 
