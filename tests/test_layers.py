@@ -90,8 +90,14 @@ def test_no_import_cycles() -> None:
     assert cycles == [], f"import cycles: {cycles}"
 
 
+FRONT = "asmcfg"
+"""The package itself is also the library's front (`asmcfg.open`, `asmcfg.Log`): it names the API, which the run
+stage defines, for the type checker only, and imports it when a name is first asked for."""
+
+
 def test_no_module_imports_a_later_stage() -> None:
-    back = [f"{a} -> {b}" for a, b in graph().edges if stage(b) > stage(a)]
+    back = [f"{a} -> {b}" for a, b in graph().edges
+            if stage(b) > stage(a) and not (a == FRONT and b.startswith("asmcfg.run."))]
     assert back == [], "imports of a later stage:\n" + "\n".join(back)
 
 

@@ -133,6 +133,12 @@ class Dialect:
     """Its input says more of a compilation after all the code (a LogCompilation log's compiler tasks): its
     reader's `complete` needs the whole input read; otherwise reading may stop at the compilation wanted."""
 
+    @property
+    def seekable(self) -> bool:
+        """True when its compilations are listed by the header index and each can be read from its own bytes (the
+        dialects the parallel path cuts); perfasm output, whose regions are found across the whole output, is not."""
+        return self.cutter is not None
+
     def module(self) -> Any:
         """The reader module: `sniff(sample)` and `Reader(source, options)`."""
         return importlib.import_module(f"asmcfg.dialects.{self.name}.reader")

@@ -89,7 +89,7 @@ def _run_many(options: Options, log: Log, progress: Progress) -> int:
     """`--list` and `--all`: every matching compilation of the input, read whole."""
     how = replace(log.enrichment, strict_log=False)
     meter = progress.read if progress.shown else None
-    stream = open_input(options.input, options.input_format, log.read, meter=meter)
+    stream = open_input(options.input, options.input_format, log.options, meter=meter)
     methods = Checked(stream, options.strict, progress)
     if options.list:
         listed = _list(stream, methods, options.selector)

@@ -18,11 +18,13 @@ from asmcfg import dialects
 from asmcfg.model import Compiler, DialectName, Method, NoteKind, Syntax, Unprinted
 from asmcfg.run import enrich
 from asmcfg.run.choosing import Checked, nothing_selected, unprinted_of
+from asmcfg.run.compilations import Compilation
 from asmcfg.run.pipeline import Picked, Selector, open_input, pick_each, pick_one, pick_profiled
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
 
 if TYPE_CHECKING:
+    from asmcfg.diff.match import Diff
     from asmcfg.model import Analysis
 
 
@@ -63,7 +65,8 @@ class Log:
         """The input as messages name it."""
         self.log, self.profile = log, profile
         self.input_format, self.strict = input_format, strict
-        self.read = dialects.ReadOptions(syntax)
+        self.options = dialects.ReadOptions(syntax)
+        """How its dialect reads it."""
         self.unprinted: list[Unprinted] | None = None
         """Of perfasm output, once a choice has read it: the compilations perfasm measured but did not print."""
         self._progress = progress or Progress()
@@ -79,6 +82,22 @@ class Log:
             self._how = enrich.load(self.log, self.profile, jdk, paths, strict_log=True, source=self.path, skid=skid)
         return self._how
 
+    def compilations(self) -> list[Compilation]:
+        """The input's compilations in input order, fast and without analysing them: found by the header index
+        where the input's dialect has one (a large compressed input through the cache's plain copy), else read."""
+        from asmcfg.run import opening
+        from asmcfg.run.compilations import rows
+
+        return rows(self.path, self.input_format, self.enrichment, lambda path: opening.plain_copy(path,
+                    self._decompressed), self.options, self._meter())
+
+    def read(self, row: Compilation) -> Method:
+        """The compilation a row of `compilations` stands for, read from the input (complete, not analysed)."""
+        from asmcfg.run.compilations import read_compilation
+
+        return read_compilation(self.path, self.input_format, self.options, row.compile_id, row.method, row.ordinal,
+                                row.printed)
+
     def choose(self, method: str | None = None, compile_id: int | None = None,
                compiler: Compiler | None = None) -> Picked:
         """The compilation the one rule picks among those matching: the one the profile's samples land on (a perfasm
@@ -93,7 +112,7 @@ class Log:
         if not self.strict and how.profile is None and (how.perf is None or selector.compile_id is not None):
             from asmcfg.run import opening
 
-            opened = opening.open_one(self.path, selector, self.read, forced=self.input_format, meter=self._meter(),
+            opened = opening.open_one(self.path, selector, self.options, forced=self.input_format, meter=self._meter(),
                                       counted=counted, say=self._decompressed)
             if opened is not None:  # read from its own bytes, found through the index
                 self.unprinted = None
@@ -103,7 +122,7 @@ class Log:
     def choose_each(self, selectors: Sequence[Selector]) -> list[Picked]:
         """`choose` of each selector, reading the input once (the two sides of a diff of one input)."""
         how = self.enrichment
-        stream = open_input(self.path, self.input_format, self.read, meter=self._meter())
+        stream = open_input(self.path, self.input_format, self.options, meter=self._meter())
         methods = Checked(stream, self.strict, self._progress)
         if how.profile is not None and len(selectors) == 1 and not selectors[0].any:
             picks: list[Picked | None] = [pick_profiled(methods, how.profile.profiles, how.profile.hottest_unprinted())]
@@ -119,11 +138,13 @@ class Log:
             chosen.append(dataclasses.replace(picked, method=stream.complete(picked.method)))
         return chosen
 
-    def analyse(self, compilation: Picked | Method | int) -> enrich.Enriched:
-        """A compilation (chosen, read, or named by its compile id) with the log's records and the profile's heat,
-        analysed: the model every renderer takes, and how the profile landed on it."""
+    def analyse(self, compilation: Picked | Compilation | Method | int) -> enrich.Enriched:
+        """A compilation (chosen, listed, read, or named by its compile id) with the log's records and the profile's
+        heat, analysed: the model every renderer takes, and how the profile landed on it."""
         if isinstance(compilation, int):
             compilation = self.choose(compile_id=compilation)
+        elif isinstance(compilation, Compilation):
+            compilation = self.read(compilation)
         method = compilation.method if isinstance(compilation, Picked) else compilation
         return enrich.enrich(method, self.enrichment)
 
@@ -137,7 +158,7 @@ class Log:
         select = selector.matches if selector is not None and selector.any else None
         found: Iterator[Any] = parallel.analyse_file(
             self.path, _analysis, workers=workers, dialect=self.input_format, how=how, select=select,
-            options=self.read, strict=self.strict)
+            options=self.options, strict=self.strict)
         yield from found
 
     def watch(self, progress: Progress) -> None:
@@ -166,3 +187,15 @@ def open(path: str, *, log: str | None = None, profile: str | None = None, pid: 
     forced = DialectName(input_format) if input_format is not None else None
     return Log(path, log=log, profile=profile, pid=pid, input_format=forced, syntax=Syntax(syntax), jdk=jdk,
                strict=strict)
+
+
+def diff(old: Log, new: Log, *, method: str | None = None, compiler: Compiler | None = None,
+         old_compile_id: int | None = None, new_compile_id: int | None = None) -> Diff:
+    """The compilation `old.choose` picks compared with the one `new.choose` picks, both analysed as every mode
+    analyses them: what `asmcfg diff` reports, as records."""
+    from asmcfg.diff import items
+    from asmcfg.diff.match import diff as compare
+
+    sides = [log.analyse(log.choose(method, compile_id, compiler)).analysis
+             for log, compile_id in ((old, old_compile_id), (new, new_compile_id))]
+    return compare(items.side(sides[0]), items.side(sides[1]))

@@ -38,8 +38,6 @@ _COMPRESSED = (b"\x1f\x8b", b"\xfd7zXZ", b"BZh")
 """How a gzip, xz and bzip2 file starts (`sources.lines` decompresses by content as well)."""
 _HEAD = 4 << 20
 """Bytes at the start of the input whose first lines pick its dialect (as `pipeline.open_input` does)."""
-_PIECES = (DialectName.HSDIS, DialectName.MACHCODE, DialectName.LOGCOMPILATION)
-"""The dialects whose compilations can be read from their own bytes."""
 _MAX_NAMES = 100
 """Names kept for the choice's message (`pipeline._MAX_NAMES`)."""
 _HEADER = b"Compiled method ("
@@ -56,7 +54,7 @@ def open_one(
     input is to be read whole. A selected compilation whose code the log does not hold, or none at all, raises at once.
     `counted` asks for the count of the input's compilations the choice's message gives; `say` hears what the user
     should be told (a large compressed input decompressed into the cache)."""
-    plain = _plain(path, say)
+    plain = plain_copy(path, say)
     if plain is None:
         return None
     with mapped(plain) as view:
@@ -68,7 +66,7 @@ def open_one(
         return _Opening(view, dialect, selector, read, plain, display_name(path), counted).open(meter)
 
 
-def _plain(path: str, say: Callable[[str], None] | None) -> str | None:
+def plain_copy(path: str, say: Callable[[str], None] | None = None) -> str | None:
     """The plain file to open the input's compilation from: the input when it is a large plain file, the copy the
     cache keeps of a large compressed one (made now, and said, the first time); None to read the input whole."""
     try:
@@ -100,7 +98,8 @@ def _dialect(view: mmap.mmap, forced: DialectName | None) -> Dialect | None:
 
     head = first_lines(view, dialects.SAMPLE_LINES, _HEAD)  # no UTF-8 sequence holds \n
     name = dialects.choose([line.decode("utf-8", "replace").rstrip("\r") for line in head], forced).name
-    return dialects.BY_NAME[name] if name in _PIECES else None
+    dialect = dialects.BY_NAME[name]
+    return dialect if dialect.seekable else None
 
 
 class _Opening:

@@ -1,0 +1,157 @@
+"""The compilations an input holds, as rows (`Log.compilations`): what the header index finds where it can, else
+what a read of the whole input gives, with each compilation's measured share of its run where it is known."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from typing import TYPE_CHECKING
+
+from asmcfg import dialects
+from asmcfg.model import Compiler, DialectName, Method
+from asmcfg.sources.lines import STDIN, read_lines
+
+if TYPE_CHECKING:
+    from asmcfg.dialects.base import IndexRecord
+    from asmcfg.run.enrich import Enrichment
+    from asmcfg.sources.lines import Meter
+
+@dataclass(frozen=True, slots=True)
+class Compilation:
+    """One compilation of an input, as listed: what it is, without its code."""
+
+    compile_id: int | None
+    """Its compile id, None where the input prints none."""
+    compiler: Compiler
+    """`c1`, `c2`, `jvmci`, `native` or `unknown`."""
+    level: int | None
+    """Tier level (0-4), None without tiered compilation."""
+    osr_bci: int | None
+    """Bytecode index of an OSR compilation's entry, None for a normal one."""
+    flags: str
+    """Attribute characters as HotSpot prints them: `%` OSR, `s` synchronized, `!` handlers, `b` blocking, `n`
+    native."""
+    method: str
+    """`pkg.Class::method`."""
+    bytecode_size: int | None
+    """Size of the method's bytecode in bytes."""
+    code_size: int | None
+    """Bytes of the compilation's `main code` section (HotSpot's insts section), None where the input does not say
+    it or the reader does not keep it."""
+    share: float | None
+    """Its share of its run's samples (first event), in percent; None where no heat was measured."""
+    printed: bool
+    """False when the input names the compilation (a LogCompilation `<nmethod>`) but holds none of its code."""
+    ordinal: int
+    """How many earlier rows share its compile id and method (a log of several runs repeats compile ids)."""
+
+
+def rows(path: str, forced: DialectName | None, how: Enrichment, choose_plain: Callable[[str], str | None],
+         read: dialects.ReadOptions, meter: Meter | None = None) -> list[Compilation]:
+    """Every compilation of the input at `path`, in input order: from the header index when its dialect has one
+    (`choose_plain` gives a large compressed input's plain copy, else None), else from a read of the whole input."""
+    name = forced or _sniffed(path)
+    if name is not None and dialects.BY_NAME[name].seekable:
+        from asmcfg.dialects.index import index_file
+
+        found = index_file(choose_plain(path) or path, meter, name)
+        return list(_numbered(_indexed(found, how)))
+    from asmcfg.run.enrich import measured
+    from asmcfg.run.pipeline import open_input
+
+    stream = open_input(path, forced, read, meter=meter)
+    return list(_numbered(_read(measured(stream.methods, how))))
+
+
+def _sniffed(path: str) -> DialectName | None:
+    """The dialect the input's first lines name; None for standard input, which is read once, whole."""
+    if path == STDIN:
+        return None
+    head = [line.text for line in islice(read_lines(path), dialects.SAMPLE_LINES)]
+    return dialects.choose(head).name if head else None
+
+
+def _indexed(records: Iterator[IndexRecord], how: Enrichment) -> Iterator[Compilation]:
+    shares = _recorded_shares(how)
+    for r in records:
+        share = shares.get(r.compile_id) if r.compile_id is not None else None
+        yield Compilation(r.compile_id, r.compiler, r.level, r.osr_bci, r.flags, r.method, r.bytecode_size,
+                          r.code_size, share, r.printed, 0)
+
+
+def _recorded_shares(how: Enrichment) -> dict[int, float]:
+    """Each sampled compile id's share of its JVM's samples, of a recording."""
+    heat = how.perf
+    if heat is None:
+        return {}
+    return {c.compiled.record.compile_id: heat.share(c.total) for c in heat.found.compilations.values()}
+
+
+def _read(methods: Iterator[Method]) -> Iterator[Compilation]:
+    for method in methods:
+        h = method.header
+        share = method.profile.run_share[0] if method.profile is not None and method.profile.run_share else None
+        yield Compilation(h.compile_id, h.compiler, h.level, h.osr_bci, h.flags, h.name, h.bytecode_size,
+                          main_code_size(method), share, True, 0)
+
+
+def main_code_size(method: Method) -> int | None:
+    """Bytes of `method`'s `main code` section, when its reader kept them."""
+    return None
+
+
+def _numbered(found: Iterator[Compilation]) -> Iterator[Compilation]:
+    """Each row with its ordinal among the rows of its compile id and method."""
+    from dataclasses import replace
+
+    seen: Counter[tuple[int | None, str]] = Counter()
+    for row in found:
+        key = (row.compile_id, row.method)
+        yield replace(row, ordinal=seen[key]) if seen[key] else row
+        seen[key] += 1
+
+
+def read_compilation(path: str, forced: DialectName | None, options: dialects.ReadOptions, compile_id: int | None,
+                     method: str, ordinal: int = 0, printed: bool = True) -> Method:
+    """The compilation of a row (its compile id, method and ordinal) as read from the input, with what the input
+    says of it after its code: from its own bytes through the index where the input is a large plain file and the
+    compile id is not repeated, else from a read of the input. Not enriched."""
+    from asmcfg.errors import InputError
+
+    if not printed:
+        raise InputError(f"compile id {compile_id} ({method}): the log holds none of its code", path)
+    indexed = None if compile_id is None or ordinal else _opened(path, forced, options, compile_id, method)
+    if indexed is not None:
+        return indexed
+    from asmcfg.run.pipeline import open_input
+
+    stream = open_input(path, forced, options)
+    trailing = dialects.BY_NAME[stream.dialect].trailing
+    seen = 0
+    found: Method | None = None
+    for each in stream.methods:
+        header = each.header
+        if found is None and header.compile_id == compile_id and header.name == method:
+            if seen == ordinal:
+                found = each
+                if not trailing:  # nothing the input says of it is left to read
+                    break
+            seen += 1
+    if found is None:
+        raise InputError(f"compile id {compile_id} ({method}) is not in the input", path)
+    return stream.complete(found)
+
+
+def _opened(path: str, forced: DialectName | None, options: dialects.ReadOptions, compile_id: int,
+            method: str) -> Method | None:
+    """The compilation read from its own bytes, found by the header index (`run.opening`, as `--compile-id` opens
+    it); None when it must be read whole (a small or compressed input)."""
+    from asmcfg.run.opening import open_one
+    from asmcfg.run.pipeline import Selector
+
+    picked = open_one(path, Selector(None, compile_id, None), options, forced=forced)
+    if picked is None or picked.candidates != 1 or picked.method.header.name != method:
+        return None
+    return picked.method
