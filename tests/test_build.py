@@ -1,7 +1,7 @@
 """The optional compiled build: pip gets mypy as a build requirement only when `ASMCFG_MYPYC=1` asks for it, so a
 plain `pip install .` compiles nothing with mypyc; setup.py names existing modules and leaves the CLI and pages
 interpreted. Every build makes the small C module of `SPEEDUPS` where it can, and goes on without it where its
-compile fails.
+compile fails. The source distribution carries the license pyproject.toml names.
 
 These tests ask the backend's hooks as pip does, in a copy of the project's build files, so setuptools' metadata
 step writes there; the last builds the C module there, with the system's compiler (skipped without one) and with
@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from types import ModuleType
 
@@ -37,9 +38,10 @@ def load(path: Path) -> ModuleType:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of what the build reads: pyproject.toml, setup.py, the backend, the README and the package."""
+    """A copy of what the build reads: pyproject.toml, setup.py, MANIFEST.in, the backend, the README, the license
+    and the package."""
     tree = tmp_path_factory.mktemp("project")
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "MANIFEST.in", "LICENSE"):
         shutil.copy(ROOT / name, tree / name)
     shutil.copytree(ROOT / "buildsys", tree / "buildsys", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "asmcfg", tree / "asmcfg", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
@@ -124,3 +126,23 @@ def test_a_build_makes_the_c_module_or_goes_on_without_it(project: Path, tmp_pat
     built = list((tree / "asmcfg" / "dialects").glob("_lines*.so")) + list((tree / "asmcfg").rglob("_lines*.pyd"))
     assert len(built) == (1 if works else 0), result.stderr
     assert not list(tree.glob("*__mypyc*")) and not list((tree / "asmcfg" / "dialects" / "hsdis").glob("*.so"))
+
+
+def test_the_sdist_carries_the_apache_license_pyproject_names(project: Path, tmp_path: Path) -> None:
+    assert 'license = { text = "Apache-2.0" }' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License\n                           Version 2.0, January 2004" in text
+    assert "END OF TERMS AND CONDITIONS" in text and "APPENDIX: How to apply the Apache License" in text
+    tree = tmp_path / "tree"
+    shutil.copytree(project, tree, ignore=shutil.ignore_patterns("build", "*.json", "*.egg-info"))
+    env = {k: v for k, v in os.environ.items() if k != "ASMCFG_MYPYC"}
+    env["PYTHONPATH"] = str(tree / "buildsys")
+    code = "import sys, mypyc_backend\nout = sys.argv[1]\nprint(mypyc_backend.build_sdist(out))"
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "dist")], cwd=tree, env=env,
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    name = result.stdout.strip().splitlines()[-1]
+    with tarfile.open(tmp_path / "dist" / name) as sdist:
+        top = name.removesuffix(".tar.gz")
+        shipped = sdist.extractfile(f"{top}/LICENSE")
+        assert shipped is not None and shipped.read().decode("utf-8") == text
