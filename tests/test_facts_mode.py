@@ -1,10 +1,13 @@
-"""`--jsonl FILE --facts`: each compilation's facts without instruction lists, on real LogCompilation logs."""
+"""`--jsonl FILE --facts`: each compilation's facts without instruction lists, on real LogCompilation logs; with the
+heat the full records carry, on real `perf` recordings."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.conftest import DATA
 from tests.corpus import run_cli
@@ -13,6 +16,8 @@ LOGC = DATA / "logc"
 TRAPS = LOGC / "javac-jdk17-traps.xml.gz"
 EXCERPT = LOGC / "javac-jdk17-excerpt.xml.gz"
 TENSOR = LOGC / "jdk17-Tensor4D.xml.gz"
+RECORDS = sorted(p.name for p in (DATA / "record").iterdir() if p.is_dir())
+"""The `asmcfg record` folders copied from the corpus (JavacLoop's 15 s javac run is the one that takes long)."""
 
 
 def jsonl(path: Path, out: Path, *flags: str) -> list[dict[str, Any]]:
@@ -107,3 +112,32 @@ def test_facts_are_the_full_records_without_instructions(tmp_path: Path) -> None
 def test_facts_without_jsonl_is_a_usage_error() -> None:
     code, _, err = run_cli(str(TENSOR), "--facts")
     assert code == 2 and "--facts shapes the --jsonl records" in err
+
+
+@pytest.mark.parametrize("run", [pytest.param(r, marks=pytest.mark.slow) if "Javac" in r else r for r in RECORDS])
+def test_facts_of_a_record_folder_carry_the_heat_of_its_full_records(run: str, tmp_path: Path) -> None:
+    """Each facts record has the heat of the same compilation's full record: its share of the JVM's samples and
+    its hot paths as they are, each sampled block's heat and samples, each loop's heat summed from its blocks'."""
+    folder = DATA / "record" / run
+    facts = jsonl(folder, tmp_path / "f.jsonl", "--facts")
+    full = jsonl(folder, tmp_path / "full.jsonl")
+    assert [f["compile_id"] for f in facts] == [f["compile_id"] for f in full]
+    measured = 0
+    for fact, whole in zip(facts, full, strict=True):
+        for key in ("profile", "unattributed", "hot_paths"):
+            assert fact.get(key, "absent") == whole.get(key, "absent"), (run, fact["compile_id"], key)
+        if "profile" not in whole:
+            assert "block_heat" not in fact and all("heat" not in loop for loop in fact["loops"])
+            continue
+        measured += 1
+        blocks = {b["id"]: b for b in whole["blocks"]}
+        assert fact["block_heat"] == [
+            {"block": b["id"], "heat": b["heat"], "samples": sum(i.get("samples", 0) for i in b["instructions"])}
+            for b in whole["blocks"] if any(v > 0 for v in b["heat"].values())]
+        assert sum(b["samples"] for b in fact["block_heat"]) == whole["profile"]["samples"]
+        assert [{k: v for k, v in loop.items() if k != "heat"} for loop in fact["loops"]] == whole["loops"]
+        for loop in fact["loops"]:
+            own = [loop["header"]] if loop["back_edges"] == [loop["header"]] else loop["blocks"]
+            for event, share in loop["heat"].items():
+                assert share == pytest.approx(sum(blocks[b]["heat"].get(event, 0.0) for b in own), abs=1e-3)
+    assert measured >= 5, "the recording's sampled compilations"

@@ -28,8 +28,8 @@ READING = frozenset(Mode)
 """Every mode reads the input the same way."""
 ANALYSING = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL, Mode.FACTS})
 """The modes that analyse compilations (`--list` only names them)."""
-WITH_HEAT = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL})
-"""The modes whose output shows heat and hot paths (a facts record has neither)."""
+WITH_HEAT = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL, Mode.FACTS})
+"""The modes whose output shows heat and hot paths."""
 
 
 @dataclass(frozen=True, slots=True)
