@@ -6,10 +6,11 @@ made to it. Its properties:
 - the token is exchanged for a cookie, and the URL shown next holds no token;
 - the index page is the index template with its one script (fuzz/page.py's `check_page`), and its rows are strict
   JSON;
-- the pages of the first PAGES compilations keep `check_report`'s properties (or, for one the input cannot give, a
-  problem page with no script at all);
-- crafted paths (`..`, absolute paths, encoded slashes, a row past the last, a huge or non-ASCII row number; a
-  few of them each case) get 404, never a file's bytes; so does `/api/facts` (no background analysis here).
+- the pages of the first PAGES compilations, at the addresses the index links them at (`/c/475`), keep
+  `check_report`'s properties (or, for one the input cannot give, a problem page with no script at all);
+- crafted paths (`..`, absolute paths, encoded slashes, a huge, signed or non-ASCII compile id, a place or a row
+  number written otherwise than the links write them; a few of them each case) get 404, never a file's bytes; so
+  does `/api/facts` (no background analysis here).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from asmcfg.model import DialectName
 from asmcfg.render.html import PageOptions, Render
 from asmcfg.run import enrich
 from asmcfg.run.pipeline import no_methods_error
-from asmcfg.serve import app, pages, rows
+from asmcfg.serve import app, links, pages, rows
 from asmcfg.serve.opening import Reading, open_compilation
 
 PAGES = 1
@@ -38,7 +39,8 @@ CRAFTED_PER_CASE = 3
 """Crafted paths asked for per case: a different few each case (chosen by the case's bytes), all over a run."""
 CRAFTED = ("/../../../../etc/passwd", "/c/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd",
            "/c/%2F..%2F..%2Fetc%2Fpasswd", "/c/99999999999999999999999", "/c/-1", "/c/%D9%A1", "/c/0/../../x",
-           "/etc/passwd", "/api/facts/../../etc/passwd", "/c/+1", "/c/%201", "/C/0", "/c/0x1")
+           "/etc/passwd", "/api/facts/../../etc/passwd", "/c/+1", "/c/%201", "/C/0", "/c/0x1", "/c/1.1", "/c/1.",
+           "/c/1.0", "/r/-1", "/r/9999999999", "/pair/1/../../etc/passwd", "/old/%31", "/new/1/", "/r/0.2")
 """Request paths that name nothing the server serves."""
 _ROWS = re.compile(r'<script type="application/json" id="data">(.*?)</script>', re.S)
 
@@ -49,26 +51,27 @@ def check(path: Path, forced: str | None, render: Render) -> None:
     index = rows.build(reading)
     if not index.entries:
         raise no_methods_error(str(path))
-    home = pages.index_page(index, str(path))
+    addresses = index.links()
+    home = pages.index_page(index, str(path), addresses)
     how = enrich.load(None, None, None, source=str(path))
 
     def draw(n: int) -> pages.Page:
         done = enrich.enrich(open_compilation(reading, index.entries[n].row), how)
         return pages.compilation_page(done.analysis, PageOptions(render=render))
 
-    server = app.Server(0, app.Site(len(index.entries), home, None, draw))
+    server = app.Server(0, app.Site(links.rows_of(addresses), home, None, draw))
     serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True)
     serving.start()
     first = zlib.crc32(path.read_bytes()[:65536])
     crafted = [CRAFTED[(first + k) % len(CRAFTED)] for k in range(CRAFTED_PER_CASE)]
     try:
-        _requests(server, len(index.entries), crafted)
+        _requests(server, addresses, crafted)
     finally:
         server.shutdown()
         server.server_close()
 
 
-def _requests(server: app.Server, count: int, crafted_paths: list[str]) -> None:
+def _requests(server: app.Server, addresses: list[str], crafted_paths: list[str]) -> None:
     port = server.server_address[1]
     host = f"127.0.0.1:{port}"
     status, _, body = _get(port, "/", host)
@@ -91,13 +94,13 @@ def _requests(server: app.Server, count: int, crafted_paths: list[str]) -> None:
         json.loads(found.group(1), parse_constant=_not_json)
     require(headers.get("content-security-policy", "").startswith("default-src 'none'"),
             "serve: the index was sent without its Content-Security-Policy")
-    for n in range(min(PAGES, count)):
-        status, _, body = _get(port, f"/c/{n}", host, cookie)
-        require(status in (200, 404), f"serve: row {n} answered {status}")
+    for address in addresses[:PAGES]:
+        status, _, body = _get(port, address, host, cookie)
+        require(status in (200, 404), f"serve: {address} answered {status}")
         if status == 200:
             page.check_report(body.decode("utf-8"))
         else:
-            require(b"<script" not in body, f"serve: row {n}'s problem page holds a script")
+            require(b"<script" not in body, f"serve: {address}'s problem page holds a script")
     for crafted in crafted_paths:
         status, _, body = _get(port, crafted, host, cookie)
         require(status == 404 and body == b"not found\n", f"serve: {crafted!r} answered {status}")

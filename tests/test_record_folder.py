@@ -153,7 +153,8 @@ def test_serve_of_two_record_folders_ranks_by_samples_and_opens_a_pair_with_its_
                           .group(1))  # type: ignore[union-attr]
         first = data["rows"][0]
         assert (first["method"], first["old_id"], first["new_id"]) == ("HotLoop::run", 16, 20)
-        page = opener.open(f"{served.base}c/0", timeout=120).read().decode("utf-8")
+        assert data["pages"][0] == "/pair/16/20", "the pair named by its two compile ids"
+        page = opener.open(f"{served.base}pair/16/20", timeout=120).read().decode("utf-8")
         assert "c2 id 16 tier 4 HotLoop::run" in page and "c2 id 20 tier 4 HotLoop::run" in page
         assert "&quot;samples&quot;:3084," in page and "&quot;samples&quot;:3369," in page  # each side's profile
     finally:

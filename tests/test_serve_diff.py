@@ -113,7 +113,7 @@ def test_a_pair_opens_its_side_by_side_diff_and_back_keeps_the_filter(browser: A
     page = _open(browser, tensor.url)
     page.fill("#filter", "sum4")
     page.click('#index tr[data-kind="pair"][data-old-id="10"] td:nth-child(3)')
-    page.wait_for_url("**/c/*")
+    page.wait_for_url("**/pair/10/11")
     page.wait_for_selector("body[data-ready]")  # both sides' report pages ran their scripts
     old, new = (page.inner_text(f"#diff-bar .sides span:nth-child({n})") for n in (1, 2))
     assert "Tensor4D::sum4" in old and "id 10" in old and "JDK 17" in old, old
@@ -131,7 +131,7 @@ def test_a_pair_opens_its_side_by_side_diff_and_back_keeps_the_filter(browser: A
 def test_a_method_of_one_log_opens_its_compilation(browser: Any, tensor: Served) -> None:
     page = _open(browser, tensor.url)
     page.click('#index tr[data-kind="old"][data-old-id="7"] td:nth-child(2)')
-    page.wait_for_url("**/c/*")
+    page.wait_for_url("**/old/7")
     page.wait_for_selector("body[data-ready]")
     assert "Tensor4D::sum4" in page.title() and "7" in page.title()
     assert page.locator("#search").count() == 1, "the --html page of JDK 17's C1 compilation 7"
@@ -139,7 +139,7 @@ def test_a_method_of_one_log_opens_its_compilation(browser: Any, tensor: Served)
 
 
 def test_a_request_without_the_token_is_refused(tensor: Served) -> None:
-    for path in ("", "c/0", "c/9", "?token=wrong"):
+    for path in ("", "c/0", "pair/10/11", "old/7", "?token=wrong"):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(tensor.base + path, timeout=10)
         assert refused.value.code == 403, path

@@ -30,7 +30,7 @@ def _index() -> Index:
 
 
 def test_a_crafted_name_reaches_the_index_only_as_json_text() -> None:
-    page = pages.index_page(_index(), "run</title><script>alert(1)</script>.log")
+    page = pages.index_page(_index(), "run</title><script>alert(1)</script>.log", ["/c/7"])
     text = page.body.decode("utf-8")
     assert "<img" not in text and "</script><img" not in text
     assert text.count("<script") == 2, "the JSON block and the page's own script, no other"
@@ -41,7 +41,7 @@ def test_a_crafted_name_reaches_the_index_only_as_json_text() -> None:
 
 
 def test_the_policy_pins_the_index_script_by_its_hash() -> None:
-    page = pages.index_page(_index(), "run.log")
+    page = pages.index_page(_index(), "run.log", ["/c/7"])
     script = page.body.decode("utf-8").rsplit("<script>", 1)[1].split("</script>", 1)[0]
     assert pages.script_hash(script) in page.policy
     assert "default-src 'none'" in page.policy and "connect-src 'self'" in page.policy

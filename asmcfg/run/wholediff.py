@@ -74,6 +74,9 @@ class Whole:
     """Of each key, the compilation the selection rule chose in each input (its header, without its code)."""
     ordinals: tuple[dict[Header, int], dict[Header, int]]
     """Of each chosen header, how many earlier compilations of its input share its compile id and method."""
+    places: tuple[dict[Header, int], dict[Header, int]]
+    """Of each chosen header, its place among its input's compilations of its compile id: 1 for the first, 2 for
+    the second (a log of several runs repeats ids); 0 without an id."""
     how: tuple[Enrichment, Enrichment]
     """Each side's log records and profile, loaded once."""
 
@@ -117,7 +120,8 @@ def compare(options: DiffOptions) -> Whole:
             new = news.pop(chosen[1][0][key].method.header)
             rows.append(_row(key, old, new, how, len(rows) + 1, options))
     return Whole(rows, only, (display_name(options.old), display_name(options.new)),
-                 (chosen[0][1], chosen[1][1]), (chosen[0][0], chosen[1][0]), (chosen[0][2], chosen[1][2]), how)
+                 (chosen[0][1], chosen[1][1]), (chosen[0][0], chosen[1][0]), (chosen[0][2], chosen[1][2]),
+                 (chosen[0][3], chosen[1][3]), how)
 
 
 def analyse_pair(old: Method, new: Method, how: tuple[Enrichment, Enrichment]) -> Diff:
@@ -130,29 +134,36 @@ def _key(method: Method) -> Key:
     return Key(header.name, header.osr_bci, header.compiler)
 
 
-def _headers_only(methods: Iterator[Method], counted: list[int], ordinals: dict[Header, int]) -> Iterator[Method]:
+def _headers_only(methods: Iterator[Method], counted: list[int], ordinals: dict[Header, int],
+                  places: dict[Header, int]) -> Iterator[Method]:
     """Each method without its code (what the choice reads is its header and its measured heat), its header's
-    ordinal among those of its compile id and method noted."""
+    ordinal among those of its compile id and method noted, and its place among those of its compile id."""
     seen: Counter[tuple[int | None, str]] = Counter()
+    ids: Counter[int] = Counter()
     for method in methods:
         counted[0] += 1
         header = method.header
         ordinals.setdefault(header, seen[header.compile_id, header.name])
         seen[header.compile_id, header.name] += 1
+        if header.compile_id is not None:
+            ids[header.compile_id] += 1
+        places.setdefault(header, 0 if header.compile_id is None else ids[header.compile_id])
         yield dataclasses.replace(method, instructions=(), markers=(), constants=(), skipped=())
 
 
-def _chosen(path: str, options: DiffOptions, how: Enrichment) -> tuple[dict[Key, Picked], int, dict[Header, int]]:
+def _chosen(path: str, options: DiffOptions,
+            how: Enrichment) -> tuple[dict[Key, Picked], int, dict[Header, int], dict[Header, int]]:
     """For each key in `path`, the compilation the selection rule chooses (its header), the count read, and the
-    chosen headers' ordinals. Each compilation gets the recorded heat of its compile id (`measured`, as the
-    single run's choice does) while its code is still there to place the samples, then loses the code."""
+    chosen headers' ordinals and places. Each compilation gets the recorded heat of its compile id (`measured`, as
+    the single run's choice does) while its code is still there to place the samples, then loses the code."""
     stream = open_input(path, options.input_format, dialects.ReadOptions(options.syntax))
-    counted, ordinals = [0], dict[Header, int]()
-    picked = pick_keyed(_headers_only(measured(stream.methods, how), counted, ordinals), _key)
+    counted, ordinals, places = [0], dict[Header, int](), dict[Header, int]()
+    picked = pick_keyed(_headers_only(measured(stream.methods, how), counted, ordinals, places), _key)
     if counted[0] == 0:
         raise no_methods_error(stream.source, stream.head)
     chosen = {p.method.header for p in picked.values()}
-    return picked, counted[0], {h: n for h, n in ordinals.items() if h in chosen}
+    return (picked, counted[0], {h: n for h, n in ordinals.items() if h in chosen},
+            {h: n for h, n in places.items() if h in chosen})
 
 
 def _code_bytes(method: Method) -> int | None:

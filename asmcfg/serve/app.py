@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from asmcfg.errors import AsmcfgError
-from asmcfg.serve import pages
+from asmcfg.serve import links, pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,8 +34,8 @@ CACHED_BYTES = 96 << 20
 class Site:
     """What the routes serve: the index page, the analysis board and how a row's page is made."""
 
-    rows: int
-    """How many rows the index has: `/c/0` to `/c/{rows - 1}`."""
+    links: dict[str, int]
+    """Each row's address (`/c/475`, see `links`) and its row number."""
     home: pages.Page
     """The index page, made once."""
     board: Board | None
@@ -113,16 +113,16 @@ class Handler(BaseHTTPRequestHandler):
             since = query.get("since", ["0"])[0]
             body = json.dumps(site.board.since(int(since) if _count(since) else 0), separators=(",", ":"))
             return self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json")
-        if path.startswith("/c/") and _count(path[3:]) and int(path[3:]) < site.rows:
-            return self._compilation(int(path[3:]))
+        n = links.row_of(path, site.links)
+        if n is not None:
+            return self._compilation(n, path)
         self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
-    def _compilation(self, n: int) -> None:
+    def _compilation(self, n: int, path: str) -> None:
         try:
             page = self.server.pages.get(n)
         except AsmcfgError as error:
-            title = f"row {n}"
-            return self._page(pages.problem_page(title, str(error)), HTTPStatus.NOT_FOUND)
+            return self._page(pages.problem_page(path, str(error)), HTTPStatus.NOT_FOUND)
         self._page(page)
 
     def _enter(self, path: str) -> None:

@@ -7,13 +7,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asmcfg.diff.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
+from asmcfg.serve import links
+from asmcfg.serve.links import NEW, OLD, PAIR
 from asmcfg.serve.pages import Page, diff_index_page
 
 if TYPE_CHECKING:
     from asmcfg.run.wholediff import Whole
-
-PAIR, OLD, NEW = "pair", "old", "new"
-"""What a row stands for: a pair, or a method only the old (new) log compiled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +20,8 @@ class Target:
     """What a row of the index opens."""
 
     kind: str
-    """PAIR (the side-by-side diff page), OLD or NEW (that side's report of its one compilation)."""
+    """What the row stands for: PAIR (the side-by-side diff page), OLD or NEW (a method only the old (new) log
+    compiled: that side's report of its one compilation)."""
     key: Key
     """The method, OSR bci and compiler."""
 
@@ -36,20 +36,32 @@ class DiffIndex:
     """What row `n` opens."""
     by_heat: bool
     """True when the pairs are ranked by measured heat (else by size)."""
+    links: list[str]
+    """Row `n`'s address, naming its compilations by compile id (`links.pair`, `links.one_side`)."""
 
 
 def build(whole: Whole) -> DiffIndex:
     """The index of a whole-log diff."""
     rows: list[dict[str, Any]] = []
     targets: list[Target] = []
+    addresses: list[str] = []
     for n, row in enumerate(rank(whole.rows), 1):
+        addresses.append(links.pair(_named(whole, 0, row.key), _named(whole, 1, row.key), len(rows)))
         rows.append(_pair(len(rows), n, row))
         targets.append(Target(PAIR, row.key))
-    for kind, lone in ((OLD, whole.only[0]), (NEW, whole.only[1])):
+    for side, (kind, lone) in enumerate(((OLD, whole.only[0]), (NEW, whole.only[1]))):
         for method in rank_lone(lone):
+            addresses.append(links.one_side(kind, *_named(whole, side, method.key), len(rows)))
             rows.append(_lone(len(rows), kind, method))
             targets.append(Target(kind, method.key))
-    return DiffIndex(rows, targets, ranked_by(whole.rows) == "heat")
+    return DiffIndex(rows, targets, ranked_by(whole.rows) == "heat", addresses)
+
+
+def _named(whole: Whole, side: int, key: Key) -> tuple[int | None, int]:
+    """The compile id of the compilation of `key` the whole-log diff chose in that log, and its place among the
+    log's compilations of that id."""
+    header = whole.chosen[side][key].method.header
+    return header.compile_id, whole.places[side][header]
 
 
 def _key(key: Key) -> dict[str, Any]:
@@ -82,7 +94,7 @@ def index_page(index: DiffIndex, whole: Whole) -> Page:
     """The page: the rows as JSON the table script shows a window of, and what the counts are."""
     changed = sum(1 for row in whole.rows if row.headline.changed)
     data = {
-        "names": list(whole.names), "heat": index.by_heat, "rows": index.rows,
+        "names": list(whole.names), "heat": index.by_heat, "rows": index.rows, "pages": index.links,
         "counts": {"pairs": len(whole.rows), "changed": changed, "old": len(whole.only[0]),
                    "new": len(whole.only[1])},
     }

@@ -30,7 +30,7 @@ from asmcfg.render.svg import Renderer
 from asmcfg.run import app, drawings, enrich, memory, outputs, parallel, recorded
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
-from asmcfg.serve import board, pages, top
+from asmcfg.serve import board, links, pages, top
 from asmcfg.serve.opening import Row
 from asmcfg.serve.rows import Entry, Index
 from asmcfg.sources.lines import display_name
@@ -158,14 +158,14 @@ def _shrink() -> None:
 
 
 def _index(folder: str, records: str, source: str) -> tuple[int, list[str]]:
-    """Give each page its name and write the index; the pages written, and what to say of those not drawn as
-    asked, of those whose analysis failed."""
+    """Give each page its name (`id-12.html` by compile id, `id-12-2.html` for the second compilation of a log that
+    repeats the id, `row-7.html` by row where the input prints none: `links.page_file`) and write the index; the
+    pages written, and what to say of those not drawn as asked, of those whose analysis failed."""
     entries: list[Entry] = []
-    names: list[str] = []
+    written: list[str] = []
     notes: list[str] = []
     drawn: Counter[str] = Counter()
     ordinals: Counter[tuple[int | None, str]] = Counter()
-    ids: Counter[int] = Counter()
     for record in _read(records):
         if "error" in record:
             notes.append(f"asmcfg: {record.get('name')} (compile id {record.get('compile_id')}): not written: "
@@ -175,18 +175,21 @@ def _index(folder: str, records: str, source: str) -> tuple[int, list[str]]:
         compile_id, name = record["cells"][1], record["cells"][4]
         entries.append(Entry(Row(compile_id, name, ordinals[(compile_id, name)]), (n, *record["cells"], True)))
         ordinals[(compile_id, name)] += 1
-        names.append(_name(compile_id, ids, n))
-        os.rename(os.path.join(folder, record["page"]), os.path.join(folder, names[-1]))
+        written.append(record["page"])
         for how, line in record["drawn"]:
             notes.append(line)
             drawn[how] += 1
+    ids = [e.row.compile_id for e in entries]
+    names = [links.page_file(i, place, n) for n, (i, place) in enumerate(zip(ids, links.places(ids), strict=True))]
+    for page_name, final in zip(written, names, strict=True):
+        os.rename(os.path.join(folder, page_name), os.path.join(folder, final))
     index = Index(entries)
     found = board.Board(index)
     for record in _read(records):
         if "error" not in record:
             found.add(record)
     found.stop()
-    page = pages.index_page(index, source, {"pages": names, "facts": found.since(0)})
+    page = pages.index_page(index, source, names, found.since(0))
     atomic_bytes(os.path.join(folder, INDEX), page.body)
     if sum(drawn.values()) > 1:
         counts = ", ".join(f"{n} {describe.DRAWN_COUNTS[how]}" for how, n in _drawn(drawn))
@@ -204,15 +207,6 @@ def _read(records: str) -> Iterator[dict[str, Any]]:
     with open(records, encoding="utf-8") as lines:
         for line in lines:
             yield json.loads(line)
-
-
-def _name(compile_id: int | None, ids: Counter[int], n: int) -> str:
-    """The page's file: `id-12.html` by compile id (`id-12-2.html` for the second compilation of a log that
-    repeats the id), `row-7.html` by row when the input prints no id."""
-    if compile_id is None:
-        return f"row-{n}.html"
-    ids[compile_id] += 1
-    return f"id-{compile_id}.html" if ids[compile_id] == 1 else f"id-{compile_id}-{ids[compile_id]}.html"
 
 
 def _say(options: Options, written: int, analysed: int, notes: list[str]) -> None:

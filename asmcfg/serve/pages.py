@@ -61,11 +61,12 @@ def _fill(template: str, parts: dict[str, str]) -> str:
     return "".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces))
 
 
-def index_page(index: Index, source: str, static: dict[str, Any] | None = None) -> Page:
-    """The index: every compilation's row as JSON the page script shows a window of, and the toplists' places;
-    `static` (a folder's index) adds each row's page file (`pages`) and the analysis the server would send
-    (`facts`)."""
-    return _index("index", f"asmcfg: {source}", {"source": source, "rows": index.cells(), **(static or {})})
+def index_page(index: Index, source: str, links: list[str], facts: dict[str, Any] | None = None) -> Page:
+    """The index: every compilation's row and the page it opens (`links`: the server's addresses, or a folder's
+    page files) as JSON the page script shows a window of, and the toplists' places; a folder's index adds the
+    analysis the server would send (`facts`)."""
+    data = {"source": source, "rows": index.cells(), "pages": links}
+    return _index("index", f"asmcfg: {source}", data if facts is None else {**data, "facts": facts})
 
 
 def diff_index_page(title: str, data: dict[str, Any]) -> Page:

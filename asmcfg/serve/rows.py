@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from asmcfg.serve import links
 from asmcfg.serve.opening import Reading, Row
 
 if TYPE_CHECKING:
@@ -46,6 +47,11 @@ class Index:
     def cells(self) -> list[tuple[Any, ...]]:
         """Every row's cells, for the page's JSON."""
         return [e.cells for e in self.entries]
+
+    def links(self) -> list[str]:
+        """Every row's address, naming its compilation by compile id (`links.compilation`)."""
+        ids = [e.row.compile_id for e in self.entries]
+        return [links.compilation(i, place, n) for n, (i, place) in enumerate(zip(ids, links.places(ids), strict=True))]
 
 
 def build(reading: Reading) -> Index:

@@ -52,7 +52,7 @@ class ServeOptions:
 
 def serve(options: ServeOptions) -> int:
     """Run the server until stopped (Ctrl-C raises KeyboardInterrupt, SIGTERM `Stopped`: the guard's exit codes)."""
-    from asmcfg.serve import app, board, pages, rows
+    from asmcfg.serve import app, board, links, pages, rows
     from asmcfg.sources.lines import display_name
 
     started = time.perf_counter()
@@ -63,7 +63,8 @@ def serve(options: ServeOptions) -> int:
         from asmcfg.run.pipeline import no_methods_error
 
         raise no_methods_error(display_name(options.reading.path))
-    home = pages.index_page(index, display_name(options.reading.path))
+    addresses = index.links()
+    home = pages.index_page(index, display_name(options.reading.path), addresses)
     found = board.Board(index)
 
     loaded = threading.Event()
@@ -76,7 +77,7 @@ def serve(options: ServeOptions) -> int:
         assert how is not None
         return _render(options, index, how, n)
 
-    server = listen(options.port, app.Site(len(index.entries), home, found, render))
+    server = listen(options.port, app.Site(links.rows_of(addresses), home, found, render))
 
     def prepare_and_fill(stop: threading.Event) -> None:
         """The background thread's body: the enrichment and the imports the pages and the analysis use, then the

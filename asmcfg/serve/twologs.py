@@ -36,7 +36,7 @@ def serve_two(options: TwoLogs) -> int:
 
     from asmcfg.run.diff import recorded_sides
     from asmcfg.run.wholediff import compare
-    from asmcfg.serve import app, diffindex
+    from asmcfg.serve import app, diffindex, links
     from asmcfg.serve.run import listen, run_server
 
     started = time.perf_counter()
@@ -48,7 +48,7 @@ def serve_two(options: TwoLogs) -> int:
     def render(n: int) -> Page:
         return render_target(options.diff, whole, index.targets[n])
 
-    server = listen(options.port, app.Site(len(index.targets), home, None, render))
+    server = listen(options.port, app.Site(links.rows_of(index.links), home, None, render))
     said = (f"asmcfg: {len(whole.rows)} pairs compared, {len(whole.only[0])} methods only in the old log, "
             f"{len(whole.only[1])} only in the new log, in {time.perf_counter() - started:.1f} s "
             "(Ctrl-C stops the server)")
@@ -59,7 +59,7 @@ def render_target(options: DiffOptions, whole: Whole, target: Target) -> Page:
     """A row's page: a pair's two compilations read again, analysed and compared as the whole-log diff did, drawn
     side by side; or the one compilation of a method of one log, its report as `--html` writes it."""
     from asmcfg.serve import pages
-    from asmcfg.serve.diffindex import OLD, PAIR
+    from asmcfg.serve.links import OLD, PAIR
 
     if target.kind == PAIR:
         from asmcfg.run import drawings

@@ -1,6 +1,6 @@
 // The index of `asmcfg serve OLD NEW`: the whole-log diff's pairs, ranked as `asmcfg diff OLD NEW` ranks them,
 // then the methods only one log compiled, in the table (table.js); a row opens the pair's side-by-side diff, or
-// the one compilation's report.
+// the one compilation's report, at its address in DATA.pages (/pair/10/11, /old/7, /new/12).
 (() => {
   const DATA = JSON.parse(document.getElementById("data").textContent);
   const ROWS = DATA.rows;
@@ -37,6 +37,7 @@
     `${c.new} only in the new log`;
   indexTable({
     rows: ROWS, columns: COLUMNS, noun: "rows",
+    href: (n) => DATA.pages[n],
     number: (r) => r.row,
     matches: (row, words) => {
       const method = row.method.toLowerCase();

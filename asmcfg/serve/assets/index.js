@@ -1,9 +1,10 @@
 // The index of `asmcfg serve FILE`: every compilation's row from the JSON below in the table (table.js); the
-// analysis columns and the toplists fill in as the server analyses the compilations. A static export
-// (`asmcfg --all --html DIR`) carries the analysis in DATA.facts and each row's page file in DATA.pages.
+// analysis columns and the toplists fill in as the server analyses the compilations. DATA.pages has each row's
+// page: the server's address naming its compilation (/c/475), or in a static export (`asmcfg --all --html DIR`),
+// which carries the analysis in DATA.facts, its page file (id-475.html).
 (() => {
   const DATA = JSON.parse(document.getElementById("data").textContent);
-  const href = (row) => (DATA.pages ? DATA.pages[row] : `/c/${row}`);
+  const href = (row) => DATA.pages[row];
   const ROWS = DATA.rows;  // [row, compiler, id, tier, osr, method, bytecode, code size, printed]
   const FACTS = new Array(ROWS.length).fill(null);  // [loops, traps by reason, fired, checks, calls, vector, heat]
   const total = (traps) => Object.values(traps).reduce((a, b) => a + b, 0);

@@ -1,7 +1,7 @@
 "use strict";
 // The table of an `asmcfg serve` index (every compilation of a log, or every pair of two): a window of its rows
 // drawn at a time, filtered as the user types, sorted by any column; filter, sort and scroll live in the URL's
-// hash, so Back comes back to them. A row opens its page, /c/<row number> (or spec.href's).
+// hash, so Back comes back to them. A row opens its page, spec.href(row number): an address naming its compilation.
 const $ = (selector) => document.querySelector(selector);
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const visible = (text) => String(text).replace(BIDI, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
@@ -15,10 +15,10 @@ function h(tag, props, ...children) {
 
 // spec: rows; columns ({label, get, left, width, key, show, tip, link}); number(row): its page's number;
 // matches(row, words); noun (what the count counts); pending(column, row): a value still being computed;
-// decorate(tr, row): its class and data attributes; href(number): a row's page (default /c/<number>).
+// decorate(tr, row): its class and data attributes; href(number): a row's page.
 function indexTable(spec) {
   const {rows, columns} = spec;
-  const link = spec.href || ((number) => `/c/${number}`);
+  const link = spec.href;
   const scroller = $("#scroller");
   const body = $("#index tbody");
   const state = {q: "", sort: null, down: false};
