@@ -163,7 +163,7 @@ def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None, begin: i
 RECORD = maker(IndexRecord)
 """`IndexRecord(…)` with every field given: one per header of a log of thousands."""
 Fields = tuple[int, Compiler, int | None, int | None, str, str, int | None, int | None, int | None]
-"""An IndexRecord's fields from its compile id to its code begin (all but the offset and `printed`)."""
+"""An IndexRecord's fields from its compile id to its code begin (all but the offsets and `printed`)."""
 
 
 def headers(scan: Scan) -> Iterator[IndexRecord]:
@@ -176,7 +176,7 @@ def _header_fields(windows: Iterator[Window]) -> Iterator[tuple[Any, ...]]:
     for offset, _, context in hits(windows, (HEADER,)):
         fields = printed_fields(first_line(context), context)
         if fields is not None:
-            yield *fields, offset, True
+            yield *fields, offset, True, offset
 
 
 def printed_fields(header: str, context: bytes) -> Fields | None:
