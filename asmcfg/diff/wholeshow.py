@@ -11,6 +11,7 @@ from rich.table import Table
 
 from asmcfg.diff.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
 from asmcfg.render import literal
+from asmcfg.render.listing import MAIN_CODE
 from asmcfg.render.quoting import visible
 
 
@@ -37,11 +38,11 @@ def columns(rows: list[PairRow]) -> list[str]:
 
 
 def lone_cells(lone: Lone) -> list[str]:
-    """A method of one log: method, compiler, OSR bci, compile id, code bytes."""
-    return [*_key_cells(lone.key), _id(lone.compile_id), _id(lone.code_bytes)]
+    """A method of one log: method, compiler, OSR bci, compile id, bytes of `main code`."""
+    return [*_key_cells(lone.key), _id(lone.compile_id), _id(lone.main_code_bytes)]
 
 
-LONE_COLUMNS = ["method", "compiler", "OSR", "id", "code bytes"]
+LONE_COLUMNS = ["method", "compiler", "OSR", "id", MAIN_CODE]
 """The columns of the tables of methods only one log compiled."""
 
 
