@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_looking", "index_stream", "index_view", "windows"]
+__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_looking", "index_mapped", "index_stream",
+           "index_view", "windows"]
 
 BUFFER = 4 << 20
 """Bytes of a stream (or of a mapped file) scanned at a time."""
@@ -74,6 +75,11 @@ def index_file(
             return
     with open_binary(path, meter) as stream:
         yield from index_stream(stream, path, forced)  # type: ignore[arg-type]
+
+
+def index_mapped(view: mmap.mmap, meter: Meter | None, forced: DialectName | None) -> Iterator[IndexRecord]:
+    """`index_file` of a file the caller has mapped as `view` (and may read too while it is searched)."""
+    return _indexed(view[:HEAD], _mapped_scan(view, meter, None), forced)
 
 
 Looked = tuple[int, int, "Found"]

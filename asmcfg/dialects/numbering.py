@@ -1,7 +1,8 @@
 """The header index's records as a full read lists them: in the order of their header lines, each with that line's
 number (the fast `--list` of a large input). The newlines between one header and the next are counted as the
-records go by (in C where `pip install .` could build the module `_lines`): the file is read once more, a few pages
-at a time, so the listing holds no more of it."""
+records go by (in C where `pip install .` could build the module `_lines`), in the mapping the index searches: the
+pages of this process's part of the search are counted while they are still in memory, and a page is let go once
+counted, so the listing holds no more of the file."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from asmcfg.dialects.base import IndexRecord
-from asmcfg.dialects.index import index_file
+from asmcfg.dialects.index import index_file, index_mapped
 from asmcfg.dialects.passes import newline_count
 from asmcfg.sources.split import mapped
 
@@ -23,13 +24,18 @@ Numbered = tuple[IndexRecord, "int | None"]
 """A record and the number of its header line (None where the lines are not counted)."""
 _RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
 """How counted pages are let go (the file stays cached); None where mmap cannot advise."""
+_HELD = 4 << 20
+"""Bytes counted before their pages are let go, at once (one release per record would cost more than the count)."""
 
 
 def numbered_index(path: str, meter: Meter | None = None, forced: DialectName | None = None) -> Iterator[Numbered]:
     """The records of `index_file` in the order of their header lines (`in_line_order`), each with its number; an
     input read as a stream (a compressed file) has none."""
     with mapped(path) as view:
-        yield from numbered(in_line_order(index_file(path, meter, forced)), view)
+        if view is not None:
+            yield from numbered(in_line_order(index_mapped(view, meter, forced)), view)
+            return
+    yield from numbered(in_line_order(index_file(path, meter, forced)), None)
 
 
 def in_line_order(records: Iterable[IndexRecord]) -> Iterator[IndexRecord]:
@@ -55,21 +61,24 @@ def numbered(records: Iterable[IndexRecord], view: mmap.mmap | None) -> Iterator
     if view is None:
         yield from ((record, None) for record in records)
         return
-    at, line = 0, 1
+    at, line, kept = 0, 1, 0
     for record in records:
         to = record.header_offset
         if to >= at:
             line += newline_count(view, at, to)
-            _release(view, at, to)
         else:
             line -= newline_count(view, to, at)
         at = to
+        if to - kept >= _HELD:
+            kept = _release(view, kept, to)
         yield record, line
 
 
-def _release(view: mmap.mmap, start: int, stop: int) -> None:
-    """Let go of the pages of bytes [start, stop) that were read (the one holding `stop` is read on)."""
+def _release(view: mmap.mmap, start: int, stop: int) -> int:
+    """Let go of the pages of bytes [start, stop) that were counted (the one holding `stop` is read on); where the
+    next release starts."""
     first = start - start % mmap.PAGESIZE
     last = stop - stop % mmap.PAGESIZE
     if _RELEASE is not None and last > first:
         view.madvise(_RELEASE, first, last - first)
+    return last
