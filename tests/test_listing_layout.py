@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import lzma
+import mmap
 import os
 import re
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from corpus import DATA, run_cli
 
+from asmcfg.dialects import numbering, passes
 from asmcfg.run import wholelog
 
 INPUTS = {
@@ -103,6 +105,18 @@ def test_list_json_rows_are_the_same_at_every_size(name: str, tmp_path: Path, mo
     assert [row["line"] for row in full] == [int(r["line"]) for r in table(text)[1]], "the table's own figures"
     lines = Path(path).read_bytes().split(b"\n")
     assert all(b"Compiled method" in lines[row["line"] - 1] for row in fast), "each line is its header's"
+
+
+def test_lines_counted_a_page_at_a_time_in_python_are_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = plain(INPUTS["javac-log"], tmp_path)
+    expected = list(numbering.numbered_index(path))
+    monkeypatch.setattr(numbering, "_HELD", mmap.PAGESIZE)  # counted and let go in many steps between two headers
+    monkeypatch.setattr(passes, "_COUNT", None)  # counted by bytes.count, as without the C module `_lines`
+    assert list(numbering.numbered_index(path)) == expected
+    assert all(line is not None for _, line in expected) and len(expected) == 263
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as view:
+        backwards = list(numbering.numbered([r for r, _ in expected[::-1]], view))
+    assert backwards == expected[::-1], "out of line order, each number is still its own line's"
 
 
 def test_list_json_to_a_file_and_its_usage(tmp_path: Path) -> None:

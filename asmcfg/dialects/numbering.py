@@ -64,13 +64,15 @@ def numbered(records: Iterable[IndexRecord], view: mmap.mmap | None) -> Iterator
     at, line, kept = 0, 1, 0
     for record in records:
         to = record.header_offset
-        if to >= at:
-            line += newline_count(view, at, to)
-        else:
+        if to < at:  # not in line order
             line -= newline_count(view, to, at)
-        at = to
-        if to - kept >= _HELD:
-            kept = _release(view, kept, to)
+            at = to
+        while at < to:  # counted _HELD bytes at a time: a copy (without `_lines`) is no larger
+            step = min(to, at + _HELD)
+            line += newline_count(view, at, step)
+            at = step
+            if at - kept >= _HELD:
+                kept = _release(view, kept, at)
         yield record, line
 
 
