@@ -3,6 +3,7 @@ JSON (`--list --json`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
@@ -22,6 +23,8 @@ COLUMNS = ("compiler", "id", "tier", "osr", "flags", "bytecode", MAIN_CODE, "ins
 """The columns before the method (last), in order, whatever the input's size; a listing read in full adds `share`
 (measured heat) and `run` (several JMH runs) before it when the input has them."""
 _LEFT = ("compiler", "flags", "run", "method")
+_PADDED = re.compile(r" +((?:\x1b\[0m)?)$")
+"""The blanks that end a line of the table, before the reset of a style that ends it."""
 
 
 def _cell(value: object) -> str:
@@ -98,7 +101,8 @@ def write_listing(
                         _cell(header.line), describe.percent(item.share), *([label] if several else []), header.name)
     with console.capture() as captured:
         console.print(table)
-    console.file.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))  # method is last
+    # the method is last and left-aligned: no blanks after it (a terminal's header ends in a style's reset)
+    console.file.write("".join(_PADDED.sub(r"\1", line) + "\n" for line in captured.get().splitlines()))
     return len(rows) + len(unprinted)
 
 
