@@ -52,7 +52,7 @@ HELP = {
         '                                  graph in --html (repeatable, or os.pathsep-\n'
         '                                  separated).\n'
         '  --json FILE|-                   Write the JSON model (schema 1) to FILE or\n'
-        '                                  stdout.\n'
+        "                                  stdout; with --list, the table's rows.\n"
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines,\n'
         '                                  on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only,\n"
@@ -143,7 +143,8 @@ HELP = {
         '                                  and a folder: an index and a page per compilation).\n'
         '  --source-path DIR               Folder of .java sources to show beside the graph in --html\n'
         '                                  (repeatable, or os.pathsep-separated).\n'
-        '  --json FILE|-                   Write the JSON model (schema 1) to FILE or stdout.\n'
+        '  --json FILE|-                   Write the JSON model (schema 1) to FILE or stdout; with --list,\n'
+        "                                  the table's rows.\n"
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines, on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only, no instruction\n"
         '                                  lists.\n'

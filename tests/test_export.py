@@ -57,6 +57,8 @@ def test_each_page_is_the_page_html_writes_for_its_compilation(tmp_path: Path) -
     assert err.strip() == f"wrote {out}/index.html: 9 compilations, a page each"
     data = _data(out / "index.html")
     assert [row[2] for row in data["rows"]] == ids, "one row per compilation, in input order"
+    sizes = re.findall(r"^ main code .* = (\d+)$", SHAPES.read_text(encoding="utf-8"), re.M)
+    assert [row[7] for row in data["rows"]] == [int(size) for size in sizes], "each one's main code, as --list shows"
     assert data["pages"] == [f"id-{n}.html" for n in ids], "each row links to its own page"
     for n in ids:
         single = tmp_path / f"single-{n}.html"
@@ -87,7 +89,7 @@ def test_top_keeps_the_largest_when_no_heat_is_measured(tmp_path: Path) -> None:
     assert ranked[:3] == [15, 14, 16] and sizes[16] > sizes[13], "15 (864 bytes), then 14 and 16 (608), 13 (576)"
     out, err = _export(tmp_path, str(SHAPES), "--top", "3")
     assert _pages(out) == {"id-15.html", "id-14.html", "id-16.html"}
-    assert "--top 3: the 3 largest (code size: no heat measured" in err and "of 9 compilations" in err
+    assert "--top 3: the 3 largest (main code: no heat measured" in err and "of 9 compilations" in err
     assert [row[2] for row in _data(out / "index.html")["rows"]] == [14, 15, 16], "input order"
 
 

@@ -77,10 +77,10 @@ def test_index_rows_written_in_batches_are_the_rows_one_at_a_time(monkeypatch: p
     records = list(index_file(str(LOGC / "javac-jdk17-excerpt.xml.gz")))
     one_by_one = io.StringIO()
     monkeypatch.setattr(listing, "_BATCH", 1)
-    assert listing.write_index(records, one_by_one) == len(records)
+    assert listing.write_index(((r, None) for r in records), one_by_one) == len(records)
     monkeypatch.setattr(listing, "_BATCH", 3)
     batched = io.StringIO()
-    assert listing.write_index(records, batched) == len(records)
+    assert listing.write_index(((r, None) for r in records), batched) == len(records)
     assert batched.getvalue() == one_by_one.getvalue()
     rows = one_by_one.getvalue().splitlines()[1:]
     assert [int(row.split()[1]) for row in rows] == [r.compile_id for r in records] and len(records) > 3
@@ -89,8 +89,8 @@ def test_index_rows_written_in_batches_are_the_rows_one_at_a_time(monkeypatch: p
 def test_rows_found_before_the_input_ends_badly_are_written(monkeypatch: pytest.MonkeyPatch) -> None:
     records = list(index_file(str(LOGC / "hsdis-jdk17-Tensor4D.txt.gz")))
 
-    def ending_badly() -> Iterator[IndexRecord]:
-        yield from records[:2]
+    def ending_badly() -> Iterator[tuple[IndexRecord, int | None]]:
+        yield from ((r, None) for r in records[:2])
         raise InputError("input ends badly: truncated", "x.gz")
 
     out = io.StringIO()

@@ -120,7 +120,7 @@ def test_list_of_a_large_file_loads_neither_click_nor_the_method_pipeline(name: 
     assert code == flipped[0] == through_click[0] == 0
     assert fast == flipped[1] == through_click[1]
     assert fast.splitlines()[0].split() == ["compiler", "id", "tier", "osr", "flags", "bytecode", "main", "code",
-                                            "offset", "method"]
+                                            "B", "instructions", "line", "method"]
     assert len(fast.splitlines()) > 2 and "click" in through_click[3]
     loaded = set(modules)
     assert not loaded & {"click", "rich", "asmcfg.cli", "asmcfg.run.app", "asmcfg.run.pipeline", "asmcfg.describe"}

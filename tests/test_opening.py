@@ -19,6 +19,7 @@ import pytest
 
 from asmcfg.dialects import index, seek
 from asmcfg.dialects.index import index_file
+from asmcfg.dialects.numbering import numbered_index
 from asmcfg.model import Compiler
 from asmcfg.render.listing import write_index
 from asmcfg.run import opening
@@ -178,10 +179,12 @@ def test_a_compilation_the_log_never_printed_is_marked_and_fails_at_once(
     path = tmp_path / "cut.xml"
     path.write_bytes(data[:cut])
     out = StringIO()
-    write_index(index_file(str(path)), out)
+    write_index(numbered_index(str(path)), out)
     rows = out.getvalue().splitlines()
     sumdiag = [row for row in rows if " 9 " in row[:20]]
     assert len(sumdiag) == 1 and sumdiag[0].endswith("Tensor4D::sumDiag  (code not in the log)")
+    line = int(sumdiag[0].split()[-7])  # the line of its `<nmethod>` record, the one place the log names it
+    assert data.split(b"\n")[line - 1].startswith(b"<nmethod compile_id='9'")
     assert all(not row.endswith("(code not in the log)") for row in rows if row not in sumdiag)
     monkeypatch.setattr(opening, "OPEN_BYTES", 0)
     code, out_text, err = run_cli(str(path), "--compile-id", "9", "--json", "-")

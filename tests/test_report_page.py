@@ -232,12 +232,13 @@ def test_the_diff_page_shows_the_tables_and_sources(browser: Any, tmp_path: Path
     assert code == 0, err
     assert f"wrote {out}: c2 id 8 tier 4 Ring::sum (47 bytes) -> c2 id 9 tier 4 Ring::sum (66 bytes)" in err
     page = open_offline(browser, out, W, H)
-    assert "code bytes 568 → 984 (+73.2%)" in page.inner_text("#diff-summary")
+    assert "main code B 544 → 960 (+76.5%)" in page.inner_text("#diff-summary")
     page.click("#diff-summary")
     tables = page.locator("#diff-tables")
     assert tables.locator("h3").all_inner_texts() == ["Compilations", "Loops (old → new)",
                                                       "Traps, checks, calls and polls that changed"]
-    assert tables.locator("tr", has_text="code bytes").inner_text().split("\t") == ["code bytes", "568 → 984", "+73.2%"]
+    assert tables.locator("tr", has_text="main code B").inner_text().split("\t") == ["main code B", "544 → 960",
+                                                                                      "+76.5%"]
     document = json_diff(*args)
     changes = tables.locator("table").nth(2).locator("tr")
     assert changes.count() == 1 + len(document["changes"])

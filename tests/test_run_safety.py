@@ -265,11 +265,11 @@ def test_diff_refuses_two_outputs_on_stdout(no_reading: None) -> None:
 
 @pytest.mark.parametrize(
     ("args", "named"),
-    [(["--list", "--json", "-"], ["--list", "--json"]),
+    [(["--list", "--json", "-", "--svg", "x.svg"], ["--list", "--svg"]),
      (["--list", "--html", "x.html", "--dot", "x.dot"], ["--list", "--html", "--dot"]),
      (["--jsonl", "-", "--html", "x.html"], ["--jsonl", "--html"]),
      (["--source-path", "."], ["--source-path", "--html"])],
-    ids=["list-json", "list-html-dot", "jsonl-html", "source-path-alone"],
+    ids=["list-json-svg", "list-html-dot", "jsonl-html", "source-path-alone"],
 )
 def test_an_output_flag_the_mode_ignores_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], named: list[str], no_reading: None

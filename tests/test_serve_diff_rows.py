@@ -53,7 +53,8 @@ def test_the_rows_are_the_pairs_and_methods_of_one_log_the_json_lists(logs: tupl
         assert row["vectors"] == [*head["vector_loops"], head["lost_vectors"]]
         assert (row["calls"], row["not_inlined"], row["inlined"]) == (head["calls"], head["not_inlined"],
                                                                       head["inlined"])
-        assert (row["code"], row["summary"], row["changed"]) == (head["code_bytes"], pair["summary"], pair["changed"])
+        assert (row["code"], row["summary"], row["changed"]) == (head["main_code_bytes"], pair["summary"],
+                                                                  pair["changed"])
     lone = [(r["kind"], r["method"], r["compiler"], r["osr"], r["old_id"] if r["kind"] == OLD else r["new_id"])
             for r in index.rows if r["kind"] != PAIR]
     assert lone == [(side, m["method"], m["compiler"], m["osr_bci"], m["compile_id"])

@@ -22,7 +22,7 @@ def whole(*args: str) -> dict[str, Any]:
     code, out, err = run_cli("diff", *args, "--json", "-", "-q")
     assert code == 0, err
     found: dict[str, Any] = json.loads(out)
-    assert (found["diff_schema"], found["mode"]) == (3, "whole_log")
+    assert (found["diff_schema"], found["mode"]) == (4, "whole_log")
     return found
 
 
@@ -103,7 +103,7 @@ def test_three_pairs_say_what_the_dumps_show() -> None:
     assert (run["diff"]["old"]["uncommon_traps"], run["diff"]["new"]["uncommon_traps"]) == (2, 2)
     assert run["headline"]["calls"] == [0, 0]
     assert run["headline"]["traps_added"] == run["headline"]["traps_removed"] == 0
-    assert run["summary"] == "code 504 → 544 B (+7.9%)"
+    assert run["summary"] == "main code 480 → 520 B (+8.3%)"
     # 3. String::hashCode, C1, id 2 -> id 3: JDK 17 calls `invokestatic hashCode` twice (StringLatin1's and
     # StringUTF16's); JDK 25 calls `invokestatic hashCodeOfUnsigned` (ArraysSupport, from StringLatin1.hashCode,
     # now inlined) and `invokestatic hashCode` once: two real calls of Java methods on each side, one inlined.
@@ -119,7 +119,7 @@ def test_json_lists_every_pair_ranked_by_size() -> None:
     found = whole(*TENSOR)
     assert found["ranked_by"] == "size" and [p["rank"] for p in found["pairs"]] == list(range(1, 10))
     sizes = [p["size"] for p in found["pairs"]]
-    assert sizes == sorted(sizes, reverse=True) and sizes[0] == 1640  # sum4 OSR @40, C2: 1368 -> 1640 bytes
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] == 1616  # sum4 OSR @40, C2: main code 1344 -> 1616
     for row in found["pairs"]:
         assert (row["diff"]["old"]["compile_id"], row["diff"]["new"]["compile_id"]) == (
             row["old_compile_id"], row["new_compile_id"])
@@ -158,7 +158,7 @@ def test_a_selector_keeps_the_two_compilation_diff() -> None:
     code, out, err = run_cli("diff", *TENSOR, "--method", "Tensor4D::sum4", "--json", "-", "-q")
     assert code == 0, err
     found = json.loads(out)
-    assert found["diff_schema"] == 2 and "pairs" not in found
+    assert found["diff_schema"] == 3 and "pairs" not in found
     assert (found["old"]["compile_id"], found["new"]["compile_id"]) == (10, 11)  # the last C2 of each
 
 

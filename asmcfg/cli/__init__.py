@@ -88,7 +88,8 @@ class _WithDiff(Grouped):
 @click.option("--top", type=click.IntRange(1), metavar="N",
               help="With --all --html DIR: only the N hottest compilations (measured heat), else the N largest.")
 @click.option("--list", "list_", is_flag=True, help="Print a table of the compilations in the input and exit.")
-@click.option("--json", "json_", metavar="FILE|-", help="Write the JSON model (schema 1) to FILE or stdout.")
+@click.option("--json", "json_", metavar="FILE|-",
+              help="Write the JSON model (schema 1) to FILE or stdout; with --list, the table's rows.")
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
 @click.option("--svg", metavar="FILE|-", help="Render the graph to SVG in FILE or on stdout.")

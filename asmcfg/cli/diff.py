@@ -80,7 +80,7 @@ def _side_options(side: str) -> Callable[[Callable[..., Any]], Callable[..., Any
 @click.option("--log", metavar="LOGXML", help="LogCompilation log of the run both compilations come from.")
 @_side_options("old")
 @_side_options("new")
-@click.option("--json", "json_", metavar="FILE|-", help="Write the diff as JSON (diff schema 2).")
+@click.option("--json", "json_", metavar="FILE|-", help="Write the diff as JSON (diff schema 3).")
 @click.option("--dot", metavar="FILE|-", help="Write both graphs side by side as DOT.")
 @click.option("--svg", metavar="FILE|-", help="Render both graphs side by side to SVG (FILE or stdout).")
 @click.option("--html", "html", metavar="FILE|-|DIR",

@@ -85,6 +85,9 @@ class IndexRecord:
     """Byte offset of the header line (or the `<nmethod>` record) in the decompressed input."""
     printed: bool
     """True when the log holds the compilation's assembly (always for PrintAssembly text)."""
+    header_offset: int
+    """Byte offset of the line a full read numbers the compilation by: its `Compiled method` header (in a
+    LogCompilation log, the printed one after the record; the record's own when the log does not print its code)."""
 
 
 Buffer = bytearray | mmap.mmap

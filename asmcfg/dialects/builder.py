@@ -117,6 +117,7 @@ class MethodBuilder:
             syntax=syntax,
             code_begin=begin,
             code_end=end,
+            main_code_size=main_code_size(self.sections),
             constants=tuple(self.constants),
             jdk_hint=jdk_hint,
             skipped=tuple(self.skipped.kept),
@@ -167,6 +168,12 @@ def code_range(sections: dict[str, tuple[int, int]]) -> tuple[int | None, int | 
     main = sections.get("main code")
     last = sections.get("stub code") or main
     return (main[0] if main else None), (last[1] if last else None)
+
+
+def main_code_size(sections: dict[str, tuple[int, int]]) -> int | None:
+    """Bytes of `main code` from a section table (None without its row)."""
+    main = sections.get("main code")
+    return main[1] - main[0] if main else None
 
 
 def layout_features(instructions: tuple[Instruction, ...], sections: dict[str, tuple[int, int]]) -> set[Feature]:

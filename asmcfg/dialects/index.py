@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_looking", "index_stream", "index_view", "windows"]
+__all__ = ["IndexRecord", "headers", "hits", "index_file", "index_looking", "index_mapped", "index_stream",
+           "index_view", "windows"]
 
 BUFFER = 4 << 20
 """Bytes of a stream (or of a mapped file) scanned at a time."""
@@ -74,6 +75,11 @@ def index_file(
             return
     with open_binary(path, meter) as stream:
         yield from index_stream(stream, path, forced)  # type: ignore[arg-type]
+
+
+def index_mapped(view: mmap.mmap, meter: Meter | None, forced: DialectName | None) -> Iterator[IndexRecord]:
+    """`index_file` of a file the caller has mapped as `view` (and may read too while it is searched)."""
+    return _indexed(view[:HEAD], _mapped_scan(view, meter, None), forced)
 
 
 Looked = tuple[int, int, "Found"]
@@ -163,7 +169,7 @@ def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None, begin: i
 RECORD = maker(IndexRecord)
 """`IndexRecord(…)` with every field given: one per header of a log of thousands."""
 Fields = tuple[int, Compiler, int | None, int | None, str, str, int | None, int | None, int | None]
-"""An IndexRecord's fields from its compile id to its code begin (all but the offset and `printed`)."""
+"""An IndexRecord's fields from its compile id to its code begin (all but the offsets and `printed`)."""
 
 
 def headers(scan: Scan) -> Iterator[IndexRecord]:
@@ -176,7 +182,7 @@ def _header_fields(windows: Iterator[Window]) -> Iterator[tuple[Any, ...]]:
     for offset, _, context in hits(windows, (HEADER,)):
         fields = printed_fields(first_line(context), context)
         if fields is not None:
-            yield *fields, offset, True
+            yield *fields, offset, True, offset
 
 
 def printed_fields(header: str, context: bytes) -> Fields | None:

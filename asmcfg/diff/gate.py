@@ -95,11 +95,11 @@ def _width(bits: int | None) -> str:
 
 
 def _grew(result: Diff, percent: float) -> list[str]:
-    for measure in ("code_bytes", "instructions"):
+    for measure, what, unit in (("main_code_bytes", "main code", " B"), ("instructions", "instructions", "")):
         before, after = result.old.facts[measure], result.new.facts[measure]
         if isinstance(before, int) and isinstance(after, int) and before > 0:
             growth = 100.0 * (after - before) / before
             if growth > percent:
-                return [f"{measure.replace('_', ' ')} {before} -> {after} (+{growth:.1f}% > {percent:g}%)"]
+                return [f"{what} {before} -> {after}{unit} (+{growth:.1f}% > {percent:g}%)"]
             return []
     return []

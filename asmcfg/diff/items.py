@@ -138,7 +138,7 @@ class Side:
     result: Analysis
     """The analysed method."""
     facts: dict[str, int | str | None]
-    """Compiler, compile id, tier, OSR bci, JDK, code bytes, instructions, blocks, loops."""
+    """Compiler, compile id, tier, OSR bci, JDK, bytes of `main code`, instructions, blocks, loops."""
     loops: tuple[LoopItem, ...]
     """Loops, outermost first."""
     traps: tuple[TrapItem, ...]
@@ -187,10 +187,9 @@ def compile_facts(result: Analysis) -> dict[str, int | str | None]:
     """The compilation's identity and size."""
     method = result.cfg.method
     header = method.header
-    code = method.code_end - method.code_begin if method.code_end and method.code_begin else None
     return {
         "name": header.name, "compiler": header.compiler, "compile_id": header.compile_id, "level": header.level,
-        "osr_bci": header.osr_bci, "jdk": result.jdk, "code_bytes": code,
+        "osr_bci": header.osr_bci, "jdk": result.jdk, "main_code_bytes": method.main_code_size,
         "instructions": len(method.instructions), "blocks": len(result.cfg.blocks), "loops": len(result.loops),
         "uncommon_traps": counts(result)["uncommon_trap_calls"],
     }

@@ -16,7 +16,7 @@ from asmcfg.diff.gate import Failure
 from asmcfg.diff.match import Diff, check_keys, pair
 from asmcfg.model import Compiler
 
-WHOLE_SCHEMA = 3
+WHOLE_SCHEMA = 4
 """Version of the whole-log diff's JSON document (the two-compilation document stays `report.DIFF_SCHEMA`)."""
 
 
@@ -55,8 +55,8 @@ class Headline:
     """Invokes compiled inline before and called now."""
     inlined: int
     """Invokes called before and compiled inline now."""
-    code_bytes: tuple[int | None, int | None]
-    """Machine code size, old and new."""
+    main_code_bytes: tuple[int | None, int | None]
+    """Bytes of `main code`, old and new."""
 
     @property
     def changed(self) -> bool:
@@ -64,7 +64,7 @@ class Headline:
         return bool(self.traps_added or self.traps_removed or self.checks_into_loops or self.checks_out_of_loops
                     or self.lost_vectors or self.not_inlined or self.inlined
                     or len({self.vector_loops[0], self.vector_loops[1]}) > 1 or self.calls[0] != self.calls[1]
-                    or self.code_bytes[0] != self.code_bytes[1])
+                    or self.main_code_bytes[0] != self.main_code_bytes[1])
 
 
 def headline(result: Diff) -> Headline:
@@ -75,14 +75,14 @@ def headline(result: Diff) -> Headline:
     in_loops = [[c for c in side.checks if c.loop is not None] for side in (result.old, result.new)]
     _, left, entered = pair(in_loops[0], in_loops[1], check_keys())
     sides = (result.old, result.new)
-    code = tuple(side.facts["code_bytes"] for side in sides)
+    code = tuple(side.facts["main_code_bytes"] for side in sides)
     return Headline(
         traps_added=count("trap", "added"), traps_removed=count("trap", "removed"),
         checks_into_loops=len(entered), checks_out_of_loops=len(left),
         vector_loops=(_vectors(result, 0), _vectors(result, 1)), lost_vectors=len(gate.lost_vectors(result)),
         calls=(sum(1 for c in result.old.calls if c.java), sum(1 for c in result.new.calls if c.java)),
         not_inlined=count("call", "not_inlined"), inlined=count("call", "inlined"),
-        code_bytes=(_int(code[0]), _int(code[1])),
+        main_code_bytes=(_int(code[0]), _int(code[1])),
     )
 
 
@@ -107,10 +107,10 @@ def headline_text(h: Headline) -> str:
     if h.calls[0] != h.calls[1] or h.not_inlined or h.inlined:
         moved = [f"{n} {what}" for n, what in ((h.not_inlined, "no longer inlined"), (h.inlined, "now inlined")) if n]
         parts.append(f"calls {h.calls[0]} → {h.calls[1]}" + (f" ({', '.join(moved)})" if moved else ""))
-    before, after = h.code_bytes
+    before, after = h.main_code_bytes
     if before != after:
         growth = f" ({100.0 * (after - before) / before:+.1f}%)" if before and after is not None else ""
-        parts.append(f"code {'-' if before is None else before} → {'-' if after is None else after} B{growth}")
+        parts.append(f"main code {'-' if before is None else before} → {'-' if after is None else after} B{growth}")
     return "; ".join(parts) or "same"
 
 
@@ -144,12 +144,13 @@ class PairRow:
 
     @property
     def size(self) -> int:
-        """The larger side's code bytes (else instructions): what ranks the pairs when nothing was measured."""
+        """The larger side's bytes of `main code` (else instructions): what ranks the pairs when nothing was
+        measured."""
         return max(_size(self.old), _size(self.new))
 
 
 def _size(facts: dict[str, int | str | None]) -> int:
-    for measure in ("code_bytes", "instructions"):
+    for measure in ("main_code_bytes", "instructions"):
         value = facts.get(measure)
         if isinstance(value, int):
             return value
@@ -166,8 +167,8 @@ class Lone:
     """The compilation the selection rule chose among its compilations."""
     level: int | None
     """Its tier."""
-    code_bytes: int | None
-    """Its machine code size."""
+    main_code_bytes: int | None
+    """Its bytes of `main code`."""
     heat: float | None
     """Its share of its run, None when not measured."""
 
@@ -185,7 +186,7 @@ def rank(rows: list[PairRow]) -> list[PairRow]:
 
 def rank_lone(lone: list[Lone]) -> list[Lone]:
     """Methods of one log, hottest first when measured, else largest first."""
-    return sorted(lone, key=lambda m: (-(m.heat or 0.0), -(m.code_bytes or 0), _order(m.key)))
+    return sorted(lone, key=lambda m: (-(m.heat or 0.0), -(m.main_code_bytes or 0), _order(m.key)))
 
 
 def _order(key: Key) -> tuple[str, int, str]:
@@ -223,7 +224,8 @@ def _pair_dict(rank_no: int, row: PairRow, failures: bool) -> dict[str, Any]:
             "traps_added": h.traps_added, "traps_removed": h.traps_removed,
             "checks_into_loops": h.checks_into_loops, "checks_out_of_loops": h.checks_out_of_loops,
             "vector_loops": list(h.vector_loops), "lost_vectors": h.lost_vectors, "calls": list(h.calls),
-            "not_inlined": h.not_inlined, "inlined": h.inlined, "code_bytes": list(h.code_bytes),
+            "not_inlined": h.not_inlined, "inlined": h.inlined,
+            "main_code_bytes": list(h.main_code_bytes),
         },
         "failures": [{"condition": f.condition, "where": f.where} for f in row.failures] if failures else None,
         "page": row.page,
@@ -232,8 +234,8 @@ def _pair_dict(rank_no: int, row: PairRow, failures: bool) -> dict[str, Any]:
 
 
 def _lone_dict(lone: Lone) -> dict[str, Any]:
-    return {**key_dict(lone.key), "compile_id": lone.compile_id, "level": lone.level, "code_bytes": lone.code_bytes,
-            "heat": lone.heat}
+    return {**key_dict(lone.key), "compile_id": lone.compile_id, "level": lone.level,
+            "main_code_bytes": lone.main_code_bytes, "heat": lone.heat}
 
 
 def pair_document(result: Diff, failures: list[Failure] | None) -> dict[str, Any]:

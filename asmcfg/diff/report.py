@@ -1,4 +1,4 @@
-"""The diff as JSON (schema `diff_schema` 2) and as tables on stderr."""
+"""The diff as JSON (schema `diff_schema` 3) and as tables on stderr."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from asmcfg.diff.items import CallItem, CheckItem, LoopItem, Side, TrapItem
 from asmcfg.diff.match import Change, Diff, Item, LoopPair
 from asmcfg.model import LoopFacts
 from asmcfg.render import literal
+from asmcfg.render.listing import MAIN_CODE
 
-DIFF_SCHEMA = 2
+DIFF_SCHEMA = 3
 """Version of the diff's JSON document; bumped when a field changes meaning or goes away."""
 _FACT_ROWS = (
     ("compiler", "compiler"), ("compile id", "compile_id"), ("tier", "level"), ("OSR bci", "osr_bci"),
-    ("JDK", "jdk"), ("code bytes", "code_bytes"), ("instructions", "instructions"), ("blocks", "blocks"),
+    ("JDK", "jdk"), (MAIN_CODE, "main_code_bytes"), ("instructions", "instructions"), ("blocks", "blocks"),
     ("loops", "loops"), ("uncommon traps", "uncommon_traps"),
 )
 
@@ -150,7 +151,7 @@ def _cell(before: object, after: object) -> str:
     return shown[0] if shown[0] == shown[1] else f"{shown[0]} → {shown[1]}"
 
 
-_SIZES = frozenset({"code_bytes", "instructions", "blocks", "loops", "uncommon_traps"})
+_SIZES = frozenset({"main_code_bytes", "instructions", "blocks", "loops", "uncommon_traps"})
 """The compilation facts that are amounts, whose change is a percentage (a compile id, tier or JDK is a name)."""
 
 

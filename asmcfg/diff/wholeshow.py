@@ -11,6 +11,7 @@ from rich.table import Table
 
 from asmcfg.diff.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
 from asmcfg.render import literal
+from asmcfg.render.listing import MAIN_CODE
 from asmcfg.render.quoting import visible
 
 
@@ -42,12 +43,12 @@ def columns(rows: list[PairRow]) -> list[str]:
 
 
 def lone_cells(lone: Lone, heat: bool) -> list[str]:
-    """A method of one log: method, compiler, OSR bci, compile id, code bytes, [heat]."""
-    cells = [*_key_cells(lone.key), _id(lone.compile_id), _id(lone.code_bytes)]
+    """A method of one log: method, compiler, OSR bci, compile id, bytes of `main code`, [heat]."""
+    cells = [*_key_cells(lone.key), _id(lone.compile_id), _id(lone.main_code_bytes)]
     return [*cells, "-" if lone.heat is None else f"{lone.heat:.2f}"] if heat else cells
 
 
-LONE_COLUMNS = ["method", "compiler", "OSR", "id", "code bytes"]
+LONE_COLUMNS = ["method", "compiler", "OSR", "id", MAIN_CODE]
 """The columns of the tables of methods only one log compiled (and `heat %`, that log's share, when measured)."""
 
 

@@ -202,6 +202,10 @@ class Method:
     """Start of `main code` from the section table."""
     code_end: int | None = None
     """End of `stub code` (or `main code`) from the section table."""
+    main_code_size: int | None = None
+    """Bytes of `main code`, HotSpot's insts section (`nmethod::insts_size()`): the section table's `main code` row,
+    else a LogCompilation `<nmethod>` record's `insts_offset` to its next section; None when the input says neither
+    (the stubs after it are not counted). Every code size asmcfg shows is this one."""
     constants: tuple[tuple[int, int], ...] = ()
     """Constant-pool rows as (address, 8-byte value), where jump tables live."""
     jdk_hint: int | None = None

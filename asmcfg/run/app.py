@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from asmcfg import describe
 from asmcfg.errors import SelectionError
@@ -92,7 +92,7 @@ def _run_many(options: Options, log: Log, progress: Progress) -> int:
     stream = open_input(options.input, options.input_format, log.options, meter=meter)
     methods = Checked(stream, options.strict, progress)
     if options.list:
-        listed = _list(stream, methods, options.selector)
+        listed = _list(stream, methods, options.selector, options.json)
         if how.perf is not None and not options.quiet:
             recorded.say_hottest(how.perf)
         return listed
@@ -131,18 +131,22 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
     return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
 
 
-def _list(stream: Stream, methods: Checked, selector: Selector) -> int:
-    """The --list table; a pattern no compilation's own name matches lists the compilations that inline it."""
-    from asmcfg.render.listing import listed, write_listing
+def _list(stream: Stream, methods: Checked, selector: Selector, json: str | None) -> int:
+    """The --list table (with `json`, its rows as JSON there); a pattern no compilation's own name matches lists the
+    compilations that inline it."""
+    from asmcfg.render import listing
+    from asmcfg.render.files import write_to
 
-    rows = matching(methods, selector, listed)
+    found = matching(methods, selector, listing.listed)
+    rows = [row for row, _ in found]
     unprinted = [u for u in unprinted_of(stream) or () if selector.matches_header(u.header)]
-    from rich.console import Console
+    runs = run_labels(stream, found)
 
-    runs = run_labels(stream, rows)
-    console = Console(width=300, no_color=True, highlight=False, markup=False, emoji=False)
-    if write_listing([row for row, _ in rows], console, unprinted, runs) == 0:
-        raise nothing_selected(stream, methods, selector)
+    def write(out: TextIO) -> None:
+        if (listing.write_table if json is None else listing.write_json)(rows, out, unprinted, runs) == 0:
+            raise nothing_selected(stream, methods, selector)
+
+    write_to(json or STDOUT, write)
     return 0
 
 

@@ -80,8 +80,9 @@ def run_problem(options: Options) -> str | None:
 
 def ignored(options: Options, outputs: Sequence[Named]) -> str | None:
     """An output flag the mode the flags choose would not write."""
-    if options.list and outputs:
-        return f"--list prints the table and writes nothing else: drop {_flags(outputs)}"
+    others = [o for o in outputs if o.flag != "--json"]
+    if options.list and others:
+        return f"--list prints the table (or with --json its rows) and writes nothing else: drop {_flags(others)}"
     others = [o for o in outputs if o.flag != "--jsonl"]
     if options.jsonl is not None and others:
         return f"--jsonl writes every compilation as JSON Lines and nothing else: drop {_flags(others)}"

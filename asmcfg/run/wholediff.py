@@ -36,7 +36,7 @@ from asmcfg.terminal import visible
 GROUP_CODE_BYTES = 4 << 20
 """Machine code (both sides) read and held at a time: a few hundred MB of parsed instructions at most."""
 _UNKNOWN_SIZE = 4096
-"""What a compilation without a code size counts for in a group."""
+"""What a compilation without a code size (bytes of `main code`) counts for in a group."""
 
 
 def wanted(options: DiffOptions) -> bool:
@@ -166,15 +166,9 @@ def _chosen(path: str, options: DiffOptions,
             {h: n for h, n in places.items() if h in chosen})
 
 
-def _code_bytes(method: Method) -> int | None:
-    if method.code_begin is not None and method.code_end is not None and method.code_end > method.code_begin:
-        return method.code_end - method.code_begin
-    return None
-
-
 def _lone(key: Key, picked: Picked) -> Lone:
     method = picked.method
-    return Lone(key, method.header.compile_id, method.header.level, _code_bytes(method), _heat(method))
+    return Lone(key, method.header.compile_id, method.header.level, method.main_code_size, _heat(method))
 
 
 def _heat(method: Method) -> float | None:
@@ -188,7 +182,7 @@ def _groups(keys: list[Key], old: dict[Key, Picked], new: dict[Key, Picked]) -> 
     group: list[Key] = []
     size = 0
     for key in keys:
-        weight = sum(_code_bytes(side[key].method) or _UNKNOWN_SIZE for side in (old, new))
+        weight = sum(side[key].method.main_code_size or _UNKNOWN_SIZE for side in (old, new))
         if group and size + weight > GROUP_CODE_BYTES:
             yield group
             group, size = [], 0

@@ -12,6 +12,7 @@ from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
+    from asmcfg.dialects.base import IndexRecord
     from asmcfg.model import DialectName
     from asmcfg.run.options import Options
     from asmcfg.run.pipeline import Selector
@@ -33,7 +34,7 @@ def run(options: Options, progress: Progress) -> int:
     """`--jsonl`, else `--list` from the index; returns the exit status."""
     if options.jsonl is not None:
         return _jsonl(options, progress)
-    return _index(options.input, options.selector, options.input_format, progress)
+    return _index(options.input, options.selector, options.input_format, progress, options.json)
 
 
 def listing(path: str, quiet: bool = False) -> int:
@@ -42,26 +43,50 @@ def listing(path: str, quiet: bool = False) -> int:
         return _index(path, None, None, progress)
 
 
-def _index(path: str, selector: Selector | None, forced: DialectName | None, progress: Progress) -> int:
-    """`--list` of a large log: headers found by a byte search, nothing disassembled."""
-    from asmcfg.dialects.index import index_file
-    from asmcfg.render.listing import write_index
+def _index(
+    path: str, selector: Selector | None, forced: DialectName | None, progress: Progress, json: str | None = None
+) -> int:
+    """`--list` of a large log: headers found by a byte search, nothing disassembled, listed in the order and with
+    the line numbers a full read gives them (the table, or with `json` its rows as JSON to that file or `-`)."""
+    from asmcfg.dialects.numbering import numbered_index
 
-    records = index_file(path, progress.read if progress.shown else None, forced)
+    rows = numbered_index(path, progress.read if progress.shown else None, forced)
     if progress.shown:
-        records = _counted(records, progress)
+        rows = _counted(rows, progress)
     if selector is not None and selector.any:
-        records = (
-            r for r in records
+        rows = (
+            (r, line) for r, line in rows
             if (selector.compile_id is None or r.compile_id == selector.compile_id)
             and (selector.compiler is None or r.compiler is selector.compiler)
             and (selector.pattern is None or selector.name_matches(r.method))
         )
-    if write_index(records, sys.stdout) == 0:
+    if json is None:
+        _listed(path, _table(rows))
+    else:
+        from asmcfg.render.files import write_to
+
+        write_to(json, lambda out: _listed(path, _json(rows, out)))
+    return 0
+
+
+def _table(rows: Iterator[tuple[IndexRecord, int | None]]) -> int:
+    from asmcfg.render.listing import write_index
+
+    return write_index(rows, sys.stdout)
+
+
+def _json(rows: Iterator[tuple[IndexRecord, int | None]], out: TextIO) -> int:
+    from asmcfg.render.listing import index_dict, write_rows
+
+    return write_rows((index_dict(record, line) for record, line in rows), out)
+
+
+def _listed(path: str, count: int) -> None:
+    """Nothing listed is an input error (a JSON target is then left as it was)."""
+    if count == 0:
         from asmcfg.run.pipeline import no_methods_error
 
         raise no_methods_error(display_name(path))
-    return 0
 
 
 def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:

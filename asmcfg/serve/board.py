@@ -149,12 +149,13 @@ def _item(n: int, text: str, value: str) -> dict[str, Any]:
 
 
 def _static_lists(index: Index) -> dict[str, Any]:
-    """The toplists the headers alone give: the largest compilations, the methods compiled most often."""
+    """The toplists the headers alone give: the largest compilations (bytes of `main code`), the methods compiled
+    most often."""
     sized = ((e.cells[7], n) for n, e in enumerate(index.entries) if e.cells[7] is not None)
     counts: Counter[str] = Counter(e.row.method for e in index.entries)
     last = {e.row.method: n for n, e in enumerate(index.entries)}
     return {
-        "largest": [_item(n, index.name(n), f"{size} bytes") for size, n in heapq.nlargest(TOP, sized)],
+        "largest": [_item(n, index.name(n), f"{size} B") for size, n in heapq.nlargest(TOP, sized)],
         "most": [_item(last[method], method, f"{count} compilations")
                  for method, count in counts.most_common(TOP) if count > 1],
     }

@@ -75,7 +75,7 @@ def _pair(number: int, rank_no: int, row: PairRow) -> dict[str, Any]:
         "old_id": row.old["compile_id"], "new_id": row.new["compile_id"], "heat": row.heat,
         "traps": [h.traps_added, h.traps_removed], "checks": [h.checks_into_loops, h.checks_out_of_loops],
         "vectors": [*h.vector_loops, h.lost_vectors], "calls": list(h.calls),
-        "not_inlined": h.not_inlined, "inlined": h.inlined, "code": list(h.code_bytes),
+        "not_inlined": h.not_inlined, "inlined": h.inlined, "code": list(h.main_code_bytes),
         "changed": h.changed, "summary": headline_text(h),
     }
 
@@ -86,7 +86,7 @@ def _lone(number: int, kind: str, lone: Lone) -> dict[str, Any]:
         "row": number, "kind": kind, "rank": None, **_key(lone.key),
         "old_id": lone.compile_id if old else None, "new_id": None if old else lone.compile_id, "heat": lone.heat,
         "traps": None, "checks": None, "vectors": None, "calls": None, "not_inlined": None, "inlined": None,
-        "code": [lone.code_bytes, None] if old else [None, lone.code_bytes], "changed": None, "summary": None,
+        "code": [lone.main_code_bytes, None] if old else [None, lone.main_code_bytes], "changed": None, "summary": None,
     }
 
 

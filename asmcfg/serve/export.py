@@ -109,7 +109,7 @@ def _page(folder: str, options: Options, budget: _Budget, result: Analysis) -> d
     header = method.header
     record = board.reduce(result)
     record["cells"] = [header.compiler.value, header.compile_id, header.level, header.osr_bci, header.name,
-                       header.bytecode_size, top.code_size(method)]
+                       header.bytecode_size, method.main_code_size]
     record["page"] = name
     record["drawn"] = [[drawing.how.value, f"--html: {describe.compilation(header)}: {drawing.note}"]
                        for _, drawing in told.seen]

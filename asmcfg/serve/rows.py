@@ -12,10 +12,9 @@ from asmcfg.serve.opening import Reading, Row
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from asmcfg.model import Method
-
 COLUMNS = ("compiler", "id", "tier", "osr", "method", "bytecode", "code")
-"""The index columns known from the headers, in the order of each row's cells (after the row's number)."""
+"""The index columns known from the headers, in the order of each row's cells (after the row's number); `code` is
+the bytes of `main code`, as `--list` shows it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +85,4 @@ def _read(reading: Reading) -> Iterator[tuple[Any, ...]]:
     for method in open_input(reading.path, reading.dialect, options).methods:
         header = method.header
         yield (header.compile_id, header.compiler.value, header.level, header.osr_bci, header.name,
-               header.bytecode_size, _code_size(method), True)
-
-
-def _code_size(method: Method) -> int | None:
-    return method.code_end - method.code_begin if method.code_end and method.code_begin else None
+               header.bytecode_size, method.main_code_size, True)

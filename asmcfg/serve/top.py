@@ -1,6 +1,7 @@
 """`--top N` of `asmcfg FILE --all --html DIR`: which compilations the folder keeps.
 
-The hottest when the input or `--profile` measured any heat, else the largest (code size), ties in input order.
+The hottest when the input or `--profile` measured any heat, else the largest (bytes of `main code`), ties in
+input order.
 Ranking analyses every compilation (on all cores, each through `enrich`, as the export's run), so it runs in a
 forked process of its own: the process that then forks the export's workers does not keep that run's heap.
 """
@@ -40,7 +41,7 @@ def top(options: Options, how: Enrichment, select: parallel.Select | None) -> se
         from asmcfg.render.summary import stderr_console
 
         what = ("hottest (measured heat)" if measured
-                else "largest (code size: no heat measured; --profile or a JMH perfasm or saveLog input measures it)")
+                else "largest (main code: no heat measured; --profile or a JMH perfasm or saveLog input measures it)")
         stderr_console().print(f"--top {options.top}: the {len(chosen)} {what} of "
                                f"{describe.count(len(ranked), 'compilation')}", highlight=False, markup=False,
                                soft_wrap=True)
@@ -100,17 +101,11 @@ def _measured(options: Options, how: Enrichment, select: parallel.Select | None)
 
 
 def _measure(result: Analysis) -> dict[str, Any]:
-    """In a worker: what `--top` ranks a compilation by (its measured heat, its code size), and which it is."""
+    """In a worker: what `--top` ranks a compilation by (its measured heat, its bytes of `main code`), and which it
+    is."""
     method = result.cfg.method
     header = method.header
     profile = method.profile
     heat = profile.run_share[0] if profile is not None and profile.run_share else None
     return {"compile_id": header.compile_id, "name": header.name, "line": header.line, "heat": heat,
-            "size": code_size(method)}
-
-
-def code_size(method: Method) -> int | None:
-    """The compilation's code as printed (its last address past its first), as `--list` shows it."""
-    if method.code_begin is not None and method.code_end is not None and method.code_end > method.code_begin:
-        return method.code_end - method.code_begin
-    return None
+            "size": method.main_code_size}

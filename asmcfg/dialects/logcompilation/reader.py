@@ -176,6 +176,8 @@ def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     if record is not None and method.code_begin is None and record.code_begin is not None:
         end = record.code_begin + (record.code_size or 0)
         method = replace(method, code_begin=record.code_begin, code_end=end)
+    if record is not None and method.main_code_size is None and record.code_size is not None:
+        method = replace(method, main_code_size=record.code_size)
     compile_id = header.compile_id
     # code printed without a compile id (a stub, an adapter) has no compiler task in the log: no records to show
     traps = None if ctx.traps is None or compile_id is None else tuple(ctx.traps.get(compile_id, ()))

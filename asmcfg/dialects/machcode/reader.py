@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asmcfg import isa
-from asmcfg.dialects.builder import Skipped, code_range, layout_features
+from asmcfg.dialects.builder import Skipped, code_range, layout_features, main_code_size
 from asmcfg.dialects.header import banner_compiler, method_label, parse_header, parse_section, unnamed_header
 from asmcfg.dialects.machcode import c1patch, hexdump, placing
 from asmcfg.dialects.machcode.hexdump import ROW, Note, Row, RowBuffer
@@ -271,6 +271,7 @@ def assemble(dump: Dump, source: str, syntax: Syntax, jdk_hint: int | None, prio
         syntax=syntax,
         code_begin=begin,
         code_end=end,
+        main_code_size=main_code_size(dump.sections),
         constants=tuple(dump.constants),
         jdk_hint=jdk_hint,
         skipped=tuple(dump.skipped.kept),

@@ -24,10 +24,10 @@
      show: (v) => `${v[0]} \u2192 ${v[1]}` + (v[2] ? ` (${v[2]} narrower)` : ""), tip: "vectorized loops, old and new"},
     {label: "not inlined", width: "6.5em", get: (r) => r.not_inlined,
      show: (n, r) => String(n) + (r.inlined ? ` (+${r.inlined} inlined)` : ""), tip: "calls compiled inline before and real calls now (and the other way)"},
-    {label: "code bytes", width: "11em", get: (r) => r.code, key: (c, r) => growth(r),
+    {label: "main code B", width: "11em", get: (r) => r.code, key: (c, r) => growth(r),
      show: (c, r) => (r.kind !== "pair" ? String(either(r) ?? "") : `${c[0] ?? "-"} \u2192 ${c[1] ?? "-"}` +
        (growth(r) === null ? "" : ` (${growth(r) >= 0 ? "+" : ""}${(100 * growth(r)).toFixed(1)}%)`)),
-     tip: "machine code size, old and new (sorted by growth)"},
+     tip: "bytes of HotSpot's main code section, old and new (sorted by growth)"},
     {label: "changes", left: true, get: (r) => (r.kind === "pair" ? r.summary : ONLY[r.kind]), show: visible},
   ];
 

@@ -5,7 +5,7 @@
 (() => {
   const DATA = JSON.parse(document.getElementById("data").textContent);
   const href = (row) => DATA.pages[row];
-  const ROWS = DATA.rows;  // [row, compiler, id, tier, osr, method, bytecode, code size, printed]
+  const ROWS = DATA.rows;  // [row, compiler, id, tier, osr, method, bytecode, main code bytes, printed]
   const FACTS = new Array(ROWS.length).fill(null);  // [loops, traps by reason, fired, checks, calls, vector, heat]
   const total = (traps) => Object.values(traps).reduce((a, b) => a + b, 0);
   const fact = (k) => (r) => (FACTS[r[0]] ? FACTS[r[0]][k] : undefined);
@@ -16,7 +16,7 @@
     {label: "OSR", width: "3.5em", get: (r) => r[4]},
     {label: "method", left: true, get: (r) => r[5], show: visible, link: true},
     {label: "bytecode", width: "6em", get: (r) => r[6]},
-    {label: "code size", width: "6.5em", get: (r) => r[7]},
+    {label: "main code B", width: "7em", get: (r) => r[7], tip: "bytes of HotSpot's main code section"},
     {label: "loops", width: "4em", get: fact(0), facts: true},
     {label: "traps", left: true, width: "12em", get: fact(1), facts: true, key: total,
      show: (t) => Object.entries(t).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${visible(k)} ${v}`).join(", ")},
