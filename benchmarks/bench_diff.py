@@ -27,8 +27,8 @@ NEW = ROOT / "tests" / "data" / "hsdis" / "jdk25-BigMethod-print-hsdis-att.txt.g
 def in_process(old_id: int, new_id: int) -> tuple[float, float, int, int]:
     """Seconds to read and analyse both sides, seconds of the diff's own work, and the two block counts."""
     sys.path.insert(0, str(ROOT))
-    from asmcfg.diff import items, report
-    from asmcfg.diff.match import diff
+    from asmcfg.compare import items, report
+    from asmcfg.compare.match import diff
     from asmcfg.run.diff import DiffOptions, read_sides
     from asmcfg.run.pipeline import Selector
 

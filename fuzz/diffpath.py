@@ -14,9 +14,9 @@ import page
 import paths
 from properties import Violation, require
 
-from asmcfg.diff import dot as diff_dot, gate, items, report
-from asmcfg.diff.html import write_diff_html
-from asmcfg.diff.match import diff
+from asmcfg.compare import dot as diff_dot, gate, items, report
+from asmcfg.compare.html import write_diff_html
+from asmcfg.compare.match import diff
 from asmcfg.model import DialectName
 from asmcfg.render.html import PageOptions, Render
 from asmcfg.render.summary import stderr_console

@@ -95,7 +95,7 @@ def test_setup_compiles_existing_modules_and_leaves_the_cli_and_pages_interprete
     for pattern in setup.COMPILED:
         assert list(ROOT.glob(pattern)), f"{pattern} names no module"
     assert "asmcfg/dialects/hsdis/reader.py" in compiled and "asmcfg/render/json.py" in compiled
-    assert not [m for m in compiled if m.startswith(("asmcfg/cli/", "asmcfg/diff/", "asmcfg/describe/"))]
+    assert not [m for m in compiled if m.startswith(("asmcfg/cli/", "asmcfg/compare/", "asmcfg/describe/"))]
     assert not {"asmcfg/render/summary.py", "asmcfg/render/html.py", "asmcfg/render/svg.py"} & set(compiled)
     assert "asmcfg/__init__.py" not in compiled and "asmcfg/launch.py" not in compiled
     # test_bad_inputs replaces its `open`, which a compiled module binds at build time

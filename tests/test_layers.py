@@ -20,7 +20,7 @@ STAGES = (
     ("asmcfg.analyses",),
     ("asmcfg.facts",),
     ("asmcfg.render",),
-    ("asmcfg.diff",),
+    ("asmcfg.compare",),
     ("asmcfg.run",),
     ("asmcfg.serve",),
     ("asmcfg.record",),
@@ -118,8 +118,8 @@ def test_the_walk_sees_known_edges() -> None:
     assert edges.has_edge("asmcfg.cli", "asmcfg.run.app")
     assert edges.has_edge("asmcfg.run.wholelog", "asmcfg.run.options")
     assert edges.has_edge("asmcfg.cfg.build", "asmcfg.hotspot.sections")
-    assert edges.has_edge("asmcfg.run.diff", "asmcfg.diff.match")
-    assert edges.has_edge("asmcfg.diff.dot", "asmcfg.render.dot")
+    assert edges.has_edge("asmcfg.run.diff", "asmcfg.compare.match")
+    assert edges.has_edge("asmcfg.compare.dot", "asmcfg.render.dot")
 
 
 DIALECT_NAMES = frozenset(str(dialect.name) for dialect in REGISTRY)

@@ -21,7 +21,7 @@ import pytest
 from corpus import DATA, json_methods, run_cli
 from rich.console import Console
 
-from asmcfg.diff.wholeshow import write_index, write_tables
+from asmcfg.compare.wholeshow import write_index, write_tables
 from asmcfg.run.diff import DiffOptions
 from asmcfg.run.wholediff import compare
 

@@ -108,7 +108,7 @@ def diff_command(old: str, new: str | None, pattern: str | None, compile_ids: tu
                  fail_on: tuple[str, ...], no_fold: bool, jdk: int | None, syntax: str, input_format: str,
                  renderer: str, render_timeout: float, quiet: bool, debug: bool, **sides: Any) -> None:
     """Compare two compilations: loops, checks, traps, calls and polls that changed."""
-    from asmcfg.diff import gate
+    from asmcfg.compare import gate
     from asmcfg.run import wholediff
     from asmcfg.run.diff import DiffOptions, diff_problem, run
 

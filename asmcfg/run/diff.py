@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from asmcfg import describe
-from asmcfg.diff import gate, items, report
-from asmcfg.diff.match import Diff, diff
+from asmcfg.compare import gate, items, report
+from asmcfg.compare.match import Diff, diff
 from asmcfg.errors import SelectionError
 from asmcfg.model import Analysis, DialectName, JavaSources, Method, Syntax
 from asmcfg.render import indented
@@ -177,7 +177,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
 
     told = drawings.Told("--html")
     if options.svg or options.dot:
-        from asmcfg.diff import dot
+        from asmcfg.compare import dot
 
         text = io.StringIO()
         dot.write_diff_dot(result, text, options.fold)
@@ -200,7 +200,7 @@ def write_outputs(result: Diff, failures: list[gate.Failure] | None, options: Di
 def write_page(result: Diff, out: TextIO, options: DiffOptions, told: Told) -> None:
     """The side-by-side page of the two compilations, drawn as `--renderer` asks (another way when Graphviz fails:
     `told` notes which), their sources beside them."""
-    from asmcfg.diff.html import write_diff_html
+    from asmcfg.compare.html import write_diff_html
     from asmcfg.render.html import PageOptions
     from asmcfg.run import drawings
 

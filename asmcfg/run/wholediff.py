@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from asmcfg import dialects
-from asmcfg.diff import gate, items
-from asmcfg.diff.match import Diff, diff
-from asmcfg.diff.pairs import Key, Lone, PairRow, document, headline, pair_document, rank
+from asmcfg.compare import gate, items
+from asmcfg.compare.match import Diff, diff
+from asmcfg.compare.pairs import Key, Lone, PairRow, document, headline, pair_document, rank
 from asmcfg.model import Header, Method
 from asmcfg.render import indented
 from asmcfg.render.files import write_to
@@ -90,7 +90,7 @@ def run(options: DiffOptions) -> int:
     failures = [(row.key, f) for row in rank(rows) for f in row.failures]  # the table's order
     err = stderr_console()
     if not options.quiet:
-        from asmcfg.diff.wholeshow import write_tables
+        from asmcfg.compare.wholeshow import write_tables
 
         write_tables(rows, only, names, err)
     for key, failure in failures:
@@ -230,7 +230,7 @@ def _write(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names: tupl
         found = document(rows, only, sides, bool(options.fail_on))
         write_to(options.json, lambda out: _text(out, indented.dumps(found) + "\n"))
     if options.html is not None:
-        from asmcfg.diff.wholeshow import write_index
+        from asmcfg.compare.wholeshow import write_index
 
         index = os.path.join(options.html, "index.html")
         write_to(index, lambda out: write_index(rows, only, names, out))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from asmcfg.diff.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
+from asmcfg.compare.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
 from asmcfg.serve import links
 from asmcfg.serve.links import NEW, OLD, PAIR
 from asmcfg.serve.pages import Page, diff_index_page

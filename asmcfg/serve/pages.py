@@ -100,7 +100,7 @@ def compilation_page(result: Analysis, options: PageOptions) -> Page:
 def diff_page(text: str) -> Page:
     """The side-by-side page of two compilations, as `asmcfg diff OLD NEW --html FILE` writes it; its frames (each
     side's report) inherit its policy, which so names both pages' scripts."""
-    from asmcfg.diff.html import script_hashes
+    from asmcfg.compare.html import script_hashes
 
     return Page(text.encode("utf-8"), DIFF_POLICY.format(hash=script_hashes()))
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from asmcfg.diff.pairs import Key
+    from asmcfg.compare.pairs import Key
     from asmcfg.model import Method
     from asmcfg.run.diff import DiffOptions
     from asmcfg.run.wholediff import Whole

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from asmcfg import describe
-from asmcfg.diff import where
-from asmcfg.diff.dot import block_marks, loop_status
-from asmcfg.diff.match import Diff
-from asmcfg.diff.report import describe_item
+from asmcfg.compare import where
+from asmcfg.compare.dot import block_marks, loop_status
+from asmcfg.compare.match import Diff
+from asmcfg.compare.report import describe_item
 
 _SIDES = ("old", "new")
 

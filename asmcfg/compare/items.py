@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.diff import facts
-from asmcfg.diff.facts import Inlined, Scope
+from asmcfg.compare import facts
+from asmcfg.compare.facts import Inlined, Scope
 from asmcfg.facts import report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot.stubs import routine_key

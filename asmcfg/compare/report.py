@@ -8,11 +8,11 @@ from rich.console import Console
 from rich.table import Table
 
 from asmcfg import describe
-from asmcfg.diff import where
-from asmcfg.diff.facts import Inlined, Scope
-from asmcfg.diff.gate import Failure
-from asmcfg.diff.items import CallItem, CheckItem, LoopItem, Side, TrapItem
-from asmcfg.diff.match import Change, Diff, Item, LoopPair
+from asmcfg.compare import where
+from asmcfg.compare.facts import Inlined, Scope
+from asmcfg.compare.gate import Failure
+from asmcfg.compare.items import CallItem, CheckItem, LoopItem, Side, TrapItem
+from asmcfg.compare.match import Change, Diff, Item, LoopPair
 from asmcfg.model import LoopFacts
 from asmcfg.render import literal
 from asmcfg.render.listing import MAIN_CODE

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from asmcfg.diff.items import LoopItem, Side
+from asmcfg.compare.items import LoopItem, Side
 
 
 class LoopPairLike(Protocol):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from asmcfg.diff import gate, report
-from asmcfg.diff.gate import Failure
-from asmcfg.diff.match import Diff, check_keys, pair
+from asmcfg.compare import gate, report
+from asmcfg.compare.gate import Failure
+from asmcfg.compare.match import Diff, check_keys, pair
 from asmcfg.model import Compiler
 
 WHOLE_SCHEMA = 4

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from asmcfg import describe
-from asmcfg.diff.facts import Inlined, Scope
-from asmcfg.diff.items import CallItem, CheckItem, LoopItem, PollItem, TrapItem
+from asmcfg.compare.facts import Inlined, Scope
+from asmcfg.compare.items import CallItem, CheckItem, LoopItem, PollItem, TrapItem
 from asmcfg.model import LoopRole
 
 

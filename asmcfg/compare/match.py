@@ -10,9 +10,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from asmcfg.diff.blocks import pair_blocks
-from asmcfg.diff.facts import Inlined, Scope
-from asmcfg.diff.items import CallItem, CheckItem, LoopItem, PollItem, Side, TrapItem
+from asmcfg.compare.blocks import pair_blocks
+from asmcfg.compare.facts import Inlined, Scope
+from asmcfg.compare.items import CallItem, CheckItem, LoopItem, PollItem, Side, TrapItem
 
 T = TypeVar("T")
 Item = TrapItem | CheckItem | CallItem | PollItem | Inlined

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asmcfg.diff import where
-from asmcfg.diff.items import CallItem, TrapItem
-from asmcfg.diff.match import Diff, check_keys, pair
+from asmcfg.compare import where
+from asmcfg.compare.items import CallItem, TrapItem
+from asmcfg.compare.match import Diff, check_keys, pair
 
 CONDITIONS = ("new-trap", "check-in-loop", "lost-vector", "not-inlined", "grew:PCT")
 """The conditions `--fail-on` accepts."""

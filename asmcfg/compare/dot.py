@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TextIO
 
 from asmcfg import describe
-from asmcfg.diff.items import Side
-from asmcfg.diff.match import Diff, LoopPair
+from asmcfg.compare.items import Side
+from asmcfg.compare.match import Diff, LoopPair
 from asmcfg.model import Analysis, Loop
 from asmcfg.render.dot import HUGE_GRAPH, LARGE_GRAPH, block_label
 from asmcfg.render.fold import folds

@@ -9,7 +9,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
-from asmcfg.diff.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
+from asmcfg.compare.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
 from asmcfg.render import literal
 from asmcfg.render.listing import MAIN_CODE
 from asmcfg.render.quoting import visible

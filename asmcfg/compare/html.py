@@ -15,9 +15,9 @@ from importlib import resources
 from typing import TextIO
 
 from asmcfg import describe
-from asmcfg.diff import report
-from asmcfg.diff.links import links
-from asmcfg.diff.match import Diff
+from asmcfg.compare import report
+from asmcfg.compare.links import links
+from asmcfg.compare.match import Diff
 from asmcfg.render.html import PageOptions, page_script, script_hash, script_json, write_html
 from asmcfg.render.quoting import visible
 
