@@ -92,7 +92,7 @@ def _run_many(options: Options, log: Log, progress: Progress) -> int:
     stream = open_input(options.input, options.input_format, log.options, meter=meter)
     methods = Checked(stream, options.strict, progress)
     if options.list:
-        listed = _list(stream, methods, options.selector, options.json)
+        listed = _list(stream, methods, options.selector, options.json, how)
         if how.perf is not None and not options.quiet:
             recorded.say_hottest(how.perf)
         return listed
@@ -131,13 +131,13 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
     return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
 
 
-def _list(stream: Stream, methods: Checked, selector: Selector, json: str | None) -> int:
+def _list(stream: Stream, methods: Checked, selector: Selector, json: str | None, how: enrich.Enrichment) -> int:
     """The --list table (with `json`, its rows as JSON there); a pattern no compilation's own name matches lists the
     compilations that inline it."""
     from asmcfg.render import listing
     from asmcfg.render.files import write_to
 
-    found = matching(methods, selector, listing.listed)
+    found = matching(enrich.measured(methods, how), selector, listing.listed)  # a recording's shares too
     rows = [row for row, _ in found]
     unprinted = [u for u in unprinted_of(stream) or () if selector.matches_header(u.header)]
     runs = run_labels(stream, found)

@@ -46,6 +46,9 @@ class Compilation:
     """False when the input names the compilation (a LogCompilation `<nmethod>`) but holds none of its code."""
     ordinal: int
     """How many earlier rows share its compile id and method (a log of several runs repeats compile ids)."""
+    line: int | None = None
+    """The line of its `Compiled method` header (or of its `<nmethod>` record when the log holds none of its code);
+    None where the header index read a compressed input as a stream."""
 
 
 def rows(path: str, forced: DialectName | None, how: Enrichment, choose_plain: Callable[[str], str | None],
@@ -54,9 +57,9 @@ def rows(path: str, forced: DialectName | None, how: Enrichment, choose_plain: C
     (`choose_plain` gives a large compressed input's plain copy, else None), else from a read of the whole input."""
     name = forced or _sniffed(path)
     if name is not None and dialects.BY_NAME[name].seekable:
-        from asmcfg.dialects.index import index_file
+        from asmcfg.dialects.numbering import numbered_index
 
-        found = index_file(choose_plain(path) or path, meter, name)
+        found = numbered_index(choose_plain(path) or path, meter, name)
         return list(_numbered(_indexed(found, how)))
     from asmcfg.run.enrich import measured
     from asmcfg.run.pipeline import open_input
@@ -73,12 +76,13 @@ def _sniffed(path: str) -> DialectName | None:
     return dialects.choose(head).name if head else None
 
 
-def _indexed(records: Iterator[IndexRecord], how: Enrichment) -> Iterator[Compilation]:
+def _indexed(records: Iterator[tuple[IndexRecord, int | None]], how: Enrichment) -> Iterator[Compilation]:
+    """The index's records, in the order of their header lines (as a read gives them), with their numbers."""
     shares = _recorded_shares(how)
-    for r in records:
+    for r, line in records:
         share = shares.get(r.compile_id) if r.compile_id is not None else None
         yield Compilation(r.compile_id, r.compiler, r.level, r.osr_bci, r.flags, r.method, r.bytecode_size,
-                          r.code_size, share, r.printed, 0)
+                          r.code_size, share, r.printed, 0, line)
 
 
 def _recorded_shares(how: Enrichment) -> dict[int, float]:
@@ -94,12 +98,7 @@ def _read(methods: Iterator[Method]) -> Iterator[Compilation]:
         h = method.header
         share = method.profile.run_share[0] if method.profile is not None and method.profile.run_share else None
         yield Compilation(h.compile_id, h.compiler, h.level, h.osr_bci, h.flags, h.name, h.bytecode_size,
-                          main_code_size(method), share, True, 0)
-
-
-def main_code_size(method: Method) -> int | None:
-    """Bytes of `method`'s `main code` section, when its reader kept them."""
-    return None
+                          method.main_code_size, share, True, 0, h.line)
 
 
 def _numbered(found: Iterator[Compilation]) -> Iterator[Compilation]:

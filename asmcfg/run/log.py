@@ -24,7 +24,7 @@ from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
 
 if TYPE_CHECKING:
-    from asmcfg.diff.match import Diff
+    from asmcfg.compare.match import Diff
     from asmcfg.model import Analysis
 
 
@@ -193,8 +193,8 @@ def diff(old: Log, new: Log, *, method: str | None = None, compiler: Compiler | 
          old_compile_id: int | None = None, new_compile_id: int | None = None) -> Diff:
     """The compilation `old.choose` picks compared with the one `new.choose` picks, both analysed as every mode
     analyses them: what `asmcfg diff` reports, as records."""
-    from asmcfg.diff import items
-    from asmcfg.diff.match import diff as compare
+    from asmcfg.compare import items
+    from asmcfg.compare.match import diff as compare
 
     sides = [log.analyse(log.choose(method, compile_id, compiler)).analysis
              for log, compile_id in ((old, old_compile_id), (new, new_compile_id))]
