@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import sys
@@ -119,3 +120,28 @@ def test_import_loads_nothing_and_notes_are_values() -> None:
     log = asmcfg.open(str(DATA / "record" / "jmh-fork"))
     assert [note.kind for note in log.notes] == ["jvm_chosen"]
     assert "--pid" in log.notes[0].text
+
+
+def test_list_of_a_large_compressed_log_reads_the_caches_plain_copy_index(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    from asmcfg.dialects import numbering
+    from asmcfg.run import opening, wholelog
+
+    monkeypatch.setenv("ASMCFG_CACHE_DIR", str(tmp_path / "cache"))
+    packed = str(DATA / "logc" / "jdk17-Tensor4D.xml.gz")
+    plain = tmp_path / "Tensor4D.xml"
+    plain.write_bytes(gzip.decompress(Path(packed).read_bytes()))
+    whole = run_cli(str(plain), "--list", "--json", "-")
+    monkeypatch.setattr(wholelog, "INDEX_BYTES", 0)
+    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    indexed: list[str] = []
+    real = numbering.index_mapped
+    monkeypatch.setattr(numbering, "index_mapped", lambda *a: indexed.append("mapped") or real(*a))
+    first = run_cli(packed, "--list", "--json", "-")
+    again = run_cli(packed, "--list", "--json", "-")
+    assert first[0] == again[0] == whole[0] == 0
+    rows = [[{k: v for k, v in row.items() if k != "instructions"} for row in json.loads(out)["compilations"]]
+            for out in (first[1], again[1], whole[1])]
+    assert rows[0] == rows[1] == rows[2]
+    assert "decompressed" in first[2] and "decompressed" not in again[2]
+    assert indexed, "the plain copy is listed from its index"

@@ -91,6 +91,13 @@ class Log:
         return rows(self.path, self.input_format, self.enrichment, lambda path: opening.plain_copy(path,
                     self._decompressed), self.options, self._meter())
 
+    def plain(self) -> str | None:
+        """The input as a large plain file: itself, or the cache's plain copy of a large compressed one (made now,
+        and noted, the first time); None for standard input and small files, which are read whole."""
+        from asmcfg.run import opening
+
+        return opening.plain_copy(self.path, self._decompressed)
+
     def read(self, row: Compilation) -> Method:
         """The compilation a row of `compilations` stands for, read from the input (complete, not analysed)."""
         from asmcfg.run.compilations import read_compilation
