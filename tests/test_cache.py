@@ -9,6 +9,7 @@ import gzip
 import json
 import lzma
 import mmap
+import os
 import re
 import shutil
 from pathlib import Path
@@ -169,6 +170,66 @@ def test_the_least_recently_used_copies_are_let_go(tmp_path: Path, monkeypatch: 
     assert third is not None
     assert sorted(p.name for p in (tmp_path / "cache" / "plain").iterdir()) == sorted(
         Path(c[0]).name for c in (first, third))
+
+
+def test_the_copies_are_let_go_past_their_bytes_the_new_one_kept(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    text = gzip.decompress((DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz").read_bytes())
+    monkeypatch.setattr(cache, "PLAIN_BYTES", len(text) + 10)
+    made = []
+    for n in range(2):
+        path = tmp_path / f"copy{n}.txt.gz"
+        path.write_bytes(gzip.compress(text + b"\n" * n))
+        made.append(cache.plain_copy(str(path)))
+    assert made[1] is not None
+    assert [p.name for p in (tmp_path / "cache" / "plain").iterdir()] == [Path(made[1][0]).name]
+
+
+def test_a_file_rewritten_in_place_with_its_size_and_time_set_back_is_not_served_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    tensor = gzip.decompress((DATA / "hsdis" / "jdk17-Tensor4D-print-hsdis-att.txt.gz").read_bytes())
+    path = tmp_path / "run.txt.gz"
+    path.write_bytes(gzip.compress(tensor, compresslevel=0, mtime=0))  # stored: its size is the text's
+    ids = _printed(path)
+    code, first, err = run_cli(str(path), "--compile-id", str(ids[-1]), "--json", "-", "-q")
+    assert code == 0 and "Tensor4D" in first, err
+    before = path.stat()
+    packed = gzip.compress(tensor.replace(b"Tensor4D", b"Tensor5D"), compresslevel=0, mtime=0)
+    assert len(packed) == before.st_size
+    path.write_bytes(packed)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    code, second, err = run_cli(str(path), "--compile-id", str(ids[-1]), "--json", "-", "-q")
+    assert code == 0, err
+    assert "Tensor5D" in second and "Tensor4D" not in second
+
+
+def test_an_entry_of_another_version_or_format_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    path = str(DUMP)
+    cache.store("survey", path, {"sampled": False})
+    assert cache.load("survey", path) == {"sampled": False}
+    monkeypatch.setattr(cache, "FORMAT", cache.FORMAT + 1)
+    assert cache.load("survey", path) is None
+    monkeypatch.setattr(cache, "FORMAT", cache.FORMAT - 1)
+    import asmcfg
+
+    monkeypatch.setattr(asmcfg, "__version__", asmcfg.__version__ + ".dev1")
+    assert cache.load("survey", path) is None
+
+
+def test_each_kind_keeps_its_most_recent_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "KEPT", 3)
+    for n in range(5):
+        path = tmp_path / f"f{n}.txt"
+        path.write_text(f"{n}\n")
+        cache.store("survey", str(path), {"n": n})
+    kept = {cache.load("survey", str(tmp_path / f"f{n}.txt")) is not None for n in range(5)}
+    assert len(list((tmp_path / "cache" / "survey").iterdir())) == 3 and kept == {True, False}
 
 
 def _printed(source: Path) -> list[int]:

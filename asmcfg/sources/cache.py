@@ -1,10 +1,14 @@
-"""What one run learnt of a large input file that the next run of the same file reuses, kept beside the user's other
-caches: `$XDG_CACHE_HOME/asmcfg`, else `~/.cache/asmcfg` (`ASMCFG_CACHE_DIR` names another folder; an empty value
-turns the cache off).
+"""What one run learnt of a large input file that the next run of the same file reuses, kept in the platform's cache
+folder for the user (`platformdirs`: `$XDG_CACHE_HOME/asmcfg`, else `~/.cache/asmcfg` on Linux; `ASMCFG_CACHE_DIR`
+names another folder, an empty value turns the cache off).
 
-An entry is keyed by what it is and by the file's identity (device, inode, size, modification time): a file that
-changed, or another in its place, has another key. Entries are written whole to a temporary name and renamed, so a
-reader never sees half of one. A cache that cannot be read or written is passed over: the run does the work."""
+An entry is keyed by what it is, by asmcfg's version and the cache's `FORMAT` (an entry written under other reading
+rules is never used), and by the file's identity: its path, device, inode, size, modification and change times, and
+a hash of its first and last `SAMPLED` bytes. A file that changed, even rewritten in place with its size and
+modification time set back, or another in its place, has another key. Entries are written whole to a temporary name
+and renamed, so a reader never sees half of one; each kind keeps at most `KEPT` entries and the decompressed copies
+at most `PLAIN_KEPT` files and `PLAIN_BYTES` bytes, the least recently used let go first. A cache that cannot be read
+or written is passed over: the run does the work."""
 
 from __future__ import annotations
 
@@ -20,6 +24,12 @@ from typing import Any
 
 ENV = "ASMCFG_CACHE_DIR"
 """The environment variable naming the cache folder (empty: no cache)."""
+FORMAT = 1
+"""The cache's format: raised when what an entry holds, or how an input is read into one, changes."""
+SAMPLED = 64 << 10
+"""Bytes at each end of a file whose hash is part of its key."""
+KEPT = 256
+"""Entries of one kind kept at most (each a few KB): the least recently written go first."""
 
 
 def folder() -> Path | None:
@@ -27,19 +37,28 @@ def folder() -> Path | None:
     chosen = os.environ.get(ENV)
     if chosen is not None:
         return Path(chosen) if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "asmcfg"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("asmcfg", appauthor=False))
 
 
 def identity(path: str) -> str | None:
-    """A key for the file at `path` as it is now; None when it is no regular file."""
+    """A key for the file at `path` as it is now, under this version of asmcfg; None when it is no regular file."""
+    from asmcfg import __version__
+
     try:
         info = os.stat(path)
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as file:
+            ends = file.read(SAMPLED)
+            if info.st_size > SAMPLED:
+                file.seek(max(SAMPLED, info.st_size - SAMPLED))
+                ends += file.read(SAMPLED)
     except OSError:
         return None
-    if not os.path.isfile(path):
-        return None
-    text = f"{os.path.realpath(path)}\0{info.st_dev}\0{info.st_ino}\0{info.st_size}\0{info.st_mtime_ns}"
+    text = (f"{__version__}\0{FORMAT}\0{os.path.realpath(path)}\0{info.st_dev}\0{info.st_ino}\0{info.st_size}\0"
+            f"{info.st_mtime_ns}\0{info.st_ctime_ns}\0{hashlib.sha256(ends).hexdigest()}")
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
@@ -75,6 +94,7 @@ def store(kind: str, path: str, value: Any) -> None:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 json.dump(value, file, separators=(",", ":"))
             os.replace(partial, where)
+            _let_go(where.parent, KEPT, keep=where)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(partial)
@@ -85,6 +105,8 @@ PLAIN = "plain"
 """What the cache calls the decompressed copies it keeps of compressed inputs."""
 PLAIN_KEPT = 4
 """Decompressed copies kept at most: the least recently used goes first."""
+PLAIN_BYTES = 32 << 30
+"""Bytes of decompressed copies kept at most: the least recently used go first (the one just made stays)."""
 PLAIN_MAX = 16 << 30
 """Bytes past which a decompressed copy is not made (a compression bomb, or a disk filling up): the input is read
 as a stream instead."""
@@ -108,6 +130,7 @@ def plain_copy(path: str) -> tuple[str, bool] | None:
         _let_go(where.parent, PLAIN_KEPT - 1)
         if not _decompress(path, where):
             return None
+        _let_go(where.parent, PLAIN_KEPT, PLAIN_BYTES, keep=where)
     except OSError:
         return None
     _used(where)
@@ -152,10 +175,24 @@ def _decompress(path: str, where: Path) -> bool:
                 os.unlink(partial)
 
 
-def _let_go(kept: Path, keep: int) -> None:
-    """Remove the least recently used copies in `kept` until at most `keep` remain."""
-    copies = sorted((p for p in kept.iterdir() if p.is_file() and not p.name.startswith(".")),
-                    key=lambda p: p.stat().st_mtime_ns)
-    for old in copies[: max(0, len(copies) - keep)]:
+def _let_go(kept: Path, count: int, size: int | None = None, keep: Path | None = None) -> None:
+    """Remove the least recently used entries in `kept` (never `keep`) until at most `count` remain and, with `size`,
+    they hold at most `size` bytes."""
+    entries = []
+    for entry in kept.iterdir():
+        with contextlib.suppress(OSError):
+            if entry.is_file() and not entry.name.startswith("."):
+                info = entry.stat()
+                entries.append((info.st_mtime_ns, info.st_size, entry))
+    entries.sort(key=lambda found: found[0])
+    total = sum(found[1] for found in entries)
+    left = len(entries)
+    for _, bytes_, old in entries:
+        if left <= count and (size is None or total <= size):
+            break
+        if old == keep:
+            continue
         with contextlib.suppress(OSError):
             old.unlink()
+            left -= 1
+            total -= bytes_
