@@ -70,7 +70,7 @@ class Log:
         self.unprinted: list[Unprinted] | None = None
         """Of perfasm output, once a choice has read it: the compilations perfasm measured but did not print."""
         self._progress = progress or Progress()
-        self._options = (jdk, paths, skid)
+        self._analysing = (jdk, paths, skid)
         self._how: enrich.Enrichment | None = None
 
     @property
@@ -78,7 +78,7 @@ class Log:
         """The log's records, the profile's heat and the analysis options every compilation gets, loaded on first
         use (a bad log or profile raises then)."""
         if self._how is None:
-            jdk, paths, skid = self._options
+            jdk, paths, skid = self._analysing
             self._how = enrich.load(self.log, self.profile, jdk, paths, strict_log=True, source=self.path, skid=skid)
         return self._how
 
