@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from corpus import DATA, HSDIS, run_cli
 
-from asmcfg.run import app, diff, pipeline
+from asmcfg.run import app, log, opening, pipeline
 
 JAVAC = DATA / "logc" / "javac-jdk17-excerpt.xml.gz"
 TENSOR = HSDIS / "jdk17-Tensor4D-print-hsdis-att.txt.gz"
@@ -143,7 +143,8 @@ def no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(pipeline, "open_input", refuse)
     monkeypatch.setattr(app, "open_input", refuse)
-    monkeypatch.setattr(diff, "open_input", refuse)
+    monkeypatch.setattr(log, "open_input", refuse)
+    monkeypatch.setattr(opening, "open_one", refuse)
 
 
 def _usage_error(code: int, err: str, *words: str) -> str:

@@ -79,10 +79,10 @@ def _run(options: Options, log: Log, progress: Progress, notes: _Notes) -> int:
     if options.jsonl is not None:
         return wholelog.run(options, progress)
     if options.list and not options.strict:  # a large log, or the cache's copy of one, is listed from its index
-        plain = log.plain()
+        listed = log.plain() or options.input
         notes.say()
-        if plain is not None and wholelog.large(plain):
-            return wholelog.run(replace(options, input=plain), progress)
+        if wholelog.large(listed):
+            return wholelog.run(replace(options, input=listed), progress)
     if options.list or options.all:
         return _run_many(options, log, progress)
     picked = log.choose_by(options.selector, counted=not options.quiet)
