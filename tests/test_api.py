@@ -145,3 +145,33 @@ def test_list_of_a_large_compressed_log_reads_the_caches_plain_copy_index(monkey
     assert rows[0] == rows[1] == rows[2]
     assert "decompressed" in first[2] and "decompressed" not in again[2]
     assert indexed, "the plain copy is listed from its index"
+
+
+@pytest.mark.parametrize("facts", [False, True], ids=["records", "facts"])
+def test_jsonl_writes_the_records_of_the_logs_stream(facts: bool) -> None:
+    from asmcfg.render.facts import facts_record
+    from asmcfg.render.jsonl import record_line
+
+    folder = str(RECORDS[0])
+    code, out, err = run_cli(folder, "--jsonl", "-", *(["--facts"] if facts else []), "-q")
+    assert code == 0, err
+    written = [json.loads(line) for line in out.splitlines()]
+    serialize = facts_record if facts else record_line
+    made = [json.loads(r) if isinstance(r, str) else r for r in asmcfg.open(folder).records(serialize)]
+    assert written and written == json.loads(json.dumps(made))
+
+
+def test_serve_and_the_folder_export_index_the_logs_compilations(tmp_path: Path) -> None:
+    import re
+
+    from asmcfg.serve import rows
+
+    folder = str(RECORDS[0])
+    listed = [(r.compile_id, r.method) for r in asmcfg.open(folder).compilations() if r.printed]
+    served = [(e.row.compile_id, e.row.method) for e in rows.build(asmcfg.open(folder)).entries if e.row.printed]
+    assert served == listed
+    code, _, err = run_cli(folder, "--all", "--html", str(tmp_path / "site"), "-q")
+    assert code == 0, err
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)[1])
+    assert [(row[2], row[5]) for row in data["rows"]] == listed

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from corpus import DATA, read_text, run_cli
 
+import asmcfg
 from asmcfg.run import wholelog
 from asmcfg.run.diff import DiffOptions
 from asmcfg.run.wholediff import compare
 from asmcfg.serve import board, diffindex, rows
-from asmcfg.serve.opening import Reading
 
 SHAPES = DATA / "nohsdis" / "jdk17-Shapes-print-nohsdis.txt"
 """Nine compilations of Shapes::total and Shapes::totalPerim, C1 and C2 (a C2 compilation's stubs follow its main
@@ -79,7 +79,7 @@ def test_a_logcompilation_log_gives_the_main_code_of_its_printed_tables_and_reco
 
 
 def test_serve_index_and_its_toplist_show_main_code() -> None:
-    index = rows.build(Reading(str(SHAPES)))
+    index = rows.build(asmcfg.open(str(SHAPES)))
     assert {entry.cells[2]: entry.cells[7] for entry in index.entries} == SIZES
     largest = board.Board(index).since(0)["toplists"]["largest"]
     assert [item["value"] for item in largest] == [f"{size} B" for size in sorted(SIZES.values(), reverse=True)]
@@ -127,4 +127,4 @@ def test_no_size_where_the_input_prints_no_section_table() -> None:
     # perfasm output prints code without its nmethod's section table: no size rather than another one
     source = str(DATA / "perfasm" / "jdk17-DevBench" / "perfasm-console.txt")
     assert set(listed(source).values()) == {None}
-    assert {entry.cells[7] for entry in rows.build(Reading(source)).entries} == {None}
+    assert {entry.cells[7] for entry in rows.build(asmcfg.open(source)).entries} == {None}

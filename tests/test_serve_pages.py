@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from corpus import DATA, run_cli
 
+import asmcfg
 from asmcfg.serve import pages, rows
 from asmcfg.serve.opening import Reading, Row, open_compilation
 from asmcfg.serve.rows import Entry, Index
@@ -58,7 +59,7 @@ def test_a_message_quoting_the_log_is_escaped() -> None:
 
 def test_a_row_opens_its_own_compilation_where_the_log_orders_them_otherwise() -> None:
     # the LogCompilation excerpt's threads print their code in another order than its <nmethod> records
-    index = rows.build(Reading(str(JAVAC)))
+    index = rows.build(asmcfg.open(str(JAVAC)))
     assert len(index.entries) == 263
     for n in (0, 130, 262):
         row = index.entries[n].row
@@ -95,7 +96,7 @@ def test_a_row_of_a_large_plain_file_opens_through_the_index_as_the_whole_read_g
 
     plain = tmp_path / "shapes.txt"
     plain.write_bytes(SHAPES.read_bytes())
-    index = rows.build(Reading(str(plain)))
+    index = rows.build(asmcfg.open(str(plain)))
     whole = [open_compilation(Reading(str(plain)), entry.row) for entry in index.entries]
     monkeypatch.setattr(opening, "OPEN_BYTES", 0)
     calls: list[int] = []

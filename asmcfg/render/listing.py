@@ -6,15 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the labels
     from rich.console import Console
 
-    from asmcfg.dialects.base import IndexRecord
-    from asmcfg.model import Header, Method, Unprinted
+    from asmcfg.model import Compiler, Header, Method, Unprinted
 
 MAIN_CODE = "main code B"
 """What every table calls a compilation's code size: the bytes of HotSpot's `main code` section
@@ -111,13 +110,38 @@ def _header_cells(header: Header) -> tuple[str, ...]:
             _cell(header.bytecode_size))
 
 
+class IndexRow(Protocol):
+    """What the index listing shows of a compilation (`Log.indexed`'s rows)."""
+
+    @property
+    def compiler(self) -> Compiler: ...
+    @property
+    def compile_id(self) -> int | None: ...
+    @property
+    def level(self) -> int | None: ...
+    @property
+    def osr_bci(self) -> int | None: ...
+    @property
+    def flags(self) -> str: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def bytecode_size(self) -> int | None: ...
+    @property
+    def code_size(self) -> int | None: ...
+    @property
+    def printed(self) -> bool: ...
+    @property
+    def line(self) -> int | None: ...
+
+
 _WIDTHS = (8, 6, 4, 5, 5, 8, len(MAIN_CODE), len("instructions"), 9)
 """The widths of the index listing's COLUMNS: a table measured over every row would hold them all first."""
 
 
-def write_index(records: Iterable[tuple[IndexRecord, int | None]], out: TextIO) -> int:
-    """Write the fast index of a large log, (record, its header's line when counted), rows as they are found, in
-    the table's columns (`instructions` empty: nothing is disassembled); count the rows.
+def write_index(records: Iterable[IndexRow], out: TextIO) -> int:
+    """Write the fast index of a large log, rows as they are found, in the table's columns (`instructions` empty:
+    nothing is disassembled); count the rows.
 
     The header goes out with the first row (none when there is no row). Plain text, not a rich table: a table
     would hold every row and measure it before printing the first. Rows
@@ -130,7 +154,7 @@ def write_index(records: Iterable[tuple[IndexRecord, int | None]], out: TextIO) 
     rows: list[str] = []
     count = 0
     try:
-        for r, line in records:
+        for r in records:
             if header:  # written with the first row: no header over an input that has none
                 out.write(header)
                 header = ""
@@ -138,7 +162,7 @@ def write_index(records: Iterable[tuple[IndexRecord, int | None]], out: TextIO) 
                 f"{r.compiler:8}  {'' if r.compile_id is None else r.compile_id:>6}  "
                 f"{'' if r.level is None else r.level:>4}  {'' if r.osr_bci is None else r.osr_bci:>5}  "
                 f"{visible(r.flags.strip()):5}  {'' if r.bytecode_size is None else r.bytecode_size:>8}  "
-                f"{'' if r.code_size is None else r.code_size:>11}  {'':>12}  {'' if line is None else line:>9}  "
+                f"{'' if r.code_size is None else r.code_size:>11}  {'':>12}  {'' if r.line is None else r.line:>9}  "
                 f"{visible(r.method)}" + ("\n" if r.printed else _not_printed())
             )
             if len(rows) >= batch:
@@ -185,13 +209,13 @@ def unprinted_dict(item: Unprinted, run: str | None = None) -> dict[str, Any]:
     return _row(item.header.name, item.header, None, None, item.header.line, share, run, None, False)
 
 
-def index_dict(record: IndexRecord, line: int | None) -> dict[str, Any]:
+def index_dict(row: IndexRow) -> dict[str, Any]:
     """One compilation of the index listing as `--list --json` writes it: the keys of `row_dict`, null where the
     index does not know."""
-    return _row(record.method, record, record.code_size, None, line, None, None, None, record.printed)
+    return _row(row.method, row, row.code_size, None, row.line, None, None, None, row.printed)
 
 
-def _row(name: str, header: Header | IndexRecord, main_code: int | None, instructions: int | None, line: int | None,
+def _row(name: str, header: Header | IndexRow, main_code: int | None, instructions: int | None, line: int | None,
          share: dict[str, float] | None, run: str | None, inlines: str | None, printed: bool) -> dict[str, Any]:
     return {"name": name, "compiler": header.compiler.value, "compile_id": header.compile_id, "level": header.level,
             "osr_bci": header.osr_bci, "flags": header.flags.strip(), "bytecode_size": header.bytecode_size,

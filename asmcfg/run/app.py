@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, TextIO
 
 from asmcfg import describe
 from asmcfg.errors import SelectionError
-from asmcfg.model import Analysis, Method, NoteKind, Unprinted
-from asmcfg.run import enrich, recorded, selection, wholelog
-from asmcfg.run.choosing import Checked, nothing_selected, unprinted_of
+from asmcfg.model import Analysis, Method, Unprinted
+from asmcfg.run import recorded, selection, wholelog
 from asmcfg.run.log import Log
-from asmcfg.run.matching import matching, run_labels
+from asmcfg.run.notes import say_notes
 from asmcfg.run.options import Options
-from asmcfg.run.pipeline import Picked, Selector, Stream, open_input
+from asmcfg.run.pipeline import Picked, Selector
 from asmcfg.run.progress import Progress
 from asmcfg.terminal import visible
 
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
 
 STDOUT = "-"
 STDIN = "-"
-_MAX_NAMES = 10_000
 ONE_PAGE_MOST = 300
 """Compilations `--all --html FILE` puts on its one page at most: more make a page too large to load (713 of a
 javac log made 102 MB); `--html DIR` writes a page each."""
@@ -37,11 +35,7 @@ def run(options: Options) -> int:
     from asmcfg.run.outputs import check_run
 
     check_run(options)
-    log = Log(options.input, log=options.log, profile=options.profile, pid=options.pid,
-              input_format=options.input_format, syntax=options.syntax, jdk=options.jdk, paths=options.paths,
-              skid=options.skid, strict=options.strict)
-    notes = _Notes(log, options.quiet)
-    notes.say()
+    log = opened(options)
     options = replace(options, input=log.path, profile=log.profile)
     if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
         sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
@@ -50,58 +44,38 @@ def run(options: Options) -> int:
     with Progress(options.input, options.quiet or (options.list and sys.stdout.isatty())) as progress:
         log.watch(progress)
         try:
-            return _run(options, log, progress, notes)
+            return _run(options, log, progress)
         finally:
-            notes.say()
+            say_notes(log, options.quiet)
 
 
-class _Notes:
-    """A log's notes, each said on stderr once (unless quiet), as soon as the run reaches a point to say them."""
-
-    def __init__(self, log: Log, quiet: bool) -> None:
-        self.log, self.quiet, self.said = log, quiet, 0
-
-    def say(self) -> None:
-        """The notes not said yet."""
-        for note in self.log.notes[self.said:]:
-            self.said += 1
-            if self.quiet:
-                continue
-            if note.kind is NoteKind.JVM_CHOSEN:
-                sys.stderr.write(visible(note.text) + "\n")
-            else:
-                from asmcfg.render.summary import stderr_console
-
-                stderr_console().print(visible(note.text), highlight=False, markup=False, soft_wrap=True)
+def opened(options: Options) -> Log:
+    """The input the options name, opened as they ask (a record folder resolved, its JVM said on stderr)."""
+    log = Log(options.input, log=options.log, profile=options.profile, pid=options.pid,
+              input_format=options.input_format, syntax=options.syntax, jdk=options.jdk, paths=options.paths,
+              skid=options.skid, strict=options.strict)
+    say_notes(log, options.quiet)
+    return log
 
 
-def _run(options: Options, log: Log, progress: Progress, notes: _Notes) -> int:
+def _run(options: Options, log: Log, progress: Progress) -> int:
     if options.jsonl is not None:
-        return wholelog.run(options, progress)
+        return wholelog.run(options, log, progress)
     if options.list and not options.strict:  # a large log, or the cache's copy of one, is listed from its index
         listed = log.plain() or options.input
-        notes.say()
+        say_notes(log, options.quiet)
         if wholelog.large(listed):
-            return wholelog.run(replace(options, input=listed), progress)
-    if options.list or options.all:
-        return _run_many(options, log, progress)
-    picked = log.choose_by(options.selector, counted=not options.quiet)
-    notes.say()
-    return _write_one(picked, log, options, progress)
-
-
-def _run_many(options: Options, log: Log, progress: Progress) -> int:
-    """`--list` and `--all`: every matching compilation of the input, read whole."""
-    how = replace(log.enrichment, strict_log=False)
-    meter = progress.read if progress.shown else None
-    stream = open_input(options.input, options.input_format, log.options, meter=meter)
-    methods = Checked(stream, options.strict, progress)
+            return wholelog.run(options, log, progress)
     if options.list:
-        listed = _list(stream, methods, options.selector, options.json, how)
-        if how.perf is not None and not options.quiet:
-            recorded.say_hottest(how.perf)
-        return listed
-    return _run_all(stream, methods, options, how, progress)
+        listed_rows = _list(log, options.selector, options.json)
+        if log.enrichment.perf is not None and not options.quiet:
+            recorded.say_hottest(log.enrichment.perf)
+        return listed_rows
+    if options.all:
+        return _run_all(log, options, progress)
+    picked = log.choose_by(options.selector, counted=not options.quiet)
+    say_notes(log, options.quiet)
+    return _write_one(picked, log, options, progress)
 
 
 def _write_one(picked: Picked, log: Log, options: Options, progress: Progress) -> int:
@@ -136,41 +110,35 @@ def _others(unprinted: list[Unprinted] | None, method: Method) -> list[Unprinted
     return [u for u in unprinted or () if u.header.compile_id is None or u.header.compile_id != mine]
 
 
-def _list(stream: Stream, methods: Checked, selector: Selector, json: str | None, how: enrich.Enrichment) -> int:
+def _list(log: Log, selector: Selector, json: str | None) -> int:
     """The --list table (with `json`, its rows as JSON there); a pattern no compilation's own name matches lists the
     compilations that inline it."""
     from asmcfg.render import listing
     from asmcfg.render.files import write_to
 
-    found = matching(enrich.measured(methods, how), selector, listing.listed)  # a recording's shares too
-    rows = [row for row, _ in found]
-    unprinted = [u for u in unprinted_of(stream) or () if selector.matches_header(u.header)]
-    runs = run_labels(stream, found)
+    found = log.listing(selector)
 
     def write(out: TextIO) -> None:
-        if (listing.write_table if json is None else listing.write_json)(rows, out, unprinted, runs) == 0:
-            raise nothing_selected(stream, methods, selector)
+        if (listing.write_table if json is None else listing.write_json)(found.rows, out, found.unprinted,
+                                                                           found.runs) == 0:
+            raise found.nothing()
 
     write_to(json or STDOUT, write)
     return 0
 
 
-def _run_all(
-    stream: Stream, methods: Checked, options: Options, how: enrich.Enrichment, progress: Progress
-) -> int:
-    chosen = (m for m, _ in matching(methods, options.selector, _whole))
+def _run_all(log: Log, options: Options, progress: Progress) -> int:
+    chosen = log.each(options.selector)
     selected = list(_one_page(chosen, options) if options.html is not None else chosen)
     progress.close()
-    done = [enrich.enrich(stream.complete(m), how) for m in selected]
+    done = [log.analyse(m, alone=False) for m in selected]
     results = [d.analysis for d in done]
-    if not results:
-        raise nothing_selected(stream, methods, options.selector)
     _write_outputs(results, options)
     if not options.quiet:
         from asmcfg.render import summary
 
         err = summary.stderr_console()
-        if how.profile is not None:
+        if log.enrichment.profile is not None:
             fitted = sum(1 for d in done if d.overlay is not None and d.overlay.matched)
             err.print(f"profile: heat put on {fitted} of {describe.count(len(done), 'compilation')}",
                       highlight=False, markup=False)
@@ -190,11 +158,6 @@ def _one_page(methods: Iterator[Method], options: Options) -> Iterator[Method]:
                 "each with --html DIR (a folder; --top N keeps the N hottest or largest), or explore them all "
                 "with asmcfg serve", display_name(options.input))
         yield method
-
-
-def _whole(method: Method, inlined: str | None) -> Method:
-    """The compilation itself, kept whole for the analysis of every matching compilation."""
-    return method
 
 
 def _write_outputs(results: list[Analysis], options: Options, unprinted: list[Unprinted] | None = None) -> None:

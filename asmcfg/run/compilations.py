@@ -52,20 +52,29 @@ class Compilation:
 
 
 def rows(path: str, forced: DialectName | None, how: Enrichment, choose_plain: Callable[[str], str | None],
-         read: dialects.ReadOptions, meter: Meter | None = None) -> list[Compilation]:
-    """Every compilation of the input at `path`, in input order: from the header index when its dialect has one
-    (`choose_plain` gives a large compressed input's plain copy, else None), else from a read of the whole input."""
+         read: dialects.ReadOptions, meter: Meter | None = None, *, indexed: bool = False) -> Iterator[Compilation]:
+    """Every compilation of the input at `path`, in input order, one at a time: from the header index when its
+    dialect has one or `indexed` asks for it (`choose_plain` gives a large compressed input's plain copy, else
+    None), else from a read of the whole input."""
     name = forced or _sniffed(path)
-    if name is not None and dialects.BY_NAME[name].seekable:
+    if indexed or (name is not None and dialects.BY_NAME[name].seekable):
         from asmcfg.dialects.numbering import numbered_index
 
         found = numbered_index(choose_plain(path) or path, meter, name)
-        return list(_numbered(_indexed(found, how)))
-    from asmcfg.run.enrich import measured
-    from asmcfg.run.pipeline import open_input
+        return _numbered(_indexed(found, how) if indexed else _or_read(_indexed(found, how), path, forced, read,
+                                                                         how))
+    return _numbered(_read(path, forced, read, how, meter))
 
-    stream = open_input(path, forced, read, meter=meter)
-    return list(_numbered(_read(measured(stream.methods, how))))
+
+def _or_read(found: Iterator[Compilation], path: str, forced: DialectName | None, read: dialects.ReadOptions,
+             how: Enrichment) -> Iterator[Compilation]:
+    """The index's rows, or a read's where the index finds no header (a dump whose headers it does not know)."""
+    empty = True
+    for row in found:
+        empty = False
+        yield row
+    if empty:
+        yield from _read(path, forced, read, how, None)
 
 
 def _sniffed(path: str) -> DialectName | None:
@@ -93,8 +102,14 @@ def _recorded_shares(how: Enrichment) -> dict[int, float]:
     return {c.compiled.record.compile_id: heat.share(c.total) for c in heat.found.compilations.values()}
 
 
-def _read(methods: Iterator[Method]) -> Iterator[Compilation]:
-    for method in methods:
+def _read(path: str, forced: DialectName | None, read: dialects.ReadOptions, how: Enrichment,
+          meter: Meter | None) -> Iterator[Compilation]:
+    """The rows of a read of the whole input, with a recording's shares."""
+    from asmcfg.run.enrich import measured
+    from asmcfg.run.pipeline import open_input
+
+    stream = open_input(path, forced, read, meter=meter)
+    for method in measured(stream.methods, how):
         h = method.header
         share = method.profile.run_share[0] if method.profile is not None and method.profile.run_share else None
         yield Compilation(h.compile_id, h.compiler, h.level, h.osr_bci, h.flags, h.name, h.bytecode_size,

@@ -112,8 +112,7 @@ def diff_problem(options: DiffOptions) -> str | None:
 def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
     """The two analysed compilations, chosen by the rule `asmcfg` itself follows (`Log.choose`) and said on stderr;
     one input read once when both sides come from it."""
-    logs = (_log(options.old, options.old_log, options.old_profile, options),
-            _log(options.new, options.new_log, options.new_profile, options))
+    logs = open_sides(options)
     if options.old == options.new:
         picks = logs[0].choose_each((options.old_selector, options.new_selector))
         logs = (logs[0], logs[0])
@@ -128,24 +127,13 @@ def read_sides(options: DiffOptions) -> tuple[Analysis, Analysis]:
     return _analysed(logs[0], picks[0], options), _analysed(logs[1], picks[1], options)
 
 
-def _log(path: str, log: str | None, profile: str | None, options: DiffOptions) -> Log:
-    """One side's input opened, a record folder resolved to its JVM's log and samples."""
-    return Log(path, log=log, profile=profile, input_format=options.input_format, syntax=options.syntax,
-               jdk=options.jdk)
-
-
-def recorded_sides(options: DiffOptions) -> DiffOptions:
-    """`options` with each side that is a record folder read as its JVM's log and samples."""
-    from dataclasses import replace
-
-    from asmcfg.run.recorded import resolve
-
-    old, new = resolve(options.old), resolve(options.new)
-    if old is not None:
-        options = replace(options, old=old.log, old_profile=options.old_profile or old.perf_script)
-    if new is not None:
-        options = replace(options, new=new.log, new_profile=options.new_profile or new.perf_script)
-    return options
+def open_sides(options: DiffOptions) -> tuple[Log, Log]:
+    """The two inputs opened, each with its own `--old-log`/`--new-log` and profile; a record folder resolved to its
+    JVM's log and samples."""
+    return (Log(options.old, log=options.old_log, profile=options.old_profile, input_format=options.input_format,
+                syntax=options.syntax, jdk=options.jdk),
+            Log(options.new, log=options.new_log, profile=options.new_profile, input_format=options.input_format,
+                syntax=options.syntax, jdk=options.jdk))
 
 
 def _same_method(old: Method, new: Method, options: DiffOptions) -> None:

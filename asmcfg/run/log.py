@@ -10,7 +10,7 @@ prints.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,13 +19,16 @@ from asmcfg.model import Compiler, DialectName, Method, NoteKind, Syntax, Unprin
 from asmcfg.run import enrich
 from asmcfg.run.choosing import Checked, nothing_selected, unprinted_of
 from asmcfg.run.compilations import Compilation
-from asmcfg.run.pipeline import Picked, Selector, open_input, pick_each, pick_one, pick_profiled
+from asmcfg.run.pipeline import Picked, Selector, Stream, open_input, pick_each, pick_one, pick_profiled
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
 
 if TYPE_CHECKING:
     from asmcfg.compare.match import Diff
+    from asmcfg.errors import AsmcfgError
     from asmcfg.model import Analysis
+    from asmcfg.render.listing import Listed
+    from asmcfg.run.parallel import RunStats, Select
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,7 @@ class Log:
         self._progress = progress or Progress()
         self._analysing = (jdk, paths, skid)
         self._how: enrich.Enrichment | None = None
+        self._taken = 0
 
     @property
     def enrichment(self) -> enrich.Enrichment:
@@ -85,11 +89,23 @@ class Log:
     def compilations(self) -> list[Compilation]:
         """The input's compilations in input order, fast and without analysing them: found by the header index
         where the input's dialect has one (a large compressed input through the cache's plain copy), else read."""
+        return list(self.iter_compilations())
+
+    def iter_compilations(self) -> Iterator[Compilation]:
+        """`compilations()` one at a time, as they are found."""
+        return self._rows(self.enrichment, indexed=False)
+
+    def indexed(self) -> Iterator[Compilation]:
+        """The compilations the header index finds, one at a time, whatever the input's dialect: nothing is read
+        but their headers (no heat, and perfasm's unprinted compilations are not among them)."""
+        return self._rows(enrich.Enrichment(), indexed=True)
+
+    def _rows(self, how: enrich.Enrichment, *, indexed: bool) -> Iterator[Compilation]:
         from asmcfg.run import opening
         from asmcfg.run.compilations import rows
 
-        return rows(self.path, self.input_format, self.enrichment, lambda path: opening.plain_copy(path,
-                    self._decompressed), self.options, self._meter())
+        return rows(self.path, self.input_format, how, lambda path: opening.plain_copy(path, self._decompressed),
+                    self.options, self._meter(), indexed=indexed)
 
     def plain(self) -> str | None:
         """The input as a large plain file: itself, or the cache's plain copy of a large compressed one (made now,
@@ -145,28 +161,79 @@ class Log:
             chosen.append(dataclasses.replace(picked, method=stream.complete(picked.method)))
         return chosen
 
-    def analyse(self, compilation: Picked | Compilation | Method | int) -> enrich.Enriched:
+    def analyse(self, compilation: Picked | Compilation | Method | int, *, alone: bool = True) -> enrich.Enriched:
         """A compilation (chosen, listed, read, or named by its compile id) with the log's records and the profile's
-        heat, analysed: the model every renderer takes, and how the profile landed on it."""
+        heat, analysed: the model every renderer takes, and how the profile landed on it. A compile id the log
+        gives to another method is an error for a compilation analysed `alone`; one of many (`alone=False`, as
+        `each` reads them) is left without the log's records."""
         if isinstance(compilation, int):
             compilation = self.choose(compile_id=compilation)
         elif isinstance(compilation, Compilation):
             compilation = self.read(compilation)
         method = compilation.method if isinstance(compilation, Picked) else compilation
-        return enrich.enrich(method, self.enrichment)
+        how = self.enrichment if alone else dataclasses.replace(self.enrichment, strict_log=False)
+        return enrich.enrich(method, how)
 
-    def stream(self, selector: Selector | None = None, *, workers: int = 1) -> Iterator[Analysis]:
+    def stream(self, selector: Selector | None = None, *, workers: int | None = 1) -> Iterator[Analysis]:
         """Every compilation (or those `selector` matches) enriched and analysed, in input order, one at a time:
         memory holds a batch of compilations, not the input. `workers` processes share the work (this one
         included); `None` takes every core."""
+        return self.records(_analysis, selector, workers=workers)
+
+    def records(self, serialize: Callable[[Analysis], Any], selector: Selector | Select | None = None, *,
+                workers: int | None = None, text: bool = False, large: bool = False,
+                stats: RunStats | None = None) -> Iterator[Any]:
+        """`serialize` of each compilation `stream` gives (`selector` may also be a test of a read compilation),
+        made where the compilation was analysed (in a worker process when `workers` is not 1; `None` takes every
+        core); a compilation whose analysis fails gives an error record instead. `text` sends JSON text instead
+        of what `serialize` gives when that is not text; `large` says the records are larger than their input
+        (fewer kept in flight); `stats` is filled in as the records come."""
         from asmcfg.run import parallel
 
         how = dataclasses.replace(self.enrichment, strict_log=False)
-        select = selector.matches if selector is not None and selector.any else None
-        found: Iterator[Any] = parallel.analyse_file(
-            self.path, _analysis, workers=workers, dialect=self.input_format, how=how, select=select,
-            options=self.options, strict=self.strict)
-        yield from found
+        select = (selector.matches if selector.any else None) if isinstance(selector, Selector) else selector
+        job = parallel.Job(self.source, None, serialize, text, how, select, self.options, self.strict, large)
+        return parallel.analysed(self.path, job, workers, self.input_format, stats or parallel.RunStats(),
+                                 self._progress)
+
+    def each(self, selector: Selector) -> Iterator[Method]:
+        """Every compilation the selector matches by its own name (else those that inline a matching method), read
+        whole and complete but not analysed, in input order; none raises the error that says what the input holds."""
+        from asmcfg.run.matching import matching
+
+        stream, methods = self._reading()
+        found = matching(methods, selector, _whole)
+        if not found:
+            raise nothing_selected(stream, methods, selector)
+        return (stream.complete(method) for method, _ in found)
+
+    def listing(self, selector: Selector) -> Listing:
+        """The rows `--list` shows of a read of the whole input: the compilations the selector matches by their own
+        name (else those that inline a matching method) with a recording's shares, and perfasm's unprinted ones."""
+        from asmcfg.render import listing
+        from asmcfg.run.matching import matching, run_labels
+
+        stream, methods = self._reading()
+        found = matching(enrich.measured(methods, self.enrichment), selector, listing.listed)
+        unprinted = [u for u in unprinted_of(stream) or () if selector.matches_header(u.header)]
+        return Listing([row for row, _ in found], unprinted, run_labels(stream, found),
+                       lambda: nothing_selected(stream, methods, selector))
+
+    def reading(self) -> Stream:
+        """The input opened for one read of all of it: its compilations stream by one at a time, read but not
+        completed or analysed (`Stream.complete` adds what the input says after all the code)."""
+        return open_input(self.path, self.input_format, self.options, meter=self._meter())
+
+    def _reading(self) -> tuple[Stream, Checked]:
+        """`reading`, its methods checked (`strict`) and counted as they pass."""
+        stream = self.reading()
+        return stream, Checked(stream, self.strict, self._progress)
+
+    def news(self) -> list[Note]:
+        """The notes added since the last call (all of them the first time): what a mode says at each point."""
+        fresh = self.notes[self._taken:]
+        self._taken = len(self.notes)
+        return fresh
 
     def watch(self, progress: Progress) -> None:
         """Tell `progress` of the bytes read and the compilations found from now on."""
@@ -177,6 +244,25 @@ class Log:
 
     def _decompressed(self, text: str) -> None:
         self.notes.append(Note(NoteKind.DECOMPRESSED, text))
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What `--list` shows of a whole input read (`Log.listing`)."""
+
+    rows: list[Listed]
+    """A row per compilation listed, in input order."""
+    unprinted: list[Unprinted]
+    """The compilations perfasm measured but did not print, that the selector matches."""
+    runs: list[str]
+    """The JMH run of each row, when the input holds perfasm output of several runs; else empty."""
+    nothing: Callable[[], AsmcfgError]
+    """The error that says what the input holds, for a listing with no row at all."""
+
+
+def _whole(method: Method, inlined: str | None) -> Method:
+    """The compilation itself, kept whole (`Log.each`)."""
+    return method
 
 
 def _analysis(result: Analysis) -> Any:

@@ -135,8 +135,7 @@ def analyse_file(
     (`enrich.load`); `strict` stops the run at the first line not understood (a `StrictError`).
     """
     job = Job(display_name(path), None, serializer, False, how or Enrichment(), select, options, strict)
-    for result in _results(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress()):
-        yield from result.records
+    return analysed(path, job, workers, dialect, stats if stats is not None else RunStats(), Progress())
 
 
 def analyse_to_jsonl(
@@ -153,11 +152,23 @@ def analyse_to_jsonl(
     stats = RunStats()
     job = Job(display_name(path), None, serializer, True, how or Enrichment(), select, options, strict,
               large_records)
-    for result in _results(path, job, workers, dialect, stats, progress or Progress()):
-        for line in result.records:
-            out.write(line)
-            out.write("\n")
+    write_lines(analysed(path, job, workers, dialect, stats, progress or Progress()), out)
     return stats
+
+
+def analysed(path: str, job: Job, workers: int | None, forced: DialectName | None, stats: RunStats,
+             progress: Progress) -> Iterator[Any]:
+    """What `job` makes of every (selected) method of `path` or `-`, in input order, on `workers` processes (this
+    one included; None: one per core); `stats` is filled in and `progress` told as the results come."""
+    for result in _results(path, job, workers, forced, stats, progress):
+        yield from result.records
+
+
+def write_lines(lines: Iterable[str], out: TextIO) -> None:
+    """Each line of JSON text, ended."""
+    for line in lines:
+        out.write(line)
+        out.write("\n")
 
 
 def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> int:

@@ -18,7 +18,6 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TextIO
 
-from asmcfg import dialects
 from asmcfg.compare import gate, items
 from asmcfg.compare.match import Diff, diff
 from asmcfg.compare.pairs import Key, Lone, PairRow, document, headline, pair_document, rank
@@ -27,10 +26,10 @@ from asmcfg.render import indented
 from asmcfg.render.files import write_to
 from asmcfg.render.summary import stderr_console
 from asmcfg.run import outputs
-from asmcfg.run.diff import DiffOptions, diff_outputs, recorded_sides, write_page
-from asmcfg.run.enrich import Enrichment, enrich, load, measured
-from asmcfg.run.pipeline import Picked, no_methods_error, open_input, pick_keyed
-from asmcfg.sources.lines import display_name
+from asmcfg.run.diff import DiffOptions, diff_outputs, open_sides, write_page
+from asmcfg.run.enrich import Enrichment, enrich, measured
+from asmcfg.run.log import Log
+from asmcfg.run.pipeline import Picked, no_methods_error, pick_keyed
 from asmcfg.terminal import visible
 
 GROUP_CODE_BYTES = 4 << 20
@@ -79,6 +78,8 @@ class Whole:
     the second (a log of several runs repeats ids); 0 without an id."""
     how: tuple[Enrichment, Enrichment]
     """Each side's log records and profile, loaded once."""
+    logs: tuple[Log, Log]
+    """The two inputs opened."""
 
 
 def run(options: DiffOptions) -> int:
@@ -102,10 +103,10 @@ def run(options: DiffOptions) -> int:
 
 def compare(options: DiffOptions) -> Whole:
     """Every pair of the two inputs compared and reduced to its row (its page written under `--html DIR`)."""
-    options = recorded_sides(options)
-    how = (load(options.old_log, options.old_profile, options.jdk, source=options.old),
-           load(options.new_log, options.new_profile, options.jdk, source=options.new))
-    chosen = [_chosen(path, options, side) for path, side in zip((options.old, options.new), how, strict=True)]
+    logs = open_sides(options)
+    how = (dataclasses.replace(logs[0].enrichment, strict_log=False),
+           dataclasses.replace(logs[1].enrichment, strict_log=False))
+    chosen = [_chosen(log, side) for log, side in zip(logs, how, strict=True)]
     keys = [key for key in chosen[0][0] if key in chosen[1][0]]
     only = ([_lone(k, p) for k, p in chosen[0][0].items() if k not in chosen[1][0]],
             [_lone(k, p) for k, p in chosen[1][0].items() if k not in chosen[0][0]])
@@ -113,15 +114,15 @@ def compare(options: DiffOptions) -> Whole:
         os.makedirs(options.html, exist_ok=True)
     rows: list[PairRow] = []
     for group in _groups(keys, chosen[0][0], chosen[1][0]):
-        olds = _read(options.old, {chosen[0][0][k].method.header for k in group}, options)
-        news = _read(options.new, {chosen[1][0][k].method.header for k in group}, options)
+        olds = _read(logs[0], {chosen[0][0][k].method.header for k in group})
+        news = _read(logs[1], {chosen[1][0][k].method.header for k in group})
         for key in group:
             old = olds.pop(chosen[0][0][key].method.header)
             new = news.pop(chosen[1][0][key].method.header)
             rows.append(_row(key, old, new, how, len(rows) + 1, options))
-    return Whole(rows, only, (display_name(options.old), display_name(options.new)),
+    return Whole(rows, only, (logs[0].source, logs[1].source),
                  (chosen[0][1], chosen[1][1]), (chosen[0][0], chosen[1][0]), (chosen[0][2], chosen[1][2]),
-                 (chosen[0][3], chosen[1][3]), how)
+                 (chosen[0][3], chosen[1][3]), how, logs)
 
 
 def analyse_pair(old: Method, new: Method, how: tuple[Enrichment, Enrichment]) -> Diff:
@@ -151,12 +152,11 @@ def _headers_only(methods: Iterator[Method], counted: list[int], ordinals: dict[
         yield dataclasses.replace(method, instructions=(), markers=(), constants=(), skipped=())
 
 
-def _chosen(path: str, options: DiffOptions,
-            how: Enrichment) -> tuple[dict[Key, Picked], int, dict[Header, int], dict[Header, int]]:
-    """For each key in `path`, the compilation the selection rule chooses (its header), the count read, and the
+def _chosen(log: Log, how: Enrichment) -> tuple[dict[Key, Picked], int, dict[Header, int], dict[Header, int]]:
+    """For each key in `log`, the compilation the selection rule chooses (its header), the count read, and the
     chosen headers' ordinals and places. Each compilation gets the recorded heat of its compile id (`measured`, as
     the single run's choice does) while its code is still there to place the samples, then loses the code."""
-    stream = open_input(path, options.input_format, dialects.ReadOptions(options.syntax))
+    stream = log.reading()
     counted, ordinals, places = [0], dict[Header, int](), dict[Header, int]()
     picked = pick_keyed(_headers_only(measured(stream.methods, how), counted, ordinals, places), _key)
     if counted[0] == 0:
@@ -192,9 +192,9 @@ def _groups(keys: list[Key], old: dict[Key, Picked], new: dict[Key, Picked]) -> 
         yield group
 
 
-def _read(path: str, wanted_headers: set[Header], options: DiffOptions) -> dict[Header, Method]:
-    """The compilations of `path` with these headers, whole and completed (a log's records after the code)."""
-    stream = open_input(path, options.input_format, dialects.ReadOptions(options.syntax))
+def _read(log: Log, wanted_headers: set[Header]) -> dict[Header, Method]:
+    """The compilations of `log` with these headers, whole and completed (a log's records after the code)."""
+    stream = log.reading()
     found = {m.header: m for m in stream.methods if m.header in wanted_headers}
     return {header: stream.complete(method) for header, method in found.items()}
 

@@ -12,8 +12,8 @@ from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import STDIN, display_name
 
 if TYPE_CHECKING:
-    from asmcfg.dialects.base import IndexRecord
-    from asmcfg.model import DialectName
+    from asmcfg.run.compilations import Compilation
+    from asmcfg.run.log import Log
     from asmcfg.run.options import Options
     from asmcfg.run.pipeline import Selector
 
@@ -30,32 +30,32 @@ def large(path: str) -> bool:
         return False
 
 
-def run(options: Options, progress: Progress) -> int:
+def run(options: Options, log: Log, progress: Progress) -> int:
     """`--jsonl`, else `--list` from the index; returns the exit status."""
     if options.jsonl is not None:
-        return _jsonl(options, progress)
-    return _index(options.input, options.selector, options.input_format, progress, options.json)
+        return _jsonl(options, log, progress)
+    return _index(log, options.selector, progress, options.json)
 
 
 def listing(path: str, quiet: bool = False) -> int:
     """`asmcfg FILE --list` of a large file, nothing selected: what the launcher runs without loading the CLI."""
+    from asmcfg.run.log import Log
+
     with Progress(path, quiet or sys.stdout.isatty()) as progress:  # on a terminal the rows show the progress
-        return _index(path, None, None, progress)
+        log = Log(path, progress=progress)
+        return _index(log, None, progress)
 
 
-def _index(
-    path: str, selector: Selector | None, forced: DialectName | None, progress: Progress, json: str | None = None
-) -> int:
+def _index(log: Log, selector: Selector | None, progress: Progress, json: str | None = None) -> int:
     """`--list` of a large log: headers found by a byte search, nothing disassembled, listed in the order and with
     the line numbers a full read gives them (the table, or with `json` its rows as JSON to that file or `-`)."""
-    from asmcfg.dialects.numbering import numbered_index
-
-    rows = numbered_index(path, progress.read if progress.shown else None, forced)
+    path = log.path
+    rows = log.indexed()
     if progress.shown:
         rows = _counted(rows, progress)
     if selector is not None and selector.any:
         rows = (
-            (r, line) for r, line in rows
+            r for r in rows
             if (selector.compile_id is None or r.compile_id == selector.compile_id)
             and (selector.compiler is None or r.compiler is selector.compiler)
             and (selector.pattern is None or selector.name_matches(r.method))
@@ -69,16 +69,16 @@ def _index(
     return 0
 
 
-def _table(rows: Iterator[tuple[IndexRecord, int | None]]) -> int:
+def _table(rows: Iterator[Compilation]) -> int:
     from asmcfg.render.listing import write_index
 
     return write_index(rows, sys.stdout)
 
 
-def _json(rows: Iterator[tuple[IndexRecord, int | None]], out: TextIO) -> int:
+def _json(rows: Iterator[Compilation], out: TextIO) -> int:
     from asmcfg.render.listing import index_dict, write_rows
 
-    return write_rows((index_dict(record, line) for record, line in rows), out)
+    return write_rows(map(index_dict, rows), out)
 
 
 def _listed(path: str, count: int) -> None:
@@ -95,28 +95,22 @@ def _counted(records: Iterator[T], progress: Progress) -> Iterator[T]:
         yield record
 
 
-def _jsonl(options: Options, progress: Progress) -> int:
+def _jsonl(options: Options, log: Log, progress: Progress) -> int:
     """Every selected method as one JSON line each, written as it finishes, in input order."""
-    from asmcfg import dialects
     from asmcfg.render import jsonl
     from asmcfg.render.facts import facts_record
     from asmcfg.render.files import write_to
-    from asmcfg.run import enrich, parallel
+    from asmcfg.run import parallel
     from asmcfg.run.pipeline import no_methods_error
 
-    select = options.selector.matches if options.selector.any else None
-    read = dialects.ReadOptions(options.syntax)
     assert options.jsonl is not None
-
     serializer = facts_record if options.facts else jsonl.record_line
-    how = enrich.load(options.log, options.profile, options.jdk, options.paths, source=options.input,
-                      skid=options.skid)
+    log.enrichment  # noqa: B018 - a bad log or profile is an error before the output is opened
 
     def write(out: TextIO) -> None:
-        stats = parallel.analyse_to_jsonl(
-            options.input, out, serializer, dialect=options.input_format, how=how, select=select,
-            options=read, progress=progress, strict=options.strict, large_records=not options.facts,
-        )
+        stats = parallel.RunStats()
+        records = log.records(serializer, options.selector, text=True, large=not options.facts, stats=stats)
+        parallel.write_lines(records, out)
         progress.close()
         if stats.analysed == 0:
             raise (

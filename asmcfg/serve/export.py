@@ -22,12 +22,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from asmcfg import describe, dialects
+from asmcfg import describe
 from asmcfg.errors import SelectionError
 from asmcfg.render import html
 from asmcfg.render.files import atomic_bytes, atomic_folder, write_to
 from asmcfg.render.svg import Renderer
-from asmcfg.run import app, drawings, enrich, memory, outputs, parallel, recorded
+from asmcfg.run import app, drawings, memory, outputs, parallel
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.serve import board, links, pages, top
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from multiprocessing.synchronize import Condition
 
     from asmcfg.model import Analysis
+    from asmcfg.run.log import Log
     from asmcfg.run.options import Options
 
 GRAPHVIZ_MB = 96
@@ -63,15 +64,16 @@ _pages = itertools.count()
 def run(options: Options) -> int:
     """Write the folder `options.html`; returns the exit status (errors are raised as AsmcfgError)."""
     outputs.check_run(options)
-    options = recorded.apply(options)
+    log = app.opened(options)
+    options = dataclasses.replace(options, input=log.path, profile=log.profile)
     with Progress(options.input, options.quiet) as progress:
-        return _run(options, progress)
+        log.watch(progress)
+        return _run(options, log, progress)
 
 
-def _run(options: Options, progress: Progress) -> int:
+def _run(options: Options, log: Log, progress: Progress) -> int:
     assert options.html is not None
-    how = enrich.load(options.log, options.profile, options.jdk, options.paths, source=options.input,
-                      skid=options.skid)
+    how = dataclasses.replace(log.enrichment, strict_log=False)
     drawings.renderers(options.renderer, options.render_timeout)  # one not installed fails before any reading
     select: parallel.Select | None = options.selector.matches if options.selector.any else None
     if options.top is not None:
@@ -82,10 +84,10 @@ def _run(options: Options, progress: Progress) -> int:
     with atomic_folder(options.html) as folder:
         records = os.path.join(folder, RECORDS)
         with open(records, "w", encoding="utf-8") as spool:
-            stats = parallel.analyse_to_jsonl(
-                options.input, spool, functools.partial(_page, folder, options, budget), dialect=options.input_format,
-                how=how, select=select, options=dialects.ReadOptions(options.syntax), progress=progress,
-                strict=options.strict, large_records=True)  # small batches, the heap trimmed now and then
+            stats = parallel.RunStats()
+            pages_made = log.records(functools.partial(_page, folder, options, budget), select, text=True,
+                                     large=True, stats=stats)  # small batches, the heap trimmed now and then
+            parallel.write_lines(pages_made, spool)
         progress.close()
         if stats.analysed == 0:
             raise no_methods_error(source) if stats.methods == 0 else SelectionError(

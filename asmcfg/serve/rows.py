@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asmcfg.serve import links
-from asmcfg.serve.opening import Reading, Row
+from asmcfg.serve.opening import Row
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from asmcfg.run.log import Log
 
 COLUMNS = ("compiler", "id", "tier", "osr", "method", "bytecode", "code")
 """The index columns known from the headers, in the order of each row's cells (after the row's number); `code` is
@@ -53,36 +52,10 @@ class Index:
         return [links.compilation(i, place, n) for n, (i, place) in enumerate(zip(ids, links.places(ids), strict=True))]
 
 
-def build(reading: Reading) -> Index:
-    """The index of the input: its headers found by the byte search `--list` uses; read in full only for an
-    input whose dialect has no header index (perfasm output)."""
-    from asmcfg.dialects.index import index_file
-
-    found = [
-        (r.compile_id, r.compiler.value, r.level, r.osr_bci, r.method, r.bytecode_size, r.code_size, r.printed)
-        for r in index_file(reading.path, None, reading.dialect)
-    ]
-    if not found:
-        found = list(_read(reading))
-    return Index(list(_entries(found)))
-
-
-def _entries(found: Iterable[tuple[Any, ...]]) -> Iterator[Entry]:
-    seen: Counter[tuple[int | None, str]] = Counter()
-    for n, (compile_id, compiler, level, osr, method, bytecode, code, printed) in enumerate(found):
-        key = (compile_id, method)
-        row = Row(compile_id, method, seen[key], printed)
-        seen[key] += 1
-        yield Entry(row, (n, compiler, compile_id, level, osr, method, bytecode, code, printed))
-
-
-def _read(reading: Reading) -> Iterator[tuple[Any, ...]]:
-    """The rows of an input read method by method."""
-    from asmcfg import dialects
-    from asmcfg.run.pipeline import open_input
-
-    options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
-    for method in open_input(reading.path, reading.dialect, options).methods:
-        header = method.header
-        yield (header.compile_id, header.compiler.value, header.level, header.osr_bci, header.name,
-               header.bytecode_size, method.main_code_size, True)
+def build(log: Log) -> Index:
+    """The index of the input: the rows `Log.compilations` gives, found by the byte search `--list` uses (read in
+    full only for an input whose dialect has no header index, perfasm output)."""
+    return Index([Entry(Row(c.compile_id, c.method, c.ordinal, c.printed),
+                        (n, c.compiler.value, c.compile_id, c.level, c.osr_bci, c.method, c.bytecode_size, c.code_size,
+                         c.printed))
+                  for n, c in enumerate(log.iter_compilations())])

@@ -6,9 +6,11 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from asmcfg.model import Syntax
+from asmcfg.run.notes import say_notes
 from asmcfg.serve.opening import Reading
 
 if TYPE_CHECKING:
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
     from asmcfg.model import Analysis
     from asmcfg.render.html import PageOptions
     from asmcfg.run.enrich import Enrichment
+    from asmcfg.run.log import Log
     from asmcfg.serve import app, pages
     from asmcfg.serve.rows import Index
 
@@ -56,9 +59,11 @@ def serve(options: ServeOptions) -> int:
     from asmcfg.sources.lines import display_name
 
     started = time.perf_counter()
-    options = _recorded(options)
-    how = _enrichment(options) if options.log or options.profile else None  # a bad one: an error, no URL
-    index = rows.build(options.reading)
+    log = _opened(options)
+    options = replace(options, reading=replace(options.reading, path=log.path), profile=log.profile)
+    how = _enrichment(log) if options.log or options.profile else None  # a bad one: an error, no URL
+    index = rows.build(log)
+    say_notes(log, options.quiet)
     if not index.entries:
         from asmcfg.run.pipeline import no_methods_error
 
@@ -85,7 +90,7 @@ def serve(options: ServeOptions) -> int:
         interpreter to end by SIGINT rather than with the guard's status 130."""
         nonlocal how
         try:
-            ready = how or _enrichment(options)
+            ready = how or _enrichment(log)
             _preload()
             how = ready
         except Exception as exc:  # each page asked for shows it, as the error it is; so does the progress
@@ -147,23 +152,21 @@ def run_server(server: app.Server, open_browser: bool, said: str | None,
     return 0
 
 
-def _enrichment(options: ServeOptions) -> Enrichment:
-    from asmcfg.run import enrich
+def _opened(options: ServeOptions) -> Log:
+    """The input opened: a record folder as its busiest JVM's log, with the recording's samples as the profile."""
+    from asmcfg.run.log import Log
 
-    return enrich.load(options.log, options.profile, options.jdk, source=options.reading.path)
+    reading = options.reading
+    log = Log(reading.path, log=options.log, profile=options.profile, input_format=reading.dialect,
+              syntax=reading.syntax or Syntax.ATT, jdk=options.jdk)
+    say_notes(log, options.quiet)  # which JVM of a record folder, before anything is read
+    return log
 
 
-def _recorded(options: ServeOptions) -> ServeOptions:
-    """A record folder served as its busiest JVM's log, with the recording's samples as the profile."""
-    from dataclasses import replace
-
-    from asmcfg.run.recorded import chosen
-
-    found = chosen(options.reading.path, None, options.quiet)
-    if found is None:
-        return options
-    return replace(options, reading=replace(options.reading, path=found.log),
-                   profile=options.profile or found.perf_script)
+def _enrichment(log: Log) -> Enrichment:
+    """The log's enrichment for every compilation of the input (a compile id the log gives another method leaves
+    that compilation without its records)."""
+    return replace(log.enrichment, strict_log=False)
 
 
 def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pages.Page:

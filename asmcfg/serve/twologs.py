@@ -32,16 +32,12 @@ class TwoLogs:
 
 def serve_two(options: TwoLogs) -> int:
     """Compare the two logs, then serve until stopped (the guard's exit codes, as `serve`)."""
-    from dataclasses import replace
-
-    from asmcfg.run.diff import recorded_sides
     from asmcfg.run.wholediff import compare
     from asmcfg.serve import app, diffindex, links
     from asmcfg.serve.run import listen, run_server
 
     started = time.perf_counter()
-    options = replace(options, diff=recorded_sides(options.diff))  # a record folder: its JVM's log and samples
-    whole = compare(options.diff)
+    whole = compare(options.diff)  # a record folder is read as its JVM's log and samples
     index = diffindex.build(whole)
     home = diffindex.index_page(index, whole)
 
@@ -87,5 +83,5 @@ def _open(options: DiffOptions, whole: Whole, side: int, key: Key) -> Method:
     from asmcfg.serve.opening import Reading, Row, open_compilation
 
     header = whole.chosen[side][key].method.header
-    reading = Reading((options.old, options.new)[side], options.input_format, options.syntax)
+    reading = Reading(whole.logs[side].path, options.input_format, options.syntax)
     return open_compilation(reading, Row(header.compile_id, header.name, whole.ordinals[side][header]))
