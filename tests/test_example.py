@@ -89,3 +89,17 @@ def test_summary_shows_the_hot_loop_with_its_four_checks_and_the_add() -> None:
     assert "vaddss" in mnemonics
     assert mnemonics.count("jae") == 4
     assert not any({"uncommon_trap", "range_check", "null_check"} & set(blocks[b]["tags"]) for b in path)
+
+
+
+def test_the_readmes_first_command_runs_clean(tmp_path: Path) -> None:
+    # binutils hsdis decodes the bytes between the constant pool and the code: `add    %al,(%rax)`, no address
+    code, _, err = run_cli(str(EXAMPLE))
+    assert code == 0
+    assert "not understood" not in err
+    text = EXAMPLE.read_text(encoding="utf-8")
+    moved = tmp_path / "moved.S"
+    moved.write_text(text.replace("add    %al,(%rax)\n", "", 1).replace(
+        "[Verified Entry Point]\n", "[Verified Entry Point]\nadd    %al,(%rax)\n", 1), encoding="utf-8")
+    code, _, err = run_cli(str(moved))
+    assert code == 0 and "1 line inside the method was not understood" in err, "among the code it is not known"

@@ -75,6 +75,9 @@ class Reader:
         self.jdk_hint: int | None = None
         self._current: MethodBuilder | None = None
         self._in_constants = False
+        self._after_pool = False
+        """The method's constant pool was printed and no instruction yet: binutils hsdis decodes the bytes between
+        the pool and the code there, as text without an address (`add    %al,(%rax)` for two zero bytes)."""
         self._banner: Compiler | None = None
         self._broken: int | None = None
         self._in_machcode = False
@@ -183,7 +186,7 @@ class Reader:
 
     def _finish(self) -> Method | None:
         current, self._current = self._current, None
-        self._in_constants = False
+        self._in_constants = self._after_pool = False
         if current is None or not current.instructions:
             return None
         return current.build(self.jdk_hint)
@@ -222,7 +225,7 @@ class Reader:
 
     def _on_marker(self, current: MethodBuilder, label: str) -> None:
         if label.startswith("Constant Pool"):
-            self._in_constants = True
+            self._in_constants = self._after_pool = True
             return
         self._in_constants = False
         if label in _SECTION_LABELS:
@@ -246,6 +249,8 @@ class Reader:
             return
         if _KNOWN_NOISE.match(text) or banner_compiler(text):
             return
+        if self._after_pool and not current.instructions and _RESUMED.match(text):
+            return  # the bytes before the code, decoded: not an instruction of the method
         current.skipped.append((number, text))
 
 
