@@ -68,6 +68,18 @@ def test_help_as_a_word_prints_the_help() -> None:
     assert run_cli("help") == run_cli("--help")
     code, out, _ = run_cli("help", "diff")
     assert (code, out) == run_cli("diff", "--help")[:2] and out.startswith("Usage: asmcfg diff [OPTIONS] OLD [NEW]")
+    code, out, err = run_cli("help", "bogus")
+    assert (code, out) == (2, "") and "no help on 'bogus'" in err and "diff|serve|record" in err
+
+
+@pytest.mark.parametrize(("flag", "name"), [("--svg", "out.png"), ("--html", "page.pdf"), ("--json", "x.svg")])
+def test_an_output_named_for_another_format_is_a_usage_error(flag: str, name: str, tmp_path: Path) -> None:
+    target = tmp_path / name
+    code, _, err = run_cli(str(ROOT / "examples" / "c2-compiled-realTest.S"), flag, str(target))
+    assert code == 2 and f"{flag} writes" in err and name in err.replace(str(tmp_path) + "/", "")
+    assert not target.exists()
+    code, _, err = run_cli(str(ROOT / "examples" / "c2-compiled-realTest.S"), "--json", str(tmp_path / "x.txt"), "-q")
+    assert code == 0, "a name that says no format is the user's choice"
 
 
 def test_list_of_a_log_without_assembly_prints_the_error_alone() -> None:

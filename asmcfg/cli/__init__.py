@@ -48,6 +48,10 @@ USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
 """
 
 
+HELP_TOPICS = ("diff", "serve", "record")
+"""What `asmcfg help TOPIC` explains besides the main command."""
+
+
 class _WithDiff(Grouped):
     """`asmcfg FILE` as always, `asmcfg diff OLD NEW` as a subcommand in front of it, and `asmcfg help [diff]`."""
 
@@ -59,7 +63,13 @@ class _WithDiff(Grouped):
     ) -> Any:
         words = list(sys.argv[1:] if args is None else args)
         if words[:1] == ["help"]:  # `asmcfg help`, `asmcfg help diff`, `asmcfg help serve`, as git answers them
-            words = [words[1], "--help"] if words[1:2] in (["diff"], ["serve"], ["record"]) else ["--help"]
+            if words[1:] and words[1] not in HELP_TOPICS:
+                from asmcfg.terminal import visible
+
+                sys.stderr.write(visible(f"asmcfg: no help on {words[1]!r}: asmcfg help, or asmcfg help "
+                                         f"{'|'.join(HELP_TOPICS)}") + "\n")
+                sys.exit(2)
+            words = [words[1], "--help"] if words[1:] else ["--help"]
         if words[:1] == ["diff"]:
             from asmcfg.cli.diff import diff_command
 

@@ -104,7 +104,7 @@ def problem(outputs: Sequence[Named], inputs: Sequence[Named], source_path: Iter
         return f"{_flags(on_stdout)} {both} write to stdout: give all but one of them a FILE"
     files = [o for o in outputs if o.path != STD]
     for output in files:
-        clash = _input_clash(output, inputs, source_path)
+        clash = _input_clash(output, inputs, source_path) or _kind_clash(output)
         if clash is not None:
             return clash
     seen: dict[tuple[int, int] | str, Named] = {}
@@ -116,6 +116,26 @@ def problem(outputs: Sequence[Named], inputs: Sequence[Named], source_path: Iter
             return f"{seen[key].flag} and {output.flag} both write {output.path}: give each its own FILE"
         seen[key] = output
     return None
+
+
+WRITES = {"--svg": ("svg",), "--html": ("html", "htm"), "--json": ("json",), "--jsonl": ("jsonl", "json", "ndjson"),
+          "--dot": ("dot", "gv")}
+"""What each output flag writes, as the file name endings that say so."""
+KNOWN_KINDS = frozenset({"svg", "html", "htm", "json", "jsonl", "ndjson", "dot", "gv", "png", "jpg", "jpeg", "gif",
+                         "webp", "bmp", "tif", "tiff", "pdf", "eps", "ps"})
+"""File name endings that name a format asmcfg writes or an image's: an output named for another one than its flag
+writes is a usage error (a name that says nothing of a format, `.txt` or none, is the user's choice)."""
+
+
+def _kind_clash(output: Named) -> str | None:
+    """An output whose file name names another format than the flag writes (`--svg out.png`), else None."""
+    wanted = WRITES.get(output.flag)
+    ending = os.path.splitext(output.path)[1][1:].lower()
+    if wanted is None or not ending or ending in wanted or ending not in KNOWN_KINDS or os.path.isdir(output.path):
+        return None
+    return (f"{output.flag} {output.path}: {output.flag} writes {wanted[0].upper()}, not {ending.upper()}: name the "
+            f"file {output.path[:-len(ending)]}{wanted[0]} (asmcfg writes no {ending.upper()}; convert the "
+            f"{wanted[0].upper()} with another tool)")
 
 
 def check_targets(outputs: Iterable[Named], stdout: bool) -> None:
