@@ -26,6 +26,7 @@ import pytest
 from asmcfg.errors import InputError
 from asmcfg.terminal import visible
 from tests.conftest import DATA
+from tests.corpus import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SHAPES = DATA / "hsdis" / "jdk17-Shapes-print-hsdis-att.txt.gz"
@@ -198,3 +199,23 @@ def test_ordinary_text_is_the_same_object_and_escaping_is_idempotent() -> None:
 def test_an_error_quoting_the_input_is_made_visible() -> None:
     error = InputError(f"line not understood: {PAYLOAD}", f"run{PAYLOAD}.log", 7)
     assert str(error) == f"run{SHOWN}.log:7: line not understood: {SHOWN}"
+
+
+@pytest.mark.parametrize("char", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\ufe0f", "\U000e0041",
+                                  "\U000e007f", "\u3164"])
+def test_characters_that_draw_as_nothing_are_spelled_too(char: str) -> None:
+    # two names that differ only by a zero-width or tag character must not look alike, here or on a page
+    from asmcfg.render.quoting import visible as on_page
+
+    code = ord(char)
+    spelled = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    assert visible(f"Shapes::to{char}tal") == f"Shapes::to{spelled}tal"
+    assert on_page(f"Shapes::to{char}tal") == f"Shapes::to\\x{code:02x}tal"
+
+
+def test_list_rows_show_a_zero_width_space(tmp_path: Path) -> None:
+    text = gzip.decompress(SHAPES.read_bytes()).decode("utf-8")
+    path = tmp_path / "shapes.txt"
+    path.write_text(text.replace("Shapes::total", "Shapes::to\u200btal"), encoding="utf-8")
+    code, out, _ = run_cli(str(path), "--list")
+    assert code == 0 and "Shapes::to\\u200btal" in out and "\u200b" not in out

@@ -1,9 +1,12 @@
 """How text from the input is written where a reader sees it: quoted and clipped for Graphviz, and with its
-bidirectional controls escaped in the report page, as the DOT writer escapes them."""
+bidirectional controls and invisible characters escaped in the report page, as the DOT writer escapes them."""
 
 from __future__ import annotations
 
-from asmcfg.terminal import BIDI_CONTROLS
+from asmcfg.terminal import BIDI_CONTROLS, INVISIBLE
+
+SPOOFING = BIDI_CONTROLS | INVISIBLE
+"""What the page shows escaped: the characters that reorder text or draw as nothing."""
 
 MAX_LINE = 240
 """The longest line of a label, tooltip or title written to DOT; longer ones end in `...`."""
@@ -15,10 +18,11 @@ def shown_escape(char: str) -> str:
 
 
 def visible(text: str) -> str:
-    """`text` with each bidirectional control written as `shown_escape` gives: how the page shows names."""
-    if not BIDI_CONTROLS.intersection(text):
+    """`text` with each bidirectional control and invisible character written as `shown_escape` gives: how the
+    page shows names."""
+    if not SPOOFING.intersection(text):
         return text
-    return "".join(shown_escape(char) if char in BIDI_CONTROLS else char for char in text)
+    return "".join(shown_escape(char) if char in SPOOFING else char for char in text)
 
 
 def quote(text: str) -> str:

@@ -4,9 +4,10 @@
 "use strict";
 (() => {
   const LINKS = JSON.parse(document.getElementById("links").textContent);
-  // Bidirectional controls in names are shown as the report page shows them (U+202E -> \x202e).
-  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-  const visible = (text) => String(text).replace(BIDI, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+  // Bidirectional controls and invisible characters in names are shown as the report page shows them
+  // (U+202E -> \x202e).
+  const HIDDEN = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+  const visible = (text) => String(text).replace(HIDDEN, (c) => "\\x" + c.codePointAt(0).toString(16).padStart(2, "0"));
   const OTHER = {old: "new", new: "old"};
   const ready = new Set();
   const frame = (side) => document.getElementById(side);

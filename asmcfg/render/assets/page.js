@@ -7,10 +7,11 @@
   const MIN_READABLE = 1.0; // 10-unit text is 10 px tall at zoom 1
   const $ = (sel, root = document) => root.querySelector(sel);
 
-  // Text shown with each bidirectional control written as the DOT writer writes it (U+202E -> \x202e): a name
-  // holding one cannot read as another. Only what is shown changes; the model's text stays as read.
-  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-  const visible = (text) => String(text).replace(BIDI, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+  // Text shown with each bidirectional control or invisible character written as the DOT writer writes it
+  // (U+202E -> \x202e, U+200B -> \x200b): a name holding one cannot read as another. Only what is shown
+  // changes; the model's text stays as read.
+  const HIDDEN = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+  const visible = (text) => String(text).replace(HIDDEN, (c) => "\\x" + c.codePointAt(0).toString(16).padStart(2, "0"));
 
   // h("td", {class: "x", onclick: f}, "text", child) -> element; text is always set as text, never as HTML.
   function h(tag, props, ...kids) {

@@ -3,8 +3,8 @@
 // drawn at a time, filtered as the user types, sorted by any column; filter, sort and scroll live in the URL's
 // hash, so Back comes back to them. A row opens its page, spec.href(row number): an address naming its compilation.
 const $ = (selector) => document.querySelector(selector);
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const visible = (text) => String(text).replace(BIDI, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+const HIDDEN = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+const visible = (text) => String(text).replace(HIDDEN, (c) => "\\x" + c.codePointAt(0).toString(16).padStart(2, "0"));
 
 function h(tag, props, ...children) {
   const node = document.createElement(tag);
