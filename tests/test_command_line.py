@@ -174,3 +174,12 @@ def test_diff_accepts_the_dotted_spelling() -> None:
     assert dotted[0] == 0 and dotted == colons
     assert [json.loads(dotted[1])[side]["name"] for side in ("old", "new")] == ["Ring::sum", "Ring::sum"]
 
+
+
+@pytest.mark.parametrize("page", ["index.md", "inputs.md"])
+def test_the_first_pages_show_record_in_commands_that_fit_the_column(page: str) -> None:
+    # at 1280 px the docs site's content column holds about 80 characters of code
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
+    assert "asmcfg record" in "".join(blocks[:2])
+    assert [line for block in blocks for line in block.splitlines() if len(line) > 76] == []
