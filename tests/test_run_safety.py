@@ -1,11 +1,11 @@
 """A run stopped or misdirected leaves nothing behind and destroys nothing.
 
-SIGTERM and SIGHUP in the middle of `--jsonl` on a real LogCompilation log (javac's, its compilations repeated so
-that the run lasts) end it as Ctrl-C does: exit 128+N, no hidden temp file, no worker process left running; a
-worker whose parent is killed outright dies with it. An output that names an input is refused before anything is
-read, and the input keeps its bytes; a rewritten report keeps its permission bits and its symlink; two outputs
-on stdout, an output the mode ignores, a `nan` timeout and a closed stdout are one clear line each; a reader that
-stops early (`| head`) ends the run quietly.
+SIGTERM and SIGHUP in the middle of `--jsonl` of real PrintAssembly text fed through stdin (held open, so that the
+run lasts until it is stopped, however fast the machine) end it as Ctrl-C does: exit 128+N, no hidden temp file,
+no worker process left running; a worker whose parent is killed outright dies with it. An output that names an
+input is refused before anything is read, and the input keeps its bytes; a rewritten report keeps its permission
+bits and its symlink; two outputs on stdout, an output the mode ignores, a `nan` timeout and a closed stdout are
+one clear line each; a reader that stops early (`| head`) ends the run quietly.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ TENSOR = HSDIS / "jdk17-Tensor4D-print-hsdis-att.txt.gz"
 LOG = DATA / "logc" / "jdk17-Tensor4D.xml.gz"
 REPEATS = 6
 """Copies of javac's compilations in the long log: about 19 MB, a minute or more of `--jsonl` on two cores."""
+FED = 64
+"""Copies of the Tensor4D dump (7.6 MB) written to the run's stdin before it is stopped: more than the 2 MB chunks
+it reads at a time, several batches for the workers."""
 WAIT = 120.0
 """Seconds any one step may take on a loaded machine."""
 
@@ -88,19 +91,24 @@ def _temps(folder: Path) -> list[str]:
 
 
 @pytest.fixture
-def started(tmp_path: Path, long_log: Path) -> Iterator[tuple[subprocess.Popen[bytes], dict[int, str], Path]]:
-    """`asmcfg LONG --jsonl OUT` once its temp file and a worker exist; ended if the test leaves it running."""
+def started(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], dict[int, str], Path]]:
+    """`asmcfg - --jsonl OUT` on PrintAssembly text fed through its stdin, which stays open: the run cannot end
+    before the test stops it; handed over once its temp file and a worker exist."""
     out = tmp_path / "out.jsonl"
     with (tmp_path / "stderr").open("wb") as err:
-        process = subprocess.Popen(_asmcfg(str(long_log), "--jsonl", str(out), "-q"), stdout=subprocess.DEVNULL,
-                                   stderr=err, start_new_session=True)
+        process = subprocess.Popen(_asmcfg("-", "--jsonl", str(out), "-q"), stdin=subprocess.PIPE,
+                                   stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    assert process.stdin is not None
     workers: dict[int, str] = {}
     try:
+        text = gzip.decompress(TENSOR.read_bytes())
+        for _ in range(FED):  # a worker takes what the run has cut of it
+            process.stdin.write(text)
+        process.stdin.flush()
         _wait_for(lambda: bool(_temps(tmp_path) and _children(process.pid)) or process.poll() is not None,
                   "the temp file and a worker")
-        time.sleep(0.5)  # the worker is busy with its batches
         workers.update(_children(process.pid))
-        assert process.poll() is None and workers, "the run ended before it could be stopped"
+        assert process.poll() is None and workers, (tmp_path / "stderr").read_text()
         yield process, workers, tmp_path
     finally:
         for pid, start in workers.items():
@@ -109,6 +117,7 @@ def started(tmp_path: Path, long_log: Path) -> Iterator[tuple[subprocess.Popen[b
         if process.poll() is None:
             process.kill()
         process.wait(timeout=WAIT)
+        process.stdin.close()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
