@@ -15,21 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from recording import JAVA17, JAVA25, compile_java, error_lines, hot, manifest, needs_jdks, needs_perf, record
 
-from asmcfg.record import perfrun
-
-ROOT = Path(__file__).resolve().parent
-JAVA17 = Path("/usr/lib/jvm/java-17-openjdk-amd64/bin/java")
-JAVA25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java")
 JAVAS = [pytest.param(JAVA17, id="jdk17"), pytest.param(JAVA25, id="jdk25")]
-JAVAC = shutil.which("javac")
-PERF_OK = perfrun.probe("cpu-clock").perf is not None
-needs_perf = pytest.mark.skipif(not PERF_OK, reason="perf is missing or may not record here (see perfrun.probe)")
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(JAVAC is None or not JAVA17.exists() or not JAVA25.exists(),
-                       reason="needs javac and the JDK 17 and 25 java programs at their Debian/Temurin paths"),
-]
+pytestmark = [pytest.mark.slow, needs_jdks]
 SAMPLE = re.compile(r"^\s*(.+?)\s+(\d+)/(\d+)\s+([\d.]+):\s+(\d+)\s+(\S+):\s+([0-9a-f]+)\s")
 NMETHOD = re.compile(r"<nmethod compile_id='(\d+)'(?: compile_kind='\w+')? compiler='(\w+)'[^>]*? size='(\d+)' "
                      r"address='0x([0-9a-f]+)'[^>]*? method='([^']*)'")
@@ -39,30 +28,7 @@ NMETHOD = re.compile(r"<nmethod compile_id='(\d+)'(?: compile_kind='\w+')? compi
 @pytest.fixture(scope="module")
 def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """RecHot compiled with javac --release 17 (the class files run on both JDKs)."""
-    out = tmp_path_factory.mktemp("classes")
-    subprocess.run([JAVAC, "--release", "17", "-d", str(out), str(ROOT / "data/java/RecHot.java")], check=True)
-    return out
-
-
-def record(args: list[str], cwd: Path, **kw: object) -> subprocess.CompletedProcess[bytes]:
-    """`asmcfg record ARGS`, its stdout and stderr as bytes."""
-    return subprocess.run([sys.executable, "-m", "asmcfg", "record", *args], cwd=cwd, capture_output=True,
-                          timeout=120, check=False, **kw)  # type: ignore[call-overload]
-
-
-def manifest(folder: Path) -> dict[str, object]:
-    """The folder's record.json."""
-    return json.loads((folder / "record.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-def hot(classes: Path, java: Path, millis: int = 1200, status: int = 0) -> list[str]:
-    """The RecHot command line."""
-    return [str(java), "-cp", str(classes), "RecHot", str(millis), str(status)]
-
-
-def error_lines(done: subprocess.CompletedProcess[bytes]) -> list[str]:
-    """asmcfg's own lines on stderr (the JVMs' "Picked up JAVA_TOOL_OPTIONS" lines left out)."""
-    return [line for line in done.stderr.decode().splitlines() if line.startswith("asmcfg")]
+    return compile_java(tmp_path_factory.mktemp("classes"), "RecHot")
 
 
 def hottest_nmethod(folder: Path, pid: int) -> tuple[str, str, int]:

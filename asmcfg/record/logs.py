@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
+
+from asmcfg.record.folder import RecordFolder
 
 _CLOSE = b"</hotspot_log>"
 _PRINTED = b"<print_nmethod"
@@ -96,25 +97,20 @@ def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:
     return "; ".join(parts)
 
 
-def move_thread_logs(log: JvmLog, folder: Path, places: tuple[Path, ...], since: float) -> list[str]:
+def move_thread_logs(log: JvmLog, folder: RecordFolder, places: tuple[Path, ...], since: float) -> list[str]:
     """Move the `hs_c<TID>_pid<PID>.log` files of a JVM that died before merging them (HotSpot writes them to the
     temp folder, else to its working folder) into the record folder; their names. Only for a cut log, and only
-    files written since `since` (a timestamp): an older file is another process's that had the same pid."""
+    this user's files written since `since` (a timestamp): an older file is another process's that had the same
+    pid, and another user's file or a link is left where it is."""
     moved: list[str] = []
     if log.complete:  # the JVM merged its threads' files into the log and deleted them
         return moved
     for place in places:
         for path in sorted(place.glob(f"hs_c*_pid{log.pid}.log")):
-            target = folder / path.name
             try:
-                stale = path.stat().st_mtime < since
+                stale = path.lstat().st_mtime < since
             except OSError:
                 continue
-            if stale or target.exists():
-                continue
-            try:
-                shutil.move(str(path), str(target))
-            except (OSError, shutil.Error):
-                continue
-            moved.append(path.name)
+            if not stale and folder.adopt(path):
+                moved.append(path.name)
     return moved

@@ -9,19 +9,17 @@ import os
 import shutil
 import sys
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 from asmcfg.errors import CommandError, InputError
 from asmcfg.model.words import Printing
-from asmcfg.record import capture, launch, logs, perfrun
+from asmcfg.record import capture, folder as record_folder, launch, logs, perfrun
+from asmcfg.record.folder import RecordFolder
 from asmcfg.record.manifest import Manifest, now
 from asmcfg.terminal import visible
 
 PREFIX = "asmcfg: record: "
-_TMP = Path("/tmp")
-"""Where HotSpot writes its compiler threads' logs (os::get_temp_directory() on Linux) and perf maps."""
 _AT_ONCE = 1.0
 """A JVM whose log ends before this many seconds printed nothing because it had no time to."""
 
@@ -53,20 +51,28 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
         if os.sep in argv[0] and os.path.isfile(argv[0]):
             raise CommandError(f"cannot run {argv[0]}: it is not executable (chmod +x)", "record")
         raise CommandError(f"command not found: {argv[0]}", "record")
-    folder = _folder(options.output)
-    capture.check_folder_path(folder, argv)
+    path = record_folder.choose(options.output)
+    capture.check_folder_path(path, argv)
     if capture.runs_java(argv):
         capture.refuse_jdk8(shutil.which(argv[0]) or argv[0])
     verdict = _perf_verdict(options, out)
-    folder.mkdir(parents=True, exist_ok=options.output is not None)  # before the JVM starts (else its log goes to
-    # a literal `jvm%p.xml#` path); a dated folder another recording took this second is an error, never shared
+    folder = record_folder.opened(path)  # before the JVM starts (else its log goes to a literal `jvm%p.xml#` path)
+    try:
+        return _recorded(options, verdict, folder, out)
+    finally:
+        folder.close()
+
+
+def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFolder, out: TextIO) -> int:
+    """Run the command into the opened folder, leave the folder whole, and report; the exit status."""
+    argv, path = options.command, folder.path
     if options.asked.printing is Printing.C2:
-        (folder / capture.DIRECTIVES).write_text(capture.DIRECTIVES_TEXT, encoding="utf-8")
+        folder.write_text(capture.DIRECTIVES, capture.DIRECTIVES_TEXT)
     perf_map = verdict.perf is not None and _perf_map_known(argv)
-    flags = capture.jvm_flags(folder, options.asked, perf_map)
+    flags = capture.jvm_flags(path, options.asked, perf_map)
     started = capture.launch(argv, flags, dict(os.environ))
     manifest = Manifest(list(argv), flags, started.passing, options.asked.describe(), now(),
-                        _perf_record(options, verdict, folder))
+                        _perf_record(options, verdict, path))
     notes = [verdict.note] if verdict.note else []
     if verdict.perf is not None and not perf_map:
         notes.append("this JDK has no -XX:+DumpPerfMapAtExit (JDK 17 and later): samples in stubs stay unnamed")
@@ -82,7 +88,7 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
     for problem in problems:
         _say(out, problem)
     if not unusable:
-        _show(folder, out)
+        _show(path, out)
     return ended.exit_code or (1 if problems else 0)
 
 
@@ -92,22 +98,6 @@ def _perf_map_known(argv: list[str]) -> bool:
         return True
     major = capture.java_major(capture.java_release(shutil.which(argv[0]) or argv[0]))
     return major is None or major >= capture.PERF_MAP_SINCE
-
-
-def _folder(output: str | None) -> Path:
-    """The record folder: -o DIR (new, or empty), else `asmcfg-record-YYYYmmdd-HHMMSS` in the current folder."""
-    if output is not None:
-        folder = Path(os.path.abspath(output))
-        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            raise InputError(f"{folder} exists and is not empty: a recording never overwrites one; give -o a new "
-                             "folder", "record")
-        return folder
-    base = Path.cwd() / f"asmcfg-record-{datetime.now():%Y%m%d-%H%M%S}"
-    folder, n = base, 1
-    while folder.exists():
-        n += 1
-        folder = base.with_name(f"{base.name}-{n}")
-    return folder
 
 
 def _perf_verdict(options: RecordOptions, out: TextIO) -> perfrun.Verdict:
@@ -129,12 +119,12 @@ def _perf_record(options: RecordOptions, verdict: perfrun.Verdict, folder: Path)
             "event": options.event, "frequency": options.frequency}
 
 
-def _run(started: capture.Launch, perf: str | None, options: RecordOptions, folder: Path) -> launch.Ended:
+def _run(started: capture.Launch, perf: str | None, options: RecordOptions, folder: RecordFolder) -> launch.Ended:
     """Run the command, under `perf record` (its messages into perf-record.log) when perf records."""
     if perf is None:
         return launch.run(started.argv, started.env)
-    record = perfrun.record_argv(perf, options.event, options.frequency, folder)
-    with open(folder / perfrun.RECORD_LOG, "wb") as log:
+    record = perfrun.record_argv(perf, options.event, options.frequency, folder.path)
+    with folder.create(perfrun.RECORD_LOG) as log:
         fd = perfrun.free_low_fd()  # after the log is open: it must not take the log's fd
         if fd is None:  # every fd up to 9 taken: perf's messages stay on stderr
             return launch.run([*record, *started.argv], started.env)
@@ -146,30 +136,31 @@ def _run(started: capture.Launch, perf: str | None, options: RecordOptions, fold
             os.close(fd)
 
 
-def _after(manifest: Manifest, perf: str | None, folder: Path, options: RecordOptions,
+def _after(manifest: Manifest, perf: str | None, folder: RecordFolder, options: RecordOptions,
            ended: launch.Ended) -> tuple[list[str], bool]:
     """Leave the folder whole, fill the manifest in, and return the problems to report (one line each) and
     whether the folder holds nothing worth opening."""
     problems = []
+    path = folder.path
     if perf is not None:
-        failed = perfrun.recorded(folder)
-        if failed is None and (folder / perfrun.DATA).exists():
+        failed = perfrun.recorded(path)
+        if failed is None and (path / perfrun.DATA).exists():
             failed = perfrun.script(perf, folder)
         else:
-            failed = f"perf record failed: {failed} (its messages: {folder / perfrun.RECORD_LOG})"
+            failed = f"perf record failed: {failed} (its messages: {path / perfrun.RECORD_LOG})"
         if failed:
             problems.append(f"no heat: {failed}")
             manifest.perf["why_not"] = failed
-    found = logs.found(folder)
+    found = logs.found(path)
     for log in found:
         map_lost = perf is not None and not perfrun.move_map(log.pid, folder)
-        moved = logs.move_thread_logs(log, folder, (_TMP, Path.cwd()), manifest.started.timestamp() - 1)
+        moved = logs.move_thread_logs(log, folder, (perfrun.TMP, Path.cwd()), manifest.started.timestamp() - 1)
         salvaged = logs.salvage(log, moved, map_lost)
         manifest.jvms.append({"pid": log.pid, "log": log.name, "complete": log.complete, "salvaged": salvaged,
                               "printed": log.printed})
         if salvaged:
             manifest.notes.append(f"{log.name}: {salvaged}")
-    unusable = _nothing_to_show(found, folder, options, ended)
+    unusable = _nothing_to_show(found, path, options, ended)
     problems.extend(unusable)
     manifest.notes.extend(problems)
     return problems, bool(unusable)
