@@ -62,10 +62,10 @@ def test_a_java_program_is_recorded_with_its_printed_c2_code_and_its_samples(
     [jvm] = record_json["jvms"]  # type: ignore[misc]
     pid = jvm["pid"]
     said = done.stderr.decode()
-    assert f"Hottest compilations of pid {pid}" in said and f"open: asmcfg {folder} (the hottest" in said
-    assert jvm == {"pid": pid, "log": f"jvmpid{pid}.xml", "complete": True, "salvaged": None,
+    assert f"Hottest compilations of pid {pid} (RecHot)" in said and f"open: asmcfg {folder} (the hottest" in said
+    assert jvm == {"pid": pid, "main": "RecHot", "log": f"jvmpid{pid}.xml", "complete": True, "salvaged": None,
                    "printed": jvm["printed"]}
-    assert record_json["how_flags_were_passed"] == "command line"
+    assert record_json["how_flags_were_passed"] == "command line and JAVA_TOOL_OPTIONS"
     assert record_json["printing"] == "c2" and record_json["exit_status"] == 0
     assert record_json["perf"]["used"] is True  # type: ignore[index]
     assert (folder / "c2print.json").read_text() == '[ { match: "*.*", c2: { PrintAssembly: true } } ]\n'

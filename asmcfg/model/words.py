@@ -278,6 +278,8 @@ class FlagPassing(Word):
     """Inserted after `java` in the command."""
     JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
     """Through the environment, so every JVM the command starts reads them."""
+    BOTH = "command line and JAVA_TOOL_OPTIONS"
+    """After `java`, and through the environment for the JVMs that JVM starts."""
 
 
 class ChoiceRule(Word):

@@ -82,14 +82,23 @@ def runs_java(argv: list[str]) -> bool:
 
 
 def launch(argv: list[str], flags: list[str], env: dict[str, str]) -> Launch:
-    """The command with the flags right after `java`, else the environment with JAVA_TOOL_OPTIONS extended
-    (appended to a value already there, so the user's own options keep working)."""
-    if runs_java(argv):
-        return Launch([argv[0], *flags, *argv[1:]], dict(env), flags, FlagPassing.COMMAND_LINE)
+    """The environment with JAVA_TOOL_OPTIONS extended (appended to a value already there, so the user's own
+    options keep working), and when the command runs `java`, the flags right after it too: that JVM reads them
+    from its command line (where any folder path works), the JVMs it starts from the environment (when it can
+    carry the path: `carries`)."""
     quoted = " ".join(tool_option(flag) for flag in flags)
     before = env.get(TOOL_OPTIONS, "").strip()
     extended = {**env, TOOL_OPTIONS: f"{before} {quoted}" if before else quoted}
-    return Launch(list(argv), extended, flags, FlagPassing.JAVA_TOOL_OPTIONS)
+    if not runs_java(argv):
+        return Launch(list(argv), extended, flags, FlagPassing.JAVA_TOOL_OPTIONS)
+    if not carries(flags):
+        return Launch([argv[0], *flags, *argv[1:]], dict(env), flags, FlagPassing.COMMAND_LINE)
+    return Launch([argv[0], *flags, *argv[1:]], extended, flags, FlagPassing.BOTH)
+
+
+def carries(flags: list[str]) -> bool:
+    """True when JAVA_TOOL_OPTIONS can carry every flag (no quote, backslash or control character in a path)."""
+    return not any(_UNQUOTABLE.search(flag) for flag in flags)
 
 
 def tool_option(flag: str) -> str:

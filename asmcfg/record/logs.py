@@ -3,6 +3,7 @@ threads' files a killed JVM leaves behind."""
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ _PRINTED = b"<print_nmethod"
 _PRINTED_END = b"</print_nmethod>"
 _STAMP = re.compile(rb"stamp='(\d+(?:\.\d+)?)'")
 _RELEASE = re.compile(rb"<release>\s*([^<\s]+)\s*</release>")
+_COMMAND = re.compile(rb"<command>([^<]*)</command>")
 _JDK8_VM = re.compile(r"1\.8\.|25\.\d+-b\d+")
 """JDK 8's releases: `1.8.0_392` (the JDK) or `25.392-b08` (its VM's own numbering, which a log names)."""
 _CHUNK = 8 << 20
@@ -39,6 +41,8 @@ class JvmLog:
     """The JVM's release (`17.0.15+6-Debian-1deb12u1`), from the log's head."""
     seconds: float | None
     """The last stamp in the log: about how long the JVM ran, in seconds."""
+    main: str | None = None
+    """The JVM's main class or jar (the first word of its command), when the log names it."""
 
     @property
     def jdk8(self) -> bool:
@@ -78,7 +82,17 @@ def read(path: Path, pid: int) -> JvmLog:
     stamps = _STAMP.findall(tail)
     return JvmLog(pid, path.name, tail.rstrip().endswith(_CLOSE), opened, opened > closed,
                   release.group(1).decode("ascii", "replace") if release else None,
-                  float(stamps[-1]) if stamps else None)
+                  float(stamps[-1]) if stamps else None, main_of(head))
+
+
+def main_of(head: bytes) -> str | None:
+    """The main class or jar a log's head names (`<command>` holds the program's words after the JVM's options:
+    `Main arg`, `app.jar arg`; a jar's path is cut to its name)."""
+    found = _COMMAND.search(head)
+    words = html.unescape(found.group(1).decode("utf-8", "replace")).split() if found else []
+    if not words:
+        return None
+    return os.path.basename(words[0]) or words[0]
 
 
 def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:

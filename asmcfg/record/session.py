@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from asmcfg.errors import CommandError, InputError
-from asmcfg.model.words import Printing
+from asmcfg.model.words import FlagPassing, Printing
 from asmcfg.record import capture, folder as record_folder, launch, logs, perfrun
 from asmcfg.record.folder import RecordFolder
 from asmcfg.record.manifest import Manifest, now
@@ -76,6 +76,9 @@ def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFo
     notes = [verdict.note] if verdict.note else []
     if verdict.perf is not None and not perf_map:
         notes.append("this JDK has no -XX:+DumpPerfMapAtExit (JDK 17 and later): samples in stubs stay unnamed")
+    if started.passing is FlagPassing.COMMAND_LINE:
+        notes.append(f"JVMs that {argv[0]} starts are not recorded: {capture.TOOL_OPTIONS} cannot carry a folder "
+                     "path holding quotes, backslashes or control characters (choose another folder with -o)")
     for note in notes:
         manifest.notes.append(note)
         _say(out, note)
@@ -88,7 +91,7 @@ def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFo
     for problem in problems:
         _say(out, problem)
     if not unusable:
-        _show(path, out)
+        _show(path, out, {jvm["pid"]: jvm["main"] for jvm in manifest.jvms if jvm["main"]})
     return ended.exit_code or (1 if problems else 0)
 
 
@@ -156,8 +159,8 @@ def _after(manifest: Manifest, perf: str | None, folder: RecordFolder, options: 
         map_lost = perf is not None and not perfrun.move_map(log.pid, folder)
         moved = logs.move_thread_logs(log, folder, (perfrun.TMP, Path.cwd()), manifest.started.timestamp() - 1)
         salvaged = logs.salvage(log, moved, map_lost)
-        manifest.jvms.append({"pid": log.pid, "log": log.name, "complete": log.complete, "salvaged": salvaged,
-                              "printed": log.printed})
+        manifest.jvms.append({"pid": log.pid, "main": log.main, "log": log.name, "complete": log.complete,
+                              "salvaged": salvaged, "printed": log.printed})
         if salvaged:
             manifest.notes.append(f"{log.name}: {salvaged}")
     unusable = _nothing_to_show(found, path, options, ended)
@@ -191,11 +194,11 @@ def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOpti
     return [f"{folder / last.name}: no compilation was printed"]
 
 
-def _show(folder: Path, out: TextIO) -> None:
+def _show(folder: Path, out: TextIO, mains: dict[int, str]) -> None:
     """Each recorded JVM's hottest compilations, and how to open the folder."""
     from asmcfg.record.report import after_record
 
-    after_record(folder, out=out)
+    after_record(folder, out, mains)
 
 
 def _say(out: TextIO, line: str, prefix: str = PREFIX) -> None:
