@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asmcfg.errors import InputError
-from asmcfg.model.words import FlagPassing, Printing
+from asmcfg.model.words import Printing, Word
 
 DIRECTIVES = "c2print.json"
 """The compiler directives file written into the folder for the default printing."""
@@ -20,6 +20,17 @@ LOG_PATTERN = "jvm%p.xml"
 TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
 _UNQUOTABLE = re.compile("['\"\n\r\t\\\\]")
 """What HotSpot's option-string quoting cannot carry: quotes, a backslash, control characters."""
+
+
+class FlagPassing(Word):
+    """How `asmcfg record` handed its flags to the JVMs."""
+
+    COMMAND_LINE = "command line"
+    """Inserted after `java` in the command only: the folder's path cannot go into JAVA_TOOL_OPTIONS."""
+    JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
+    """Through the environment, so every JVM the command starts reads them."""
+    BOTH = "command line and JAVA_TOOL_OPTIONS"
+    """After `java`, and through the environment for the JVMs that JVM starts."""
 
 
 @dataclass(frozen=True, slots=True)

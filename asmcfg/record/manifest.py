@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from asmcfg.model.words import FlagPassing
+from asmcfg.record.capture import FlagPassing
 from asmcfg.record.folder import RecordFolder
 
 NAME = "record.json"

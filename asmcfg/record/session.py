@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from asmcfg.errors import CommandError, InputError
-from asmcfg.model.words import FlagPassing, Printing
+from asmcfg.model.words import Printing
 from asmcfg.record import capture, folder as record_folder, launch, logs, perfrun
 from asmcfg.record.folder import RecordFolder
 from asmcfg.record.manifest import Manifest, now
@@ -76,7 +76,7 @@ def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFo
     notes = [verdict.note] if verdict.note else []
     if verdict.perf is not None and not perf_map:
         notes.append("this JDK has no -XX:+DumpPerfMapAtExit (JDK 17 and later): samples in stubs stay unnamed")
-    if started.passing is FlagPassing.COMMAND_LINE:
+    if started.passing is capture.FlagPassing.COMMAND_LINE:
         notes.append(f"JVMs that {argv[0]} starts are not recorded: {capture.TOOL_OPTIONS} cannot carry a folder "
                      "path holding quotes, backslashes or control characters (choose another folder with -o)")
     for note in notes:
