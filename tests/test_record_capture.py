@@ -233,17 +233,6 @@ def test_a_program_that_starts_no_jvm_is_one_line_and_a_failure(tmp_path: Path) 
     assert manifest(folder)["exit_status"] == 0 and manifest(folder)["jvms"] == []
 
 
-def test_a_jvm_exiting_at_once_is_one_line_and_keeps_its_status(classes: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "rec"
-    done = record(["-o", str(folder), "--no-perf", "--", str(JAVA17), "-cp", str(classes), "NoSuchClass"], tmp_path)
-    assert done.returncode == 1  # java's own status for a missing main class
-    [line] = error_lines(done)
-    [jvm] = manifest(folder)["jvms"]  # type: ignore[misc]
-    assert re.fullmatch(rf"asmcfg: record: {folder}/jvmpid{jvm['pid']}\.xml: the JVM exited at once \(status 1 "
-                        r"after 0\.\d\d s\): \d+ compilation\(s\) printed", line)
-    assert "Could not find or load main class NoSuchClass" in done.stderr.decode()
-
-
 def test_a_method_pattern_that_prints_nothing_is_one_line_and_a_failure(classes: Path, tmp_path: Path) -> None:
     folder = tmp_path / "rec"
     done = record(["-o", str(folder), "--no-perf", "--method", "RecHot::never", "--", *hot(classes, JAVA25, 1200)],

@@ -5,7 +5,12 @@ compiled at test time; each JVM runs for about a second."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -68,3 +73,68 @@ def test_a_folder_path_the_environment_cannot_carry_records_the_jvm_named_alone(
     note = (f"JVMs that {JAVA17} starts are not recorded: JAVA_TOOL_OPTIONS cannot carry a folder path holding "
             "quotes, backslashes or control characters (choose another folder with -o)")
     assert f"asmcfg: record: {note}" in error_lines(done) and note in record_json["notes"]  # type: ignore[operator]
+
+
+def elapsed(folder: Path) -> float:
+    """Seconds between record.json's `started` and `ended`."""
+    from datetime import datetime
+
+    times = manifest(folder)
+    return (datetime.fromisoformat(str(times["ended"])) - datetime.fromisoformat(str(times["started"]))).total_seconds()
+
+
+def ended_line(done: subprocess.CompletedProcess[bytes], folder: Path, how: str) -> None:
+    """The last of asmcfg's lines says how the command ended and after how long, as record.json times it."""
+    last = error_lines(done)[-1]
+    found = re.fullmatch(rf"asmcfg: record: the command {how} after (\d+\.\d\d) s", last)
+    assert found is not None, last
+    assert abs(float(found.group(1)) - elapsed(folder)) <= 0.011
+    assert "exited at once" not in done.stderr.decode()
+
+
+@pytest.mark.parametrize("perf", [pytest.param(True, id="perf", marks=needs_perf), pytest.param(False, id="no-perf")])
+def test_a_short_run_that_fails_after_printing_code_gets_its_summary_and_status(
+        classes: Path, tmp_path: Path, perf: bool) -> None:
+    folder = tmp_path / "rec"
+    done = record(["-o", str(folder), "--perf" if perf else "--no-perf", "--", str(JAVA17), "-cp", str(classes),
+                   "RecHot", "500", "3"], tmp_path)
+    assert done.returncode == 3
+    [jvm] = manifest(folder)["jvms"]  # type: ignore[misc]
+    assert jvm["printed"] > 0
+    said = done.stderr.decode()
+    if perf:
+        assert f"Hottest compilations of pid {jvm['pid']} (RecHot)" in said and "RecHot::mix" in said
+    else:
+        assert f"recorded 1 JVM(s) without heat (perf did not record): pid {jvm['pid']} (RecHot)" in said
+    assert f"open: asmcfg {folder}" in said
+    ended_line(done, folder, "exited with status 3")
+
+
+def test_a_jvm_killed_after_printing_code_gets_its_summary_and_the_signal(classes: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "rec"
+    child = subprocess.Popen([sys.executable, "-m", "asmcfg", "record", "-o", str(folder), "--no-perf", "--",
+                              str(JAVA17), "-cp", str(classes), "RecHot", "-1", "0"], cwd=tmp_path,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    while not (logs := list(folder.glob("jvmpid*.xml"))) or b"</print_nmethod>" not in logs[0].read_bytes():
+        assert child.poll() is None  # the program runs until it is killed: its log gets its printed code
+        time.sleep(0.05)
+    os.kill(int(logs[0].name[len("jvmpid"):-len(".xml")]), signal.SIGKILL)
+    _, err = child.communicate(timeout=120)
+    done = subprocess.CompletedProcess(child.args, child.returncode, b"", err)
+    assert done.returncode == 128 + signal.SIGKILL
+    [jvm] = manifest(folder)["jvms"]  # type: ignore[misc]
+    assert jvm["complete"] is False and jvm["printed"] > 0
+    assert f"recorded 1 JVM(s) without heat (perf did not record): pid {jvm['pid']} (RecHot)" in err.decode()
+    ended_line(done, folder, "was ended by SIGKILL")
+
+
+def test_a_jvm_that_fails_before_printing_anything_exited_at_once(classes: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "rec"
+    done = record(["-o", str(folder), "--no-perf", "--method", "RecHot::mix", "--", str(JAVA17), "-cp",
+                   str(classes), "NoSuchClass"], tmp_path)
+    assert done.returncode == 1  # java's own status for a missing main class
+    [jvm] = manifest(folder)["jvms"]  # type: ignore[misc]
+    [line] = error_lines(done)
+    assert line == (f"asmcfg: record: {folder}/jvmpid{jvm['pid']}.xml: the JVM exited at once (status 1 after "
+                    f"{elapsed(folder):.2f} s), before anything was compiled and printed")
+    assert "Could not find or load main class NoSuchClass" in done.stderr.decode()

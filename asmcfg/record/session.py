@@ -22,6 +22,8 @@ from asmcfg.terminal import visible
 PREFIX = "asmcfg: record: "
 _AT_ONCE = 1.0
 """A JVM whose log ends before this many seconds printed nothing because it had no time to."""
+_FAILED_AT_ONCE = 5.0
+"""A command that failed within this many seconds, its JVMs having printed nothing, failed as its JVM started."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +88,17 @@ def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFo
     ended = _run(started, verdict.perf, options, folder)
     manifest.ended = now()
     manifest.exit_status, manifest.signal = ended.status, ended.signal_name
-    problems, unusable = _after(manifest, verdict.perf, folder, options, ended)
+    problems, found = _after(manifest, verdict.perf, folder, options, ended)
+    unusable = not found or not any(log.printed for log in found)
+    last = _ended(ended, manifest, found)
+    manifest.notes.extend([last] if last else [])
     manifest.write(folder)
     for problem in problems:
         _say(out, problem)
     if not unusable:
         _show(path, out, {jvm["pid"]: jvm["main"] for jvm in manifest.jvms if jvm["main"]})
+    if last:
+        _say(out, last)
     return ended.exit_code or (1 if problems else 0)
 
 
@@ -140,9 +147,9 @@ def _run(started: capture.Launch, perf: str | None, options: RecordOptions, fold
 
 
 def _after(manifest: Manifest, perf: str | None, folder: RecordFolder, options: RecordOptions,
-           ended: launch.Ended) -> tuple[list[str], bool]:
-    """Leave the folder whole, fill the manifest in, and return the problems to report (one line each) and
-    whether the folder holds nothing worth opening."""
+           ended: launch.Ended) -> tuple[list[str], list[logs.JvmLog]]:
+    """Leave the folder whole, fill the manifest in, and return the problems to report (one line each) and the
+    JVM logs."""
     problems = []
     path = folder.path
     if perf is not None:
@@ -163,35 +170,60 @@ def _after(manifest: Manifest, perf: str | None, folder: RecordFolder, options: 
                               "salvaged": salvaged, "printed": log.printed})
         if salvaged:
             manifest.notes.append(f"{log.name}: {salvaged}")
-    unusable = _nothing_to_show(found, path, options, ended)
-    problems.extend(unusable)
+    problems.extend(_nothing_to_show(found, path, options, ended, _seconds(manifest)))
     manifest.notes.extend(problems)
-    return problems, bool(unusable)
+    return problems, found
 
 
-def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOptions,
-                     ended: launch.Ended) -> list[str]:
-    """One line when the folder holds no printed code, or when the program failed as its JVM started, saying
-    why."""
+def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOptions, ended: launch.Ended,
+                     seconds: float) -> list[str]:
+    """One line when the folder holds no printed code, saying why (a JVM that failed as it started among the
+    reasons: `seconds` is how long the command ran)."""
     if not found:
         return [f"{folder}: no JVM log: the command started no JVM (or none read "
                 f"{'its flags' if capture.runs_java(options.command) else capture.TOOL_OPTIONS})"]
     last = found[-1]
     if any(log.printed for log in found):
-        if ended.exit_code and all(log.seconds is not None and log.seconds < _AT_ONCE for log in found):
-            return [f"{folder / last.name}: the JVM exited at once (status {ended.exit_code} after "
-                    f"{last.seconds:.2f} s): {sum(log.printed for log in found)} compilation(s) printed"]
         return []
     if any(log.jdk8 for log in found):
         return [f"{folder / last.name}: JDK 8 prints no assembly without hsdis: run the program on JDK 9 or later, "
                 "or install hsdis-amd64.so into that JDK"]
-    if last.seconds is not None and last.seconds < _AT_ONCE:
+    if _failed_at_once(found, ended, seconds):
+        return [f"{folder / last.name}: the JVM exited at once ({_how(ended)} after {seconds:.2f} s), before "
+                "anything was compiled and printed"]
+    if last.complete and last.seconds is not None and last.seconds < _AT_ONCE:
         return [f"{folder / last.name}: the JVM ended after {last.seconds:.2f} s, before anything was compiled and "
                 "printed"]
     if options.asked.printing is Printing.METHOD:
         return [f"{folder / last.name}: no compilation of {options.asked.pattern} was printed (the pattern is "
                 "Class::method, as -XX:CompileCommand takes it; or it never got hot)"]
     return [f"{folder / last.name}: no compilation was printed"]
+
+
+def _how(ended: launch.Ended) -> str:
+    """`status 3`, `SIGKILL`."""
+    return f"status {ended.status}" if ended.signal is None else f"{ended.signal_name}"
+
+
+def _failed_at_once(found: list[logs.JvmLog], ended: launch.Ended, seconds: float) -> bool:
+    """True when the command failed soon, its JVMs having printed nothing: it failed as its JVM started."""
+    return bool(ended.exit_code) and seconds < _FAILED_AT_ONCE and not any(log.printed for log in found)
+
+
+def _ended(ended: launch.Ended, manifest: Manifest, found: list[logs.JvmLog]) -> str | None:
+    """How the command ended and after how long, when it failed (unless the JVM failed as it started: the line
+    on its log says so)."""
+    seconds = _seconds(manifest)
+    if not ended.exit_code or (found and _failed_at_once(found, ended, seconds)):
+        return None
+    if ended.signal is not None:
+        return f"the command was ended by {ended.signal_name} after {seconds:.2f} s"
+    return f"the command exited with status {ended.status} after {seconds:.2f} s"
+
+
+def _seconds(manifest: Manifest) -> float:
+    """How long the command ran."""
+    return ((manifest.ended or manifest.started) - manifest.started).total_seconds()
 
 
 def _show(folder: Path, out: TextIO, mains: dict[int, str]) -> None:
