@@ -15,7 +15,6 @@ from recording import JAVA17, compile_java, error_lines, manifest, needs_jdks
 
 NOBODY = 65534
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="plants files as another user: needs root")
-pytestmark = as_root
 PLANTED = ("perf-script.txt", "perf-header.txt", "perf-script.log", ".record.json.tmp")
 """What the recording writes after the program ends: a link planted under one of these names while it runs."""
 
@@ -40,6 +39,7 @@ def plant(folder: Path, name: str, target: Path) -> None:
 
 @pytest.mark.slow
 @needs_jdks
+@as_root
 @pytest.mark.parametrize(("owner", "mode"), [(0, 0o777), (NOBODY, 0o755)], ids=["writable-by-all", "other-owner"])
 def test_links_planted_in_a_folder_another_user_can_write_change_nothing_outside_it(
         classes: Path, tmp_path: Path, owner: int, mode: int) -> None:
@@ -74,6 +74,7 @@ def test_links_planted_in_a_folder_another_user_can_write_change_nothing_outside
 
 @pytest.mark.slow
 @needs_jdks
+@as_root
 def test_a_killed_jvms_files_in_tmp_are_moved_in_only_when_its_user_owns_them(classes: Path, tmp_path: Path) -> None:
     script = tmp_path / "kill.sh"
     out = tmp_path / "out.txt"
