@@ -15,21 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from recording import JAVA17, JAVA25, compile_java, error_lines, hot, manifest, needs_jdks, needs_perf, record
 
-from asmcfg.record import perfrun
-
-ROOT = Path(__file__).resolve().parent
-JAVA17 = Path("/usr/lib/jvm/java-17-openjdk-amd64/bin/java")
-JAVA25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java")
 JAVAS = [pytest.param(JAVA17, id="jdk17"), pytest.param(JAVA25, id="jdk25")]
-JAVAC = shutil.which("javac")
-PERF_OK = perfrun.probe("cpu-clock").perf is not None
-needs_perf = pytest.mark.skipif(not PERF_OK, reason="perf is missing or may not record here (see perfrun.probe)")
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(JAVAC is None or not JAVA17.exists() or not JAVA25.exists(),
-                       reason="needs javac and the JDK 17 and 25 java programs at their Debian/Temurin paths"),
-]
+pytestmark = [pytest.mark.slow, needs_jdks]
 SAMPLE = re.compile(r"^\s*(.+?)\s+(\d+)/(\d+)\s+([\d.]+):\s+(\d+)\s+(\S+):\s+([0-9a-f]+)\s")
 NMETHOD = re.compile(r"<nmethod compile_id='(\d+)'(?: compile_kind='\w+')? compiler='(\w+)'[^>]*? size='(\d+)' "
                      r"address='0x([0-9a-f]+)'[^>]*? method='([^']*)'")
@@ -39,30 +28,7 @@ NMETHOD = re.compile(r"<nmethod compile_id='(\d+)'(?: compile_kind='\w+')? compi
 @pytest.fixture(scope="module")
 def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """RecHot compiled with javac --release 17 (the class files run on both JDKs)."""
-    out = tmp_path_factory.mktemp("classes")
-    subprocess.run([JAVAC, "--release", "17", "-d", str(out), str(ROOT / "data/java/RecHot.java")], check=True)
-    return out
-
-
-def record(args: list[str], cwd: Path, **kw: object) -> subprocess.CompletedProcess[bytes]:
-    """`asmcfg record ARGS`, its stdout and stderr as bytes."""
-    return subprocess.run([sys.executable, "-m", "asmcfg", "record", *args], cwd=cwd, capture_output=True,
-                          timeout=120, check=False, **kw)  # type: ignore[call-overload]
-
-
-def manifest(folder: Path) -> dict[str, object]:
-    """The folder's record.json."""
-    return json.loads((folder / "record.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-def hot(classes: Path, java: Path, millis: int = 1200, status: int = 0) -> list[str]:
-    """The RecHot command line."""
-    return [str(java), "-cp", str(classes), "RecHot", str(millis), str(status)]
-
-
-def error_lines(done: subprocess.CompletedProcess[bytes]) -> list[str]:
-    """asmcfg's own lines on stderr (the JVMs' "Picked up JAVA_TOOL_OPTIONS" lines left out)."""
-    return [line for line in done.stderr.decode().splitlines() if line.startswith("asmcfg")]
+    return compile_java(tmp_path_factory.mktemp("classes"), "RecHot")
 
 
 def hottest_nmethod(folder: Path, pid: int) -> tuple[str, str, int]:
@@ -96,10 +62,10 @@ def test_a_java_program_is_recorded_with_its_printed_c2_code_and_its_samples(
     [jvm] = record_json["jvms"]  # type: ignore[misc]
     pid = jvm["pid"]
     said = done.stderr.decode()
-    assert f"Hottest compilations of pid {pid}" in said and f"open: asmcfg {folder} (the hottest" in said
-    assert jvm == {"pid": pid, "log": f"jvmpid{pid}.xml", "complete": True, "salvaged": None,
+    assert f"Hottest compilations of pid {pid} (RecHot)" in said and f"open: asmcfg {folder} (the hottest" in said
+    assert jvm == {"pid": pid, "main": "RecHot", "log": f"jvmpid{pid}.xml", "complete": True, "salvaged": None,
                    "printed": jvm["printed"]}
-    assert record_json["how_flags_were_passed"] == "command line"
+    assert record_json["how_flags_were_passed"] == "command line and JAVA_TOOL_OPTIONS"
     assert record_json["printing"] == "c2" and record_json["exit_status"] == 0
     assert record_json["perf"]["used"] is True  # type: ignore[index]
     assert (folder / "c2print.json").read_text() == '[ { match: "*.*", c2: { PrintAssembly: true } } ]\n'
@@ -265,17 +231,6 @@ def test_a_program_that_starts_no_jvm_is_one_line_and_a_failure(tmp_path: Path) 
     assert error_lines(done) == [f"asmcfg: record: {folder}: no JVM log: the command started no JVM (or none read "
                                  "JAVA_TOOL_OPTIONS)"]
     assert manifest(folder)["exit_status"] == 0 and manifest(folder)["jvms"] == []
-
-
-def test_a_jvm_exiting_at_once_is_one_line_and_keeps_its_status(classes: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "rec"
-    done = record(["-o", str(folder), "--no-perf", "--", str(JAVA17), "-cp", str(classes), "NoSuchClass"], tmp_path)
-    assert done.returncode == 1  # java's own status for a missing main class
-    [line] = error_lines(done)
-    [jvm] = manifest(folder)["jvms"]  # type: ignore[misc]
-    assert re.fullmatch(rf"asmcfg: record: {folder}/jvmpid{jvm['pid']}\.xml: the JVM exited at once \(status 1 "
-                        r"after 0\.\d\d s\): \d+ compilation\(s\) printed", line)
-    assert "Could not find or load main class NoSuchClass" in done.stderr.decode()
 
 
 def test_a_method_pattern_that_prints_nothing_is_one_line_and_a_failure(classes: Path, tmp_path: Path) -> None:

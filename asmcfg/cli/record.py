@@ -10,11 +10,11 @@ from asmcfg.cli.shared import SETTINGS, Grouped
 from asmcfg.run.guard import guarded
 
 RECORD_EPILOG = """Runs COMMAND with the JVM flags that write each JVM's compilations, their code printed as
-[MachCode] hex, into DIR/jvmpid<PID>.xml: on the command line when COMMAND is `java`, else through
-JAVA_TOOL_OPTIONS (every JVM it starts gets them: mvn, gradle, JMH forks, scripts; each says "Picked up
-JAVA_TOOL_OPTIONS" on stderr). With perf, under `perf record` too: DIR/perf-script.txt holds the samples.
-COMMAND's stdout stays its own, Ctrl-C and SIGTERM reach it, and its exit status is asmcfg's (1 when the folder
-holds no printed code, 127 when COMMAND is not found). docs/record.md describes the folder.
+[MachCode] hex, into DIR/jvmpid<PID>.xml: through JAVA_TOOL_OPTIONS (every JVM it starts gets them: mvn,
+gradle, JMH forks, scripts, JVMs a Java program starts; each says "Picked up JAVA_TOOL_OPTIONS" on stderr), and
+on the command line too when COMMAND is `java`. With perf, under `perf record` too: DIR/perf-script.txt holds
+the samples. COMMAND's stdout stays its own, Ctrl-C and SIGTERM reach it, and its exit status is asmcfg's (1 when
+the folder holds no printed code, 127 when COMMAND is not found). docs/record.md describes the folder.
 
 \b
 Examples:

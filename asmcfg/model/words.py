@@ -271,15 +271,6 @@ class Printing(Word):
     """All code the JVM compiles (`-XX:+PrintAssembly`)."""
 
 
-class FlagPassing(Word):
-    """How `asmcfg record` handed its flags to the JVMs."""
-
-    COMMAND_LINE = "command line"
-    """Inserted after `java` in the command."""
-    JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
-    """Through the environment, so every JVM the command starts reads them."""
-
-
 class ChoiceRule(Word):
     """Why `Log.choose` chose a compilation: the most measured heat among the matching ones (`hottest`: perfasm, a
     JMH saveLog, a recording), else the last C2 one (`last_c2`), else the last (`last`); with a perfasm `--profile`

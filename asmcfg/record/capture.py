@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asmcfg.errors import InputError
-from asmcfg.model.words import FlagPassing, Printing
+from asmcfg.model.words import Printing, Word
 
 DIRECTIVES = "c2print.json"
 """The compiler directives file written into the folder for the default printing."""
@@ -20,6 +20,17 @@ LOG_PATTERN = "jvm%p.xml"
 TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
 _UNQUOTABLE = re.compile("['\"\n\r\t\\\\]")
 """What HotSpot's option-string quoting cannot carry: quotes, a backslash, control characters."""
+
+
+class FlagPassing(Word):
+    """How `asmcfg record` handed its flags to the JVMs."""
+
+    COMMAND_LINE = "command line"
+    """Inserted after `java` in the command only: the folder's path cannot go into JAVA_TOOL_OPTIONS."""
+    JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
+    """Through the environment, so every JVM the command starts reads them."""
+    BOTH = "command line and JAVA_TOOL_OPTIONS"
+    """After `java`, and through the environment for the JVMs that JVM starts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +93,23 @@ def runs_java(argv: list[str]) -> bool:
 
 
 def launch(argv: list[str], flags: list[str], env: dict[str, str]) -> Launch:
-    """The command with the flags right after `java`, else the environment with JAVA_TOOL_OPTIONS extended
-    (appended to a value already there, so the user's own options keep working)."""
-    if runs_java(argv):
-        return Launch([argv[0], *flags, *argv[1:]], dict(env), flags, FlagPassing.COMMAND_LINE)
+    """The environment with JAVA_TOOL_OPTIONS extended (appended to a value already there, so the user's own
+    options keep working), and when the command runs `java`, the flags right after it too: that JVM reads them
+    from its command line (where any folder path works), the JVMs it starts from the environment (when it can
+    carry the path: `carries`)."""
     quoted = " ".join(tool_option(flag) for flag in flags)
     before = env.get(TOOL_OPTIONS, "").strip()
     extended = {**env, TOOL_OPTIONS: f"{before} {quoted}" if before else quoted}
-    return Launch(list(argv), extended, flags, FlagPassing.JAVA_TOOL_OPTIONS)
+    if not runs_java(argv):
+        return Launch(list(argv), extended, flags, FlagPassing.JAVA_TOOL_OPTIONS)
+    if not carries(flags):
+        return Launch([argv[0], *flags, *argv[1:]], dict(env), flags, FlagPassing.COMMAND_LINE)
+    return Launch([argv[0], *flags, *argv[1:]], extended, flags, FlagPassing.BOTH)
+
+
+def carries(flags: list[str]) -> bool:
+    """True when JAVA_TOOL_OPTIONS can carry every flag (no quote, backslash or control character in a path)."""
+    return not any(_UNQUOTABLE.search(flag) for flag in flags)
 
 
 def tool_option(flag: str) -> str:

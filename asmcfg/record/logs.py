@@ -3,17 +3,20 @@ threads' files a killed JVM leaves behind."""
 
 from __future__ import annotations
 
+import html
 import os
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
+
+from asmcfg.record.folder import RecordFolder
 
 _CLOSE = b"</hotspot_log>"
 _PRINTED = b"<print_nmethod"
 _PRINTED_END = b"</print_nmethod>"
 _STAMP = re.compile(rb"stamp='(\d+(?:\.\d+)?)'")
 _RELEASE = re.compile(rb"<release>\s*([^<\s]+)\s*</release>")
+_COMMAND = re.compile(rb"<command>([^<]*)</command>")
 _JDK8_VM = re.compile(r"1\.8\.|25\.\d+-b\d+")
 """JDK 8's releases: `1.8.0_392` (the JDK) or `25.392-b08` (its VM's own numbering, which a log names)."""
 _CHUNK = 8 << 20
@@ -38,6 +41,8 @@ class JvmLog:
     """The JVM's release (`17.0.15+6-Debian-1deb12u1`), from the log's head."""
     seconds: float | None
     """The last stamp in the log: about how long the JVM ran, in seconds."""
+    main: str | None = None
+    """The JVM's main class or jar (the first word of its command), when the log names it."""
 
     @property
     def jdk8(self) -> bool:
@@ -77,7 +82,17 @@ def read(path: Path, pid: int) -> JvmLog:
     stamps = _STAMP.findall(tail)
     return JvmLog(pid, path.name, tail.rstrip().endswith(_CLOSE), opened, opened > closed,
                   release.group(1).decode("ascii", "replace") if release else None,
-                  float(stamps[-1]) if stamps else None)
+                  float(stamps[-1]) if stamps else None, main_of(head))
+
+
+def main_of(head: bytes) -> str | None:
+    """The main class or jar a log's head names (`<command>` holds the program's words after the JVM's options:
+    `Main arg`, `app.jar arg`; a jar's path is cut to its name)."""
+    found = _COMMAND.search(head)
+    words = html.unescape(found.group(1).decode("utf-8", "replace")).split() if found else []
+    if not words:
+        return None
+    return os.path.basename(words[0]) or words[0]
 
 
 def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:
@@ -96,25 +111,20 @@ def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:
     return "; ".join(parts)
 
 
-def move_thread_logs(log: JvmLog, folder: Path, places: tuple[Path, ...], since: float) -> list[str]:
+def move_thread_logs(log: JvmLog, folder: RecordFolder, places: tuple[Path, ...], since: float) -> list[str]:
     """Move the `hs_c<TID>_pid<PID>.log` files of a JVM that died before merging them (HotSpot writes them to the
     temp folder, else to its working folder) into the record folder; their names. Only for a cut log, and only
-    files written since `since` (a timestamp): an older file is another process's that had the same pid."""
+    this user's files written since `since` (a timestamp): an older file is another process's that had the same
+    pid, and another user's file or a link is left where it is."""
     moved: list[str] = []
     if log.complete:  # the JVM merged its threads' files into the log and deleted them
         return moved
     for place in places:
         for path in sorted(place.glob(f"hs_c*_pid{log.pid}.log")):
-            target = folder / path.name
             try:
-                stale = path.stat().st_mtime < since
+                stale = path.lstat().st_mtime < since
             except OSError:
                 continue
-            if stale or target.exists():
-                continue
-            try:
-                shutil.move(str(path), str(target))
-            except (OSError, shutil.Error):
-                continue
-            moved.append(path.name)
+            if not stale and folder.adopt(path):
+                moved.append(path.name)
     return moved

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from asmcfg.model.words import FlagPassing
+from asmcfg.record.capture import FlagPassing
+from asmcfg.record.folder import RecordFolder
 
 NAME = "record.json"
 SCHEMA = 1
@@ -61,11 +60,9 @@ class Manifest:
         })
         return record
 
-    def write(self, folder: Path) -> None:
+    def write(self, folder: RecordFolder) -> None:
         """Write record.json into the folder (through a temp file: a reader never sees half of it)."""
-        temp = folder / f".{NAME}.tmp"
-        temp.write_text(json.dumps(self.as_json(), indent=2) + "\n", encoding="utf-8")
-        os.replace(temp, folder / NAME)
+        folder.replace_text(NAME, json.dumps(self.as_json(), indent=2) + "\n")
 
 
 def now() -> datetime:

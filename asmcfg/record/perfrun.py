@@ -10,6 +10,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from asmcfg.record.folder import RecordFolder
+
 DATA = "perf.data"
 """perf's own recording, kept in the folder."""
 SCRIPT = "perf-script.txt"
@@ -23,6 +25,8 @@ HEADER = "perf-header.txt"
 """`perf report --header-only`: perf's version, the command, the event's attributes."""
 CAPTURED = "[ perf record: Captured and wrote"
 """The line perf record ends with when it wrote its data."""
+TMP = Path("/tmp")
+"""Where HotSpot writes its perf maps and its compiler threads' logs (os::get_temp_directory() on Linux)."""
 _PROBE_TIMEOUT = 20
 _PARANOID = Path("/proc/sys/kernel/perf_event_paranoid")
 _CAP_PERFMON, _CAP_SYS_ADMIN = 38, 21
@@ -136,27 +140,25 @@ def recorded(folder: Path) -> str | None:
     return messages[-1] if messages else "it wrote no data"
 
 
-def script(perf: str, folder: Path) -> str | None:
-    """`perf script` of the folder's perf.data into perf-script.txt, and the header into perf-header.txt;
-    None when it worked, else why not."""
-    data = str(folder / DATA)
-    with open(folder / SCRIPT, "wb") as out, open(folder / SCRIPT_LOG, "wb") as log:
-        done = subprocess.run([perf, "script", "-i", data, "-F", SCRIPT_FIELDS, "--ns"], stdout=out, stderr=log,
-                              stdin=subprocess.DEVNULL, check=False)
-    with open(folder / HEADER, "wb") as out, contextlib.suppress(OSError):
-        subprocess.run([perf, "report", "-i", data, "--header-only"], stdout=out, stderr=subprocess.DEVNULL,
-                       stdin=subprocess.DEVNULL, check=False)
+def script(perf: str, folder: RecordFolder) -> str | None:
+    """`perf script` of the folder's perf.data into perf-script.txt, and the header into perf-header.txt (each
+    created new in the folder); None when it worked, else why not."""
+    data = str(folder.path / DATA)
+    try:
+        with folder.create(SCRIPT) as out, folder.create(SCRIPT_LOG) as log:
+            done = subprocess.run([perf, "script", "-i", data, "-F", SCRIPT_FIELDS, "--ns"], stdout=out,
+                                  stderr=log, stdin=subprocess.DEVNULL, check=False)
+        with folder.create(HEADER) as out, contextlib.suppress(OSError):
+            subprocess.run([perf, "report", "-i", data, "--header-only"], stdout=out, stderr=subprocess.DEVNULL,
+                           stdin=subprocess.DEVNULL, check=False)
+    except OSError as error:
+        return f"perf script could not write into the folder: {error}"
     if done.returncode != 0:
-        return f"perf script failed (status {done.returncode}): see {folder / SCRIPT_LOG}"
+        return f"perf script failed (status {done.returncode}): see {folder.path / SCRIPT_LOG}"
     return None
 
 
-def move_map(pid: int, folder: Path) -> bool:
-    """Move the JVM's `/tmp/perf-<pid>.map` (written at exit by -XX:+DumpPerfMapAtExit) into the folder; False
-    when there is none (a JVM killed before its exit)."""
-    source = Path(f"/tmp/perf-{pid}.map")
-    try:
-        shutil.move(str(source), str(folder / source.name))
-    except (OSError, shutil.Error):
-        return False
-    return True
+def move_map(pid: int, folder: RecordFolder, place: Path = TMP) -> bool:
+    """Move the JVM's `perf-<pid>.map` (written at exit by -XX:+DumpPerfMapAtExit into /tmp) into the folder when
+    it is this user's; False when there is none (a JVM killed before its exit) or it is not."""
+    return folder.adopt(place / f"perf-{pid}.map")

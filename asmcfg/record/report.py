@@ -4,6 +4,7 @@ samples ran, and how to open the rest."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -20,13 +21,14 @@ UNWRAPPED = 200
 """Compilations shown per JVM."""
 
 
-def after_record(folder: Path, out: TextIO) -> None:
-    """The summary of the folder on `out` (a problem reading it is one line: the folder stays as written)."""
+def after_record(folder: Path, out: TextIO, mains: Mapping[int, str] | None = None) -> None:
+    """The summary of the folder on `out`, each JVM named by its pid and its main class or jar (`mains`); a
+    problem reading it is one line: the folder stays as written."""
     terminal = out.isatty()
     console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=not terminal,
                       width=None if terminal else UNWRAPPED)
     try:
-        _summary(folder, console)
+        _summary(folder, console, mains or {})
     except AsmcfgError as problem:
         console.print(visible(f"asmcfg: {problem}"))
     where = shlex.quote(str(folder))
@@ -34,24 +36,33 @@ def after_record(folder: Path, out: TextIO) -> None:
                           f"asmcfg {where} --list, asmcfg serve {where}"))
 
 
-def _summary(folder: Path, console: Console) -> None:
+def _summary(folder: Path, console: Console, mains: Mapping[int, str]) -> None:
     from asmcfg.dialects.perfscript.heat import read_perf_heats
     from asmcfg.facts.recording import hottest, places
+    from asmcfg.record.unlogged import unlogged
     from asmcfg.render.recording import write_hottest, write_places
     from asmcfg.run.recorded import SCRIPT_NAMES, logs
 
     found = logs(str(folder))
     script = next((folder / n for n in SCRIPT_NAMES if (folder / n).is_file()), None)
     if script is None:
-        console.print(visible(f"recorded {len(found)} JVM(s) without heat (perf did not record)"))
+        jvms = ", ".join(_who(pid, mains) for pid in sorted(found))
+        console.print(visible(f"recorded {len(found)} JVM(s) without heat (perf did not record): {jvms}"))
         return
     heats = sorted(read_perf_heats(str(script), list(found.values())), key=lambda h: -h.found.places.get("nmethod", 0))
     for heat in heats[:SHOWN_JVMS]:
-        write_places(heat.found.pid, heat.events, heat.found.total, places(heat), console)
-        title = f"Hottest compilations of pid {heat.found.pid}"
+        write_places(heat.found.pid, heat.events, heat.found.total, places(heat), console, mains.get(heat.found.pid))
+        title = f"Hottest compilations of {_who(heat.found.pid, mains)}"
         write_hottest(hottest(heat, HOTTEST), console, title)
     rest = heats[SHOWN_JVMS:]
     if rest:
-        pids = ", ".join(str(h.found.pid) for h in rest)
-        console.print(f"{len(rest)} more JVM(s) recorded (pids {pids}): asmcfg {shlex.quote(str(folder))} "
-                      "--pid PID --list")
+        pids = ", ".join(_who(h.found.pid, mains) for h in rest)
+        console.print(visible(f"{len(rest)} more JVM(s) recorded ({pids}): asmcfg {shlex.quote(str(folder))} "
+                              "--pid PID --list"))
+    for line in unlogged(str(script), heats):
+        console.print(visible(line))
+
+
+def _who(pid: int, mains: Mapping[int, str]) -> str:
+    """`pid 123 (Main)`, or `pid 123` when the log names no main class."""
+    return f"pid {pid} ({mains[pid]})" if pid in mains else f"pid {pid}"

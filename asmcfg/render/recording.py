@@ -15,13 +15,16 @@ from asmcfg.terminal import visible
 PLAIN: dict[str, Any] = {"highlight": False, "markup": False, "soft_wrap": True}
 
 
-def write_places(pid: int, events: Sequence[str], total: int, rows: Sequence[PlaceShare], console: Console) -> None:
-    """One line: where the JVM's samples ran, each place with its share and its busiest names."""
+def write_places(pid: int, events: Sequence[str], total: int, rows: Sequence[PlaceShare], console: Console,
+                 main: str | None = None) -> None:
+    """One line: where the JVM's samples ran, each place with its share and its busiest names; the JVM named by
+    its pid and its main class or jar (`main`) when known."""
     parts = []
     for row in rows:
         named = ", ".join(f"{name} {share:.2f}%" for name, share in row.parts)
         parts.append(f"{describe.PLACE_LABELS[row.place.value]} {row.share:.2f}%" + (f" ({named})" if named else ""))
-    console.print(visible(f"pid {pid}: {total:,} {' / '.join(events)} samples: " + "; ".join(parts)), **PLAIN)
+    who = f"pid {pid}" + (f" ({main})" if main else "")
+    console.print(visible(f"{who}: {total:,} {' / '.join(events)} samples: " + "; ".join(parts)), **PLAIN)
 
 
 def write_hottest(rows: Sequence[HotCompilation], console: Console, title: str) -> None:

@@ -75,7 +75,19 @@ def run_problem(options: Options) -> str | None:
     """Why the main run's flags cannot be carried out as given, else None."""
     outputs = run_outputs(options)
     inputs = named(("FILE", options.input), ("--log", options.log), ("--profile", options.profile))
-    return ignored(options, outputs) or problem(outputs, inputs, options.source_path)
+    return ignored(options, outputs) or problem(outputs, inputs, options.source_path) or _in_export(options, inputs)
+
+
+def _in_export(options: Options, inputs: Sequence[Named]) -> str | None:
+    """An input inside the folder `--all --html DIR` writes (which a later export would treat as its own)."""
+    if not html_folder(options):
+        return None
+    assert options.html is not None
+    for source in inputs:
+        if source.path != STD and _inside(source.path, options.html):
+            return (f"{source.flag} {source.path} lies inside the folder --html {options.html} writes: move it out "
+                    "or name another folder")
+    return None
 
 
 def ignored(options: Options, outputs: Sequence[Named]) -> str | None:
