@@ -165,9 +165,6 @@ def test_jsonl_lines_hold_the_records(generated: Path) -> None:
     lines = out.getvalue().splitlines()
     assert len(lines) == stats.analysed == stats.methods
     assert [json.loads(line) for line in lines] == list(parallel.analyse_file(str(generated), workers=1))
-    again = io.StringIO()
-    assert parallel.write_jsonl(map(json.loads, lines), again) == len(lines)
-    assert again.getvalue() == out.getvalue()
 
 
 def test_selection_and_a_custom_serializer(generated: Path, small_batches: None) -> None:

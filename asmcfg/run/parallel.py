@@ -171,16 +171,6 @@ def write_lines(lines: Iterable[str], out: TextIO) -> None:
         out.write("\n")
 
 
-def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> int:
-    """Write each dict as one compact JSON line; return how many were written."""
-    written = 0
-    for record in records:
-        out.write(COMPACT.encode(record))
-        out.write("\n")
-        written += 1
-    return written
-
-
 def _results(
     path: str, job: Job, workers: int | None, forced: DialectName | None, stats: RunStats, progress: Progress
 ) -> Iterator[_Result]:
