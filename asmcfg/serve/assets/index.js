@@ -61,8 +61,12 @@
     next = answer.next;
     toplists(answer.toplists);
     $("#progress").value = answer.total ? answer.done / answer.total : 1;
+    // rows of compilations the log names without their code are listed but never analysed: say so, so that the
+    // count beside the table (every row) and this one agree
+    const codeless = ROWS.length - answer.total;
+    const without = codeless > 0 ? ` (${codeless} without code in the log)` : "";
     $("#progress-text").textContent = answer.problem ? `analysis stopped: ${answer.problem}`
-      : answer.finished ? `${answer.done} analysed` : `analysed ${answer.done} of ${answer.total}`;
+      : answer.finished ? `${answer.done} analysed${without}` : `analysed ${answer.done} of ${answer.total}${without}`;
     if (answer.rows.length) table.refresh((column) => column.facts);
   }
 
