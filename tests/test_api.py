@@ -125,7 +125,7 @@ def test_import_loads_nothing_and_notes_are_values() -> None:
 def test_list_of_a_large_compressed_log_reads_the_caches_plain_copy_index(monkeypatch: pytest.MonkeyPatch,
                                                                        tmp_path: Path) -> None:
     from asmcfg.dialects import numbering
-    from asmcfg.run import opening, wholelog
+    from asmcfg.run import plain as plainfile, wholelog
 
     monkeypatch.setenv("ASMCFG_CACHE_DIR", str(tmp_path / "cache"))
     packed = str(DATA / "logc" / "jdk17-Tensor4D.xml.gz")
@@ -133,7 +133,7 @@ def test_list_of_a_large_compressed_log_reads_the_caches_plain_copy_index(monkey
     plain.write_bytes(gzip.decompress(Path(packed).read_bytes()))
     whole = run_cli(str(plain), "--list", "--json", "-")
     monkeypatch.setattr(wholelog, "INDEX_BYTES", 0)
-    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    monkeypatch.setattr(plainfile, "COMPRESSED_BYTES", 0)
     indexed: list[str] = []
     real = numbering.index_mapped
     monkeypatch.setattr(numbering, "index_mapped", lambda *a: indexed.append("mapped") or real(*a))

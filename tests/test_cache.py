@@ -19,7 +19,7 @@ import pytest
 
 from asmcfg.dialects import passes
 from asmcfg.dialects.index import index_file
-from asmcfg.run import opening
+from asmcfg.run import opening, plain as plainfile
 from asmcfg.sources import cache
 from tests.conftest import DATA
 from tests.corpus import run_cli
@@ -103,7 +103,7 @@ def test_a_compilation_opened_twice_through_the_index_reads_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
-    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 0)
     monkeypatch.setattr(passes, "COUNT_BYTES", mmap.PAGESIZE)
     path = tmp_path / "switches.txt"  # hsdis text: its last compilation's piece starts after the first chunks
     path.write_bytes(gzip.decompress((DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz").read_bytes()))
@@ -112,7 +112,7 @@ def test_a_compilation_opened_twice_through_the_index_reads_the_same(
     runs = [run_cli(*args) for _ in range(2)]
     assert runs[0] == runs[1] and runs[0][0] == 0
     assert list((tmp_path / "cache" / "lines").iterdir())  # the first run kept its counts
-    monkeypatch.setattr(opening, "OPEN_BYTES", 1 << 62)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 1 << 62)
     assert run_cli(*args) == runs[0]  # as the whole read gives it
 
 
@@ -126,10 +126,10 @@ def test_a_compressed_input_is_decompressed_once_and_opened_from_the_copy(
     path = tmp_path / source.name
     shutil.copyfile(source, path)
     args = (str(path), "--compile-id", str(_printed(source)[-1]), "--json", "-")
-    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 1 << 62)
+    monkeypatch.setattr(plainfile, "COMPRESSED_BYTES", 1 << 62)
     whole = run_cli(*args, "-q")
     assert whole[0] == 0 and not (tmp_path / "cache").exists()  # a small one is read whole, as before
-    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    monkeypatch.setattr(plainfile, "COMPRESSED_BYTES", 0)
     spy = Spy(monkeypatch)
     code, out, err = run_cli(*args)
     copies = list((tmp_path / "cache" / "plain").iterdir())
@@ -144,7 +144,7 @@ def test_a_compressed_input_that_does_not_decompress_is_read_as_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
-    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    monkeypatch.setattr(plainfile, "COMPRESSED_BYTES", 0)
     data = (DATA / "hsdis" / "jdk17-Switches-print-hsdis-att.txt.gz").read_bytes()
     path = tmp_path / "cut.txt.gz"
     path.write_bytes(data[: len(data) // 2])
@@ -190,7 +190,7 @@ def test_a_file_rewritten_in_place_with_its_size_and_time_set_back_is_not_served
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
-    monkeypatch.setattr(opening, "COMPRESSED_BYTES", 0)
+    monkeypatch.setattr(plainfile, "COMPRESSED_BYTES", 0)
     tensor = gzip.decompress((DATA / "hsdis" / "jdk17-Tensor4D-print-hsdis-att.txt.gz").read_bytes())
     path = tmp_path / "run.txt.gz"
     path.write_bytes(gzip.compress(tensor, compresslevel=0, mtime=0))  # stored: its size is the text's
@@ -247,7 +247,7 @@ def test_the_default_choice_looks_for_heat_once_per_file_in_the_pass_that_counts
     name: str, sampled: bool, logged: bool, tmp_path: Path, counted: list[tuple[int, int]],
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 0)
     packed = (DATA / name).read_bytes()
     path = tmp_path / "run.log"
     text = gzip.decompress(packed) if name.endswith(".gz") else lzma.decompress(packed)

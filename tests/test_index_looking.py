@@ -13,7 +13,7 @@ import pytest
 
 from asmcfg.dialects import index, passes
 from asmcfg.dialects.perfasm.saved import sampled_in
-from asmcfg.run import opening
+from asmcfg.run import plain as plainfile
 from asmcfg.sources import cache
 from tests.conftest import DATA
 from tests.corpus import run_cli
@@ -80,7 +80,7 @@ def test_windows_across_chunks_keep_nothing(tmp_path: Path, monkeypatch: pytest.
 def test_a_first_open_makes_no_pass_of_its_own_and_reads_what_the_whole_read_reads(
     heat: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 0)
     path = mixed(tmp_path, heat)
     looked: list[tuple[int, int]] = []
     real = passes._chunk
@@ -96,5 +96,5 @@ def test_a_first_open_makes_no_pass_of_its_own_and_reads_what_the_whole_read_rea
     # only the part of the chosen compilation's own chunk before it (none when heat hands the choice to a whole read)
     assert len(looked) == (0 if heat else 1)
     assert cache.load("survey", str(path)) == {"sampled": heat, "printed": None}
-    monkeypatch.setattr(opening, "OPEN_BYTES", 1 << 62)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 1 << 62)
     assert run_cli(*args) == first

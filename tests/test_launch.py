@@ -89,7 +89,7 @@ def launched(*args: str, tmp_path: Path, opened: bool = False) -> tuple[int, str
     loaded."""
     probe = (
         "import sys\nfrom asmcfg.run import wholelog\nwholelog.INDEX_BYTES = 0\n"
-        + ("from asmcfg.run import opening\nopening.OPEN_BYTES = 0\n" if opened else "")
+        + ("from asmcfg.run import plain\nplain.OPEN_BYTES = 0\n" if opened else "")
         + "from asmcfg.launch import main\n"
         f"sys.argv = ['asmcfg', *{list(args)!r}]\n"
         "try:\n    main()\nexcept SystemExit as exit:\n    code = exit.code\nelse:\n    code = 0\n"

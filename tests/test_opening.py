@@ -1,6 +1,6 @@
 """One compilation opened through the header index reads as the whole input's read gives it.
 
-`opening.OPEN_BYTES` decides which path a run takes: 0 sends every plain file through the index, a huge value
+`plain.OPEN_BYTES` decides which path a run takes: 0 sends every plain file through the index, a huge value
 sends every one through the whole-input read (the path for small files, compressed files and stdin).
 """
 
@@ -17,12 +17,12 @@ from typing import Any, TypeVar
 
 import pytest
 
+import asmcfg
 from asmcfg.dialects import index, seek
 from asmcfg.dialects.index import index_file
-from asmcfg.dialects.numbering import numbered_index
 from asmcfg.model import Compiler
 from asmcfg.render.listing import write_index
-from asmcfg.run import opening
+from asmcfg.run import opening, plain as plainfile
 from tests.conftest import DATA
 from tests.corpus import run_cli
 
@@ -60,10 +60,10 @@ class Spy:
 
 def both(path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     """The JSON of `asmcfg PATH ARGS` through the index and through the whole-input read."""
-    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 0)
     code, indexed, err = run_cli(str(path), *args, "--json", "-", "--quiet")
     assert code == 0, err
-    monkeypatch.setattr(opening, "OPEN_BYTES", WHOLE)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", WHOLE)
     code, whole, err = run_cli(str(path), *args, "--json", "-", "--quiet")
     assert code == 0, err
     return indexed, whole
@@ -179,14 +179,14 @@ def test_a_compilation_the_log_never_printed_is_marked_and_fails_at_once(
     path = tmp_path / "cut.xml"
     path.write_bytes(data[:cut])
     out = StringIO()
-    write_index(numbered_index(str(path)), out)
+    write_index(asmcfg.open(str(path)).indexed(), out)
     rows = out.getvalue().splitlines()
     sumdiag = [row for row in rows if " 9 " in row[:20]]
     assert len(sumdiag) == 1 and sumdiag[0].endswith("Tensor4D::sumDiag  (code not in the log)")
     line = int(sumdiag[0].split()[-7])  # the line of its `<nmethod>` record, the one place the log names it
     assert data.split(b"\n")[line - 1].startswith(b"<nmethod compile_id='9'")
     assert all(not row.endswith("(code not in the log)") for row in rows if row not in sumdiag)
-    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 0)
     code, out_text, err = run_cli(str(path), "--compile-id", "9", "--json", "-")
     assert code == 1 and out_text == ""
     assert err.strip() == (

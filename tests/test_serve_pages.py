@@ -92,13 +92,13 @@ def test_a_row_of_a_large_plain_file_opens_through_the_index_as_the_whole_read_g
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the index path reads only the row's bytes; every file counts as large here, so the copy goes through it
-    from asmcfg.run import opening
+    from asmcfg.run import opening, plain as plainfile
 
     plain = tmp_path / "shapes.txt"
     plain.write_bytes(SHAPES.read_bytes())
     index = rows.build(asmcfg.open(str(plain)))
     whole = [open_compilation(Reading(str(plain)), entry.row) for entry in index.entries]
-    monkeypatch.setattr(opening, "OPEN_BYTES", 0)
+    monkeypatch.setattr(plainfile, "OPEN_BYTES", 0)
     calls: list[int] = []
     real = opening.open_one
     monkeypatch.setattr(opening, "open_one", lambda *a, **k: calls.append(1) or real(*a, **k))

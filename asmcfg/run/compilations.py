@@ -52,18 +52,25 @@ class Compilation:
 
 
 def rows(path: str, forced: DialectName | None, how: Enrichment, choose_plain: Callable[[str], str | None],
-         read: dialects.ReadOptions, meter: Meter | None = None, *, indexed: bool = False) -> Iterator[Compilation]:
+         read: dialects.ReadOptions, meter: Meter | None = None) -> Iterator[Compilation]:
     """Every compilation of the input at `path`, in input order, one at a time: from the header index when its
-    dialect has one or `indexed` asks for it (`choose_plain` gives a large compressed input's plain copy, else
-    None), else from a read of the whole input."""
+    dialect has one (`choose_plain` gives a large compressed input's plain copy, else None), else from a read of
+    the whole input."""
     name = forced or _sniffed(path)
-    if indexed or (name is not None and dialects.BY_NAME[name].seekable):
-        from asmcfg.dialects.numbering import numbered_index
-
-        found = numbered_index(choose_plain(path) or path, meter, name)
-        return _numbered(_indexed(found, how) if indexed else _or_read(_indexed(found, how), path, forced, read,
-                                                                         how))
+    if name is not None and dialects.BY_NAME[name].seekable:
+        found = index_rows(choose_plain(path) or path, name, meter, how)
+        return _or_read(found, path, forced, read, how)
     return _numbered(_read(path, forced, read, how, meter))
+
+
+def index_rows(path: str, forced: DialectName | None, meter: Meter | None,
+               how: Enrichment | None = None) -> Iterator[Compilation]:
+    """The compilations the header index finds in the plain file at `path`, in the order of their header lines,
+    whatever the dialect (`forced`, else the one the first lines name), with a recording's shares where `how` has
+    one."""
+    from asmcfg.dialects.numbering import numbered_index
+
+    return _indexed(numbered_index(path, meter, forced), how)
 
 
 def _or_read(found: Iterator[Compilation], path: str, forced: DialectName | None, read: dialects.ReadOptions,
@@ -74,7 +81,7 @@ def _or_read(found: Iterator[Compilation], path: str, forced: DialectName | None
         empty = False
         yield row
     if empty:
-        yield from _read(path, forced, read, how, None)
+        yield from _numbered(_read(path, forced, read, how, None))
 
 
 def _sniffed(path: str) -> DialectName | None:
@@ -85,13 +92,18 @@ def _sniffed(path: str) -> DialectName | None:
     return dialects.choose(head).name if head else None
 
 
-def _indexed(records: Iterator[tuple[IndexRecord, int | None]], how: Enrichment) -> Iterator[Compilation]:
-    """The index's records, in the order of their header lines (as a read gives them), with their numbers."""
-    shares = _recorded_shares(how)
+def _indexed(records: Iterator[tuple[IndexRecord, int | None]], how: Enrichment | None) -> Iterator[Compilation]:
+    """The index's records, in the order of their header lines (as a read gives them), with their numbers and
+    ordinals (`_numbered`, written out: this runs once per compilation of a whole log)."""
+    shares = _recorded_shares(how) if how is not None else {}
+    seen: dict[tuple[int | None, str], int] = {}
     for r, line in records:
-        share = shares.get(r.compile_id) if r.compile_id is not None else None
-        yield Compilation(r.compile_id, r.compiler, r.level, r.osr_bci, r.flags, r.method, r.bytecode_size,
-                          r.code_size, share, r.printed, 0, line)
+        compile_id, method = r.compile_id, r.method
+        key = (compile_id, method)
+        ordinal = seen.get(key, 0)
+        seen[key] = ordinal + 1
+        yield Compilation(compile_id, r.compiler, r.level, r.osr_bci, r.flags, method, r.bytecode_size, r.code_size,
+                          shares.get(compile_id) if compile_id is not None else None, r.printed, ordinal, line)
 
 
 def _recorded_shares(how: Enrichment) -> dict[int, float]:

@@ -16,19 +16,18 @@ from typing import TYPE_CHECKING, Any
 
 from asmcfg import dialects
 from asmcfg.model import Compiler, DialectName, Method, NoteKind, Syntax, Unprinted
-from asmcfg.run import enrich
-from asmcfg.run.choosing import Checked, nothing_selected, unprinted_of
 from asmcfg.run.compilations import Compilation
-from asmcfg.run.pipeline import Picked, Selector, Stream, open_input, pick_each, pick_one, pick_profiled
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the rest loads on first use: `--list` of a large file needs none of it
     from asmcfg.compare.match import Diff
-    from asmcfg.errors import AsmcfgError
     from asmcfg.model import Analysis
-    from asmcfg.render.listing import Listed
+    from asmcfg.run import enrich
+    from asmcfg.run.choosing import Checked
+    from asmcfg.run.matching import Listing
     from asmcfg.run.parallel import RunStats, Select
+    from asmcfg.run.pipeline import Picked, Selector, Stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +80,8 @@ class Log:
     def enrichment(self) -> enrich.Enrichment:
         """The log's records, the profile's heat and the analysis options every compilation gets, loaded on first
         use (a bad log or profile raises then)."""
+        from asmcfg.run import enrich
+
         if self._how is None:
             jdk, paths, skid = self._analysing
             self._how = enrich.load(self.log, self.profile, jdk, paths, strict_log=True, source=self.path, skid=skid)
@@ -93,26 +94,26 @@ class Log:
 
     def iter_compilations(self) -> Iterator[Compilation]:
         """`compilations()` one at a time, as they are found."""
-        return self._rows(self.enrichment, indexed=False)
+        from asmcfg.run.compilations import rows
+
+        return rows(self.path, self.input_format, self.enrichment, self._plain_of, self.options, self._meter())
 
     def indexed(self) -> Iterator[Compilation]:
         """The compilations the header index finds, one at a time, whatever the input's dialect: nothing is read
         but their headers (no heat, and perfasm's unprinted compilations are not among them)."""
-        return self._rows(enrich.Enrichment(), indexed=True)
+        from asmcfg.run.compilations import index_rows
 
-    def _rows(self, how: enrich.Enrichment, *, indexed: bool) -> Iterator[Compilation]:
-        from asmcfg.run import opening
-        from asmcfg.run.compilations import rows
+        return index_rows(self.plain() or self.path, self.input_format, self._meter())
 
-        return rows(self.path, self.input_format, how, lambda path: opening.plain_copy(path, self._decompressed),
-                    self.options, self._meter(), indexed=indexed)
+    def _plain_of(self, path: str) -> str | None:
+        from asmcfg.run.plain import plain_copy
+
+        return plain_copy(path, self._decompressed)
 
     def plain(self) -> str | None:
         """The input as a large plain file: itself, or the cache's plain copy of a large compressed one (made now,
         and noted, the first time); None for standard input and small files, which are read whole."""
-        from asmcfg.run import opening
-
-        return opening.plain_copy(self.path, self._decompressed)
+        return self._plain_of(self.path)
 
     def read(self, row: Compilation) -> Method:
         """The compilation a row of `compilations` stands for, read from the input (complete, not analysed)."""
@@ -126,6 +127,8 @@ class Log:
         """The compilation the one rule picks among those matching: the one the profile's samples land on (a perfasm
         `profile=` and no criterion), else the hottest when the input carries heat, else the last C2, else the last;
         `Picked.rule` says which. A method pattern no compilation is named by matches those that inline it."""
+        from asmcfg.run.pipeline import Selector
+
         return self.choose_by(Selector(method, compile_id, compiler))
 
     def choose_by(self, selector: Selector, *, counted: bool = True) -> Picked:
@@ -144,6 +147,10 @@ class Log:
 
     def choose_each(self, selectors: Sequence[Selector]) -> list[Picked]:
         """`choose` of each selector, reading the input once (the two sides of a diff of one input)."""
+        from asmcfg.run import enrich
+        from asmcfg.run.choosing import Checked, nothing_selected, unprinted_of
+        from asmcfg.run.pipeline import open_input, pick_each, pick_one, pick_profiled
+
         how = self.enrichment
         stream = open_input(self.path, self.input_format, self.options, meter=self._meter())
         methods = Checked(stream, self.strict, self._progress)
@@ -166,6 +173,9 @@ class Log:
         heat, analysed: the model every renderer takes, and how the profile landed on it. A compile id the log
         gives to another method is an error for a compilation analysed `alone`; one of many (`alone=False`, as
         `each` reads them) is left without the log's records."""
+        from asmcfg.run import enrich
+        from asmcfg.run.pipeline import Picked
+
         if isinstance(compilation, int):
             compilation = self.choose(compile_id=compilation)
         elif isinstance(compilation, Compilation):
@@ -189,6 +199,7 @@ class Log:
         of what `serialize` gives when that is not text; `large` says the records are larger than their input
         (fewer kept in flight); `stats` is filled in as the records come."""
         from asmcfg.run import parallel
+        from asmcfg.run.pipeline import Selector
 
         how = dataclasses.replace(self.enrichment, strict_log=False)
         select = (selector.matches if selector.any else None) if isinstance(selector, Selector) else selector
@@ -199,10 +210,11 @@ class Log:
     def each(self, selector: Selector) -> Iterator[Method]:
         """Every compilation the selector matches by its own name (else those that inline a matching method), read
         whole and complete but not analysed, in input order; none raises the error that says what the input holds."""
-        from asmcfg.run.matching import matching
+        from asmcfg.run.choosing import nothing_selected
+        from asmcfg.run.matching import matching, whole
 
         stream, methods = self._reading()
-        found = matching(methods, selector, _whole)
+        found = matching(methods, selector, whole)
         if not found:
             raise nothing_selected(stream, methods, selector)
         return (stream.complete(method) for method, _ in found)
@@ -211,7 +223,9 @@ class Log:
         """The rows `--list` shows of a read of the whole input: the compilations the selector matches by their own
         name (else those that inline a matching method) with a recording's shares, and perfasm's unprinted ones."""
         from asmcfg.render import listing
-        from asmcfg.run.matching import matching, run_labels
+        from asmcfg.run import enrich
+        from asmcfg.run.choosing import nothing_selected, unprinted_of
+        from asmcfg.run.matching import Listing, matching, run_labels
 
         stream, methods = self._reading()
         found = matching(enrich.measured(methods, self.enrichment), selector, listing.listed)
@@ -222,10 +236,14 @@ class Log:
     def reading(self) -> Stream:
         """The input opened for one read of all of it: its compilations stream by one at a time, read but not
         completed or analysed (`Stream.complete` adds what the input says after all the code)."""
+        from asmcfg.run.pipeline import open_input
+
         return open_input(self.path, self.input_format, self.options, meter=self._meter())
 
     def _reading(self) -> tuple[Stream, Checked]:
         """`reading`, its methods checked (`strict`) and counted as they pass."""
+        from asmcfg.run.choosing import Checked
+
         stream = self.reading()
         return stream, Checked(stream, self.strict, self._progress)
 
@@ -244,25 +262,6 @@ class Log:
 
     def _decompressed(self, text: str) -> None:
         self.notes.append(Note(NoteKind.DECOMPRESSED, text))
-
-
-@dataclass(frozen=True, slots=True)
-class Listing:
-    """What `--list` shows of a whole input read (`Log.listing`)."""
-
-    rows: list[Listed]
-    """A row per compilation listed, in input order."""
-    unprinted: list[Unprinted]
-    """The compilations perfasm measured but did not print, that the selector matches."""
-    runs: list[str]
-    """The JMH run of each row, when the input holds perfasm output of several runs; else empty."""
-    nothing: Callable[[], AsmcfgError]
-    """The error that says what the input holds, for a listing with no row at all."""
-
-
-def _whole(method: Method, inlined: str | None) -> Method:
-    """The compilation itself, kept whole (`Log.each`)."""
-    return method
 
 
 def _analysis(result: Analysis) -> Any:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 from asmcfg import describe
-from asmcfg.model import Method
+from asmcfg.model import Method, Unprinted
 from asmcfg.run.pipeline import Selector, Stream
+
+if TYPE_CHECKING:
+    from asmcfg.errors import AsmcfgError
+    from asmcfg.render.listing import Listed
 
 T = TypeVar("T")
 
@@ -36,3 +41,22 @@ def run_labels(stream: Stream, rows: Sequence[tuple[object, int]]) -> list[str]:
     if not origins:
         return []
     return [describe.run_label(origins[n].benchmark, origins[n].parameters) for _, n in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What `--list` shows of a whole input read (`Log.listing`)."""
+
+    rows: list[Listed]
+    """A row per compilation listed, in input order."""
+    unprinted: list[Unprinted]
+    """The compilations perfasm measured but did not print, that the selector matches."""
+    runs: list[str]
+    """The JMH run of each row, when the input holds perfasm output of several runs; else empty."""
+    nothing: Callable[[], AsmcfgError]
+    """The error that says what the input holds, for a listing with no row at all."""
+
+
+def whole(method: Method, inlined: str | None) -> Method:
+    """The compilation itself, kept whole (what `Log.each` keeps of each one `matching` finds)."""
+    return method

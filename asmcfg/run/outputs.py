@@ -109,14 +109,15 @@ def ignored(options: Options, outputs: Sequence[Named]) -> str | None:
 
 
 def problem(outputs: Sequence[Named], inputs: Sequence[Named], source_path: Iterable[str] = ()) -> str | None:
-    """Two outputs on stdout, an output that is an input, or two outputs that are one file; else None."""
+    """Two outputs on stdout, an output that is an input, two outputs that are one file, or an output named for
+    another format than its flag writes; else None."""
     on_stdout = [o for o in outputs if o.path == STD]
     if len(on_stdout) > 1:
         both = "both" if len(on_stdout) == 2 else "all"
         return f"{_flags(on_stdout)} {both} write to stdout: give all but one of them a FILE"
     files = [o for o in outputs if o.path != STD]
     for output in files:
-        clash = _input_clash(output, inputs, source_path) or _kind_clash(output)
+        clash = _input_clash(output, inputs, source_path)
         if clash is not None:
             return clash
     seen: dict[tuple[int, int] | str, Named] = {}
@@ -127,7 +128,7 @@ def problem(outputs: Sequence[Named], inputs: Sequence[Named], source_path: Iter
         if key in seen:
             return f"{seen[key].flag} and {output.flag} both write {output.path}: give each its own FILE"
         seen[key] = output
-    return None
+    return next(filter(None, map(_kind_clash, files)), None)
 
 
 WRITES = {"--svg": ("svg",), "--html": ("html", "htm"), "--json": ("json",), "--jsonl": ("jsonl", "json", "ndjson"),
