@@ -52,10 +52,12 @@ class ServeOptions:
 
 def serve(options: ServeOptions) -> int:
     """Run the server until stopped (Ctrl-C raises KeyboardInterrupt, SIGTERM `Stopped`: the guard's exit codes)."""
+    from asmcfg.processes import start
     from asmcfg.serve import app, board, links, pages, rows
     from asmcfg.sources.lines import display_name
 
     started = time.perf_counter()
+    start.preload(board.PRELOAD)  # the background analysis starts from the forkserver: the server runs threads
     options = _recorded(options)
     how = _enrichment(options) if options.log or options.profile else None  # a bad one: an error, no URL
     index = rows.build(options.reading)
@@ -199,8 +201,7 @@ def page_options(result: Analysis, source_path: tuple[str, ...], renderer: str, 
 
 
 def _preload() -> None:
-    """Import what the pages and the analysis use, before the analysis forks: a worker forked while another thread
-    holds an import lock would wait for it forever."""
+    """Import what the pages use, in the background, before the first is asked for."""
     import asmcfg.analyses
     import asmcfg.cfg.build
     import asmcfg.isa
