@@ -12,12 +12,13 @@ import pickle
 import struct
 import sys
 from collections.abc import Callable, Iterator
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
-from multiprocessing.reduction import ForkingPickler
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from asmcfg.processes import start
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 T = TypeVar("T")
 Send = Callable[[Any], None]
@@ -55,6 +56,8 @@ class Child(Generic[T]):
 
     def ready(self, timeout: float) -> bool:
         """True once a message, or the end of the messages, can be read without waiting (within `timeout` seconds)."""
+        from multiprocessing.connection import wait
+
         return len(wait([self._reader], timeout)) > 0
 
     def receive(self) -> Any:
@@ -135,6 +138,8 @@ class _Sender:
 
     def send(self, value: Any) -> None:
         """Write `value` pickled after what is kept, as far as the pipe has room (waiting for room past HELD bytes)."""
+        from multiprocessing.reduction import ForkingPickler
+
         start.picklable()  # the records of modules imported since go through too
         data = ForkingPickler.dumps(value, pickle.HIGHEST_PROTOCOL)
         self._pending += _SIZE.pack(len(data))

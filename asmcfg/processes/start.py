@@ -4,20 +4,19 @@ its parent alone, and killed with it."""
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import sys
-import threading
 from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
-from multiprocessing.context import BaseContext
-from multiprocessing.reduction import ForkingPickler
+from typing import TYPE_CHECKING
 
-from asmcfg.model.factory import rebuilt
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
-FORK = "fork" in multiprocessing.get_all_start_methods()
-"""True where a process can be forked (not on Windows)."""
+FORK = hasattr(os, "fork")
+"""True where a process can be forked (not on Windows). Nothing here is imported before a process is started: a run
+that starts none (one compilation read) does not pay for `multiprocessing`."""
 STOPPING = (signal.SIGTERM, signal.SIGHUP)
 """The signals a parent is stopped by; a process started here dies of them, left to its parent otherwise."""
 _PR_SET_PDEATHSIG = 1
@@ -31,12 +30,15 @@ _SEEN = [0]
 def forkable() -> bool:
     """True when this process may be forked: it can be, and no other thread runs (a forked copy of a threaded process
     holds the locks its other threads held then, an import's or the allocator's, and may wait for them forever)."""
-    return FORK and threading.active_count() == 1
+    threading = sys.modules.get("threading")  # never imported: no thread was started from Python
+    return FORK and (threading is None or threading.active_count() == 1)
 
 
 def context() -> BaseContext:
     """The processes started now: forked where `forkable`, else from the forkserver (its server process, started by
     fork and exec, runs no thread; what the process runs is pickled to it), else spawned (Windows)."""
+    import multiprocessing
+
     if forkable():
         return multiprocessing.get_context("fork")
     if "forkserver" in multiprocessing.get_all_start_methods():
@@ -80,6 +82,10 @@ def picklable() -> None:
     mypyc gives each class it compiles a `__setstate__` that sets the fields one by one with `setattr`, which a frozen
     dataclass refuses: such records are sent as their class and fields, and rebuilt by calling the class. In the
     pure-Python build no class is compiled and nothing changes."""
+    from multiprocessing.reduction import ForkingPickler
+
+    from asmcfg.model.factory import rebuilt
+
     modules = list(sys.modules.items())
     if len(modules) == _SEEN[0]:
         return
