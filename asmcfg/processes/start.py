@@ -49,9 +49,18 @@ def context() -> BaseContext:
 
 
 def preload(modules: Iterable[str]) -> None:
-    """Modules the forkserver imports once, when it starts, so that the processes it forks need not (a process that
-    starts there imports its function's module)."""
+    """Modules the forkserver imports once, when it starts (`warm`), so that the processes it forks need not (a
+    process that starts there imports its function's module)."""
     _PRELOAD.extend(name for name in modules if name not in _PRELOAD)
+
+
+def warm() -> None:
+    """Where processes start from the forkserver, start it now: it imports its preloads while this process goes on,
+    instead of when the first process is asked for."""
+    if context().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 def started(parent: int | None) -> None:

@@ -86,6 +86,7 @@ def serve(options: ServeOptions) -> int:
         analysis. Not in the main thread: Ctrl-C lands there, and one landing in an import would leave the
         interpreter to end by SIGINT rather than with the guard's status 130."""
         nonlocal how
+        start.warm()  # the analysis's forkserver imports what it runs meanwhile
         try:
             ready = how or _enrichment(options)
             _preload()
