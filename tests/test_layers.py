@@ -14,6 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "asmcfg"
 STAGES = (
     ("asmcfg", "asmcfg.errors", "asmcfg.model", "asmcfg.describe"),
     ("asmcfg.hotspot", "asmcfg.isa"),
+    ("asmcfg.processes",),
     ("asmcfg.sources",),
     ("asmcfg.dialects",),
     ("asmcfg.cfg",),
@@ -29,8 +30,10 @@ STAGES = (
 """The pipeline's stages in order; a module may import its own stage and the ones before it.
 
 HotSpot's tables and the ISA tables come before the readers because the hex reader decodes with the ISA
-tables and every reader names HotSpot's section markers. `asmcfg diff` compares two analyses and draws them
-side by side with the DOT renderer's labels, so it follows `render`; `run/diff.py` carries it out."""
+tables and every reader names HotSpot's section markers. Processes for parallel work are started one way
+(`asmcfg.processes`) by the readers, the runs and `serve` alike, so that comes before all of them. `asmcfg diff`
+compares two analyses and draws them side by side with the DOT renderer's labels, so it follows `render`;
+`run/diff.py` carries it out."""
 TOP_LEVEL = {"__init__", "__main__", "errors", "terminal", "describe", "cli", "launch", "help_text"}
 """Top-level modules: what every stage shares (the records are the `model` package; `terminal` makes the text
 errors and renderers write for a person safe to show, and loads nothing)."""

@@ -109,7 +109,7 @@ def test_a_pass_shared_with_a_forked_process_finds_what_one_process_finds(
         assert [passes.line_of(view, at) for at in offsets] == counted
         monkeypatch.setattr(passes, "COUNT_BYTES", count_bytes)
         monkeypatch.setattr(passes, "SHARED_BYTES", 0)  # every pass shared, its middle on a chunk boundary
-        monkeypatch.setattr(passes, "Forked", Counting)
+        monkeypatch.setattr(passes, "Child", Counting)
         Counting.made = 0
         assert {n: lines_with(view, needle(n)) for n in (1, 7, 175)} == alone
         assert [passes.line_of(view, at) for at in offsets] == counted
@@ -117,11 +117,11 @@ def test_a_pass_shared_with_a_forked_process_finds_what_one_process_finds(
     assert all(alone.values())
 
 
-class Counting(passes.Forked[Any]):
+class Counting(passes.Child[Any]):
     """A forked pass that counts how many were made."""
 
     made = 0
 
-    def __init__(self, function: Callable[[], Any], reducers: dict[type, Any]) -> None:
+    def __init__(self, function: Callable[[Any], None], name: str, *, forked: bool = False) -> None:
         Counting.made += 1
-        super().__init__(function, reducers)
+        super().__init__(function, name, forked=forked)

@@ -6,13 +6,13 @@ import subprocess
 import sys
 import textwrap
 
-from asmcfg.run import pool
+from asmcfg.processes import pool
 
 SCRIPT = textwrap.dedent(
     """
     import os, signal
     from asmcfg.errors import WorkerError
-    from asmcfg.run import pool
+    from asmcfg.processes import pool
 
     parent = os.getpid()
 

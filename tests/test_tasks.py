@@ -3,7 +3,6 @@ of the log gives, in the same order."""
 
 from __future__ import annotations
 
-import functools
 import gzip
 import os
 from collections.abc import Callable
@@ -15,8 +14,8 @@ import pytest
 from asmcfg.dialects.logcompilation import tasks
 from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.dialects.logcompilation.tasks import index_log
-from asmcfg.dialects.scan import Forked, Reducer
 from asmcfg.model import TrapOrigin
+from asmcfg.processes.child import Child
 from asmcfg.render.json import jsonl_record
 from asmcfg.run import parallel
 from tests.conftest import DATA
@@ -86,7 +85,7 @@ def test_a_log_that_ends_inside_a_task_keeps_the_records_before_the_end(tmp_path
     assert_same_records(plain("inlining-jdk17.xml.gz", tmp_path, keep), 997)
 
 
-class Counted(Forked[Any]):
+class Counted(Child[Any]):
     """A forked index that counts the results taken from it."""
 
     taken = 0
@@ -97,11 +96,15 @@ class Counted(Forked[Any]):
         return found
 
 
-class Failing(Forked[Any]):
+class Failing(Child[Any]):
     """A forked index whose process fails."""
 
-    def __init__(self, function: Callable[[], Any], reducers: dict[type, Reducer]) -> None:
-        super().__init__(functools.partial(os.stat, "/no/such/file"), reducers)
+    def __init__(self, function: Callable[[Any], None], name: str, *, forked: bool = False) -> None:
+        super().__init__(_fail, name, forked=forked)
+
+
+def _fail(send: Callable[[Any], None]) -> None:
+    send(os.stat("/no/such/file"))
 
 
 @pytest.mark.parametrize("name", LOGS)
@@ -111,7 +114,7 @@ def test_a_log_indexed_on_two_cores_gives_the_index_of_one(
     path = plain(name, tmp_path)
     size = path.stat().st_size
     whole = index_log(str(path))  # a small log: indexed in one process
-    monkeypatch.setattr(tasks, "Forked", Counted)
+    monkeypatch.setattr(tasks, "Child", Counted)
     Counted.taken = 0
     cuts = range(0, size, max(size // 29, 1))  # the forked process starts between tasks, inside them, inside traps
     for cut in cuts:
@@ -125,7 +128,7 @@ def test_a_log_indexed_on_two_cores_gives_the_index_of_one(
 def test_a_failed_forked_index_is_made_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = plain("jdk17-Eq-inlined-trap.xml.gz", tmp_path)
     whole = index_log(str(path))
-    monkeypatch.setattr(tasks, "Forked", Failing)
+    monkeypatch.setattr(tasks, "Child", Failing)
     split = index_log(str(path), cut=path.stat().st_size // 3)
     assert (split.outside, split.spans) == (whole.outside, whole.spans)
 

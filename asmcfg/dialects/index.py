@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from asmcfg import dialects
 from asmcfg.dialects.base import Buffer, IndexRecord, Scan, Search, Window
 from asmcfg.dialects.header import header_fields, section_bounds
-from asmcfg.dialects.scan import FORK, Serial, Split
+from asmcfg.dialects.scan import Serial, Split
 from asmcfg.errors import InputError
 from asmcfg.model import Compiler, DialectName
 from asmcfg.model.make import maker
+from asmcfg.processes.start import forkable
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import fill, mapped, open_binary
 
@@ -159,7 +160,7 @@ def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None, begin: i
     bytes are over SPLIT_BYTES."""
     size = len(view) - begin
     if cut is None:
-        if size <= SPLIT_BYTES or not FORK:
+        if size <= SPLIT_BYTES or not forkable():
             return Serial(_mapped(view, meter, begin))
         step = _step()
         cut = round(size * SHARE / step) * step

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import functools
 import mmap
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from asmcfg.dialects.scan import FORK, Forked
 from asmcfg.model.make import compiled
+from asmcfg.processes.child import Child
+from asmcfg.processes.start import forkable
 from asmcfg.sources.split import named_jdk
 
 COUNT_BYTES = 16 << 20
@@ -53,10 +53,13 @@ def survey(view: mmap.mmap, looks: Sequence[Look], first: int = 0, last: int | N
     last = -(-len(view) // COUNT_BYTES) if last is None else last
     middle = (first + last) // 2 if (last - first) * COUNT_BYTES >= SHARED_BYTES else first
     work = functools.partial(_looked, view, looks, middle, last)
-    later = _forked(work) if _shared(middle > first) else None
+    later = _forked(work) if middle > first and forkable() else None
     found = _looked(view, looks, first, middle if later is not None else last)
     if later is not None:
-        found += later.result() or work()
+        try:
+            found += later.result() or work()
+        finally:
+            later.cancel()
     return found
 
 
@@ -265,14 +268,10 @@ def _keep(path: str | None, counts: list[Count]) -> None:
         cache.store(_CACHED, path, {"chunk": COUNT_BYTES, "counts": counts})
 
 
-def _shared(worth: bool) -> bool:
-    """True when a pass worth sharing may be shared with a forked process: not where none can be forked, nor while
-    other threads run (as in `serve`: a forked copy of a threaded process may wait forever on a lock one held)."""
-    return worth and FORK and threading.active_count() == 1
-
-
-def _forked(function: Callable[[], T]) -> Forked[T] | None:
+def _forked(function: Callable[[], T]) -> Child[T] | None:
+    """`function` run in a forked process (it reads the mapped file); None when no process can be forked now (the
+    pass is made here)."""
     try:
-        return Forked(function, {})
-    except OSError:  # no process can be forked now: the pass is made here
+        return Child(lambda send: send(function()), "asmcfg-pass", forked=True)
+    except OSError:
         return None

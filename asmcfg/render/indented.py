@@ -1,10 +1,19 @@
-"""JSON text indented by one blank a level, exactly as `json.dumps(value, indent=1)` writes it, in half the time.
+"""JSON text indented by one blank a level, exactly as `json.dumps(value, indent=1)` writes it, in 30-60% of the
+time.
 
 The standard library only indents with its pure-Python encoder, which runs a generator per container and passes
 every piece of text up through each level; here one call per container appends its pieces to one list, joined
 once. Strings go through the same C function the encoder uses (`encode_basestring_ascii`), numbers through the
 same `repr`s, so the text is the same: `tests/test_indented_json.py` compares the two on generated documents and
 on the `--json` outputs of real dumps, perfasm output, a LogCompilation log and a diff.
+
+Why not the standard library: where the output is large, a user would wait for it. Measured in one script on the
+values the runs wrote (CPU seconds, best of three; the texts identical), `json.dumps(indent=1)` took 0.152 s
+against 0.044 s for the 1.7 MB of `--list --json` of the 336 MB LogCompilation log (10% more for the whole run),
+0.387 s against 0.187 s for `--all --json` of the record folder `jdk17-Recompile` (5.6 MB; 5.5% more) and 5.57 s
+against 3.34 s for `--all --json` of `jdk17-JavacLoop-c2print` (95 MB; 4.6% more). One compilation's `--json`
+differs by milliseconds, and `--jsonl` writes compact lines with the standard library's C encoder
+(`benchmarks/bench_json.py`).
 """
 
 from __future__ import annotations

@@ -21,8 +21,9 @@ from asmcfg.dialects import ReadOptions
 from asmcfg.errors import StrictError, WorkerError
 from asmcfg.facts.counts import counts
 from asmcfg.model import Analysis, DialectName, Method
+from asmcfg.processes import pool
 from asmcfg.render.jsonl import COMPACT
-from asmcfg.run import YOUNG_COLLECTION, pool
+from asmcfg.run import YOUNG_COLLECTION
 from asmcfg.run.enrich import Enrichment, enrich
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import heapq
 import os
-import signal
 import threading
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -15,9 +15,8 @@ from asmcfg import describe
 from asmcfg.model import CallKind
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-
     from asmcfg.model import Analysis
+    from asmcfg.processes.child import Send
     from asmcfg.run.enrich import Enrichment
     from asmcfg.serve.opening import Reading
     from asmcfg.serve.rows import Index
@@ -164,48 +163,41 @@ def _static_lists(index: Index) -> dict[str, Any]:
 def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event) -> None:
     """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body).
 
-    The analysis runs in a forked process of its own (and the workers it forks): the server's threads never wait
-    for the GIL behind it, and stopping it is one kill, whatever it is computing."""
-    import multiprocessing
+    The analysis runs in a process of its own (and the workers it forks): the server's threads never wait for the
+    GIL behind it, and stopping it is one kill, whatever it is computing. The server runs threads, so that process
+    starts from the forkserver (`processes.start`), not as a fork of the server."""
+    from asmcfg.processes.child import Child
 
-    context = multiprocessing.get_context("fork")
-    receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_analyse, args=(reading, how, sending, os.getpid()),
-                            name="asmcfg-facts")
-    child.start()
-    sending.close()
+    child: Child[None] = Child(functools.partial(_analyse, reading, how), "asmcfg-facts")
     problem = None
     try:
         while not stop.is_set():
-            if not receiving.poll(0.2):
+            if not child.ready(0.2):
                 continue
-            batch = receiving.recv()
+            batch = child.receive()
             if isinstance(batch, str):  # why the analysis stopped
                 problem = batch
                 break
             for record in batch:
                 board.add(record)
     except EOFError:  # the analysis ended
-        pass
+        if not child.ended():
+            problem = "the analysis process stopped before it finished (killed, or out of memory)"
     finally:
-        if child.is_alive():
-            child.kill()  # its workers die with it
-        child.join()
-        receiving.close()
+        child.cancel()  # its workers die with it
         board.stop(problem)
 
 
-def _analyse(reading: Reading, how: Enrichment, out: Connection, parent: int) -> None:
-    """In the forked process: analyse every compilation on all cores and send the reduced records, a few at a
+PRELOAD = ("asmcfg.run.parallel", "asmcfg.render.facts", "asmcfg.analyses", "asmcfg.cfg.build", "asmcfg.serve.board")
+"""What the background analysis imports, imported once by the forkserver it starts from."""
+
+
+def _analyse(reading: Reading, how: Enrichment, send: Send) -> None:
+    """In the analysis's process: analyse every compilation on all cores and send the reduced records, a few at a
     time; the last message, if any, says why it stopped. Ctrl-C goes to the server, which ends this process."""
     from asmcfg import dialects
-    from asmcfg.dialects.scan import die_with_parent
     from asmcfg.run import parallel
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for caught in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(caught, signal.SIG_DFL)
-    die_with_parent(parent)
     with contextlib.suppress(OSError):
         os.nice(BACKGROUND_NICE)  # a page asked for goes first: its process keeps its priority
     options = dialects.ReadOptions(reading.syntax) if reading.syntax is not None else None
@@ -215,11 +207,9 @@ def _analyse(reading: Reading, how: Enrichment, out: Connection, parent: int) ->
                                             options=options):
             batch.append(record)
             if len(batch) >= _SENT:
-                out.send(batch)
+                send(batch)
                 batch = []
-        out.send(batch)
+        send(batch)
     except Exception as exc:  # the index and the pages stay usable: the page shows why the columns stopped
-        out.send(batch)
-        out.send(f"{type(exc).__name__}: {exc}")
-    finally:
-        out.close()
+        send(batch)
+        send(f"{type(exc).__name__}: {exc}")

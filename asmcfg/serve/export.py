@@ -16,7 +16,6 @@ import functools
 import gc
 import itertools
 import json
-import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from asmcfg import describe
 from asmcfg.errors import SelectionError
+from asmcfg.processes import start
 from asmcfg.render import html
 from asmcfg.render.files import atomic_bytes, atomic_folder, write_to
 from asmcfg.render.svg import Renderer
@@ -79,7 +79,7 @@ def _run(options: Options, log: Log, progress: Progress) -> int:
     if options.top is not None:
         select = top.kept(top.top(options, how, select))
     source = display_name(options.input)
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    context = start.context()  # the workers' (`processes.pool`): their shared budget is made for them
     budget = _Budget(context.Condition(), context.Value("i", 0), options.render_timeout)
     with atomic_folder(options.html) as folder:
         records = os.path.join(folder, RECORDS)

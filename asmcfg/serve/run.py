@@ -55,10 +55,12 @@ class ServeOptions:
 
 def serve(options: ServeOptions) -> int:
     """Run the server until stopped (Ctrl-C raises KeyboardInterrupt, SIGTERM `Stopped`: the guard's exit codes)."""
+    from asmcfg.processes import start
     from asmcfg.serve import app, board, links, pages, rows
     from asmcfg.sources.lines import display_name
 
     started = time.perf_counter()
+    start.preload(board.PRELOAD)  # the background analysis starts from the forkserver: the server runs threads
     log = _opened(options)
     options = replace(options, reading=replace(options.reading, path=log.path), profile=log.profile)
     how = _enrichment(log) if options.log or options.profile else None  # a bad one: an error, no URL
@@ -89,6 +91,7 @@ def serve(options: ServeOptions) -> int:
         analysis. Not in the main thread: Ctrl-C lands there, and one landing in an import would leave the
         interpreter to end by SIGINT rather than with the guard's status 130."""
         nonlocal how
+        start.warm()  # the analysis's forkserver imports what it runs meanwhile
         try:
             ready = how or _enrichment(log)
             _preload()
@@ -202,8 +205,7 @@ def page_options(result: Analysis, source_path: tuple[str, ...], renderer: str, 
 
 
 def _preload() -> None:
-    """Import what the pages and the analysis use, before the analysis forks: a worker forked while another thread
-    holds an import lock would wait for it forever."""
+    """Import what the pages use, in the background, before the first is asked for."""
     import asmcfg.analyses
     import asmcfg.cfg.build
     import asmcfg.isa

@@ -3,25 +3,27 @@
 The hottest when the input or `--profile` measured any heat, else the largest (bytes of `main code`), ties in
 input order.
 Ranking analyses every compilation (on all cores, each through `enrich`, as the export's run), so it runs in a
-forked process of its own: the process that then forks the export's workers does not keep that run's heap.
+process of its own (`processes.child`): the process that then forks the export's workers does not keep that run's
+heap.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import json
-import multiprocessing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from asmcfg import describe, dialects
 from asmcfg.errors import AsmcfgError, WorkerError
+from asmcfg.processes import start
+from asmcfg.processes.child import Child
 from asmcfg.run import parallel
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-
     from asmcfg.model import Analysis, Method
+    from asmcfg.processes.child import Send
     from asmcfg.run.enrich import Enrichment
     from asmcfg.run.options import Options
 
@@ -58,39 +60,30 @@ def kept(keys: set[Key]) -> Callable[[Method], bool]:
 
 
 def _ranked(options: Options, how: Enrichment, select: parallel.Select | None) -> list[dict[str, Any]]:
-    """Every selected compilation's `_measure`, from a forked process (here where forking is not available)."""
-    if "fork" not in multiprocessing.get_all_start_methods():
+    """Every selected compilation's `_measure`, from a process of its own (here where none can be forked)."""
+    if not start.FORK:
         return _measured(options, how, select)
-    context = multiprocessing.get_context("fork")
-    receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(options, how, select, sending), name="asmcfg-top")
-    child.start()
-    sending.close()
+    child: Child[Any] = Child(functools.partial(_child, options, how, select), "asmcfg-top")
     try:
-        answer = receiving.recv()
-    except EOFError:
-        raise WorkerError("the process ranking --top stopped before it finished (killed, or out of memory)") from None
+        answer = child.result()
     finally:
-        if child.is_alive() and not receiving.poll():
-            child.kill()  # stopped here (Ctrl-C): its workers die with it
-        child.join()
-        receiving.close()
+        child.cancel()  # stopped here (Ctrl-C): its workers die with it
+    if answer is None:
+        raise WorkerError("the process ranking --top stopped before it finished (killed, or out of memory)")
     if isinstance(answer, tuple):  # an error: its class, message, source and line
         kind, message, source, line = answer
         raise kind(message, source, line)
     return answer  # type: ignore[no-any-return]
 
 
-def _child(options: Options, how: Enrichment, select: parallel.Select | None, out: Connection) -> None:
-    """In the forked process: rank, and send the records or the error."""
+def _child(options: Options, how: Enrichment, select: parallel.Select | None, send: Send) -> None:
+    """In the ranking's process: rank, and send the records or the error."""
     try:
-        out.send(_measured(options, how, select))
+        send(_measured(options, how, select))
     except AsmcfgError as error:
-        out.send((type(error), error.message, error.source, error.line))
+        send((type(error), error.message, error.source, error.line))
     except Exception as exc:  # a bug: said as one, the way the guard says it
-        out.send((WorkerError, f"ranking --top failed: {type(exc).__name__}: {exc}", "", 0))
-    finally:
-        out.close()
+        send((WorkerError, f"ranking --top failed: {type(exc).__name__}: {exc}", "", 0))
 
 
 def _measured(options: Options, how: Enrichment, select: parallel.Select | None) -> list[dict[str, Any]]:

@@ -19,9 +19,10 @@ from typing import TypeVar
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect, read_log
 from asmcfg.dialects.logcompilation.logxml import TrapCollector
 from asmcfg.dialects.logcompilation.tasklines import task_id, task_line
-from asmcfg.dialects.scan import FORK, Forked, Reducer
 from asmcfg.model import LogInline, LogTrap
-from asmcfg.model.factory import rebuilt, replace
+from asmcfg.model.factory import replace
+from asmcfg.processes import start
+from asmcfg.processes.child import Child, Send
 from asmcfg.sources.split import Fillable, line_blocks, open_binary
 
 BLOCK = 4 << 20
@@ -117,7 +118,7 @@ def _start(span: Span) -> int:
 
 def index_log(path: str, chunk: int = BLOCK, cut: int | None = None) -> LogIndex:
     """The log at `path` indexed in one pass, `chunk` bytes at a time; a compressed log is read whole instead (it
-    cannot be read in place). A file over SPLIT_BYTES is indexed on two cores: a forked process indexes it from
+    cannot be read in place). A file over SPLIT_BYTES is indexed on two cores: a second process indexes it from
     the first line after its middle (after byte `cut` when given, for a test's small file) while this one indexes
     up to there."""
     indexer = _Indexer()
@@ -136,10 +137,10 @@ def index_log(path: str, chunk: int = BLOCK, cut: int | None = None) -> LogIndex
 
 
 def _half(stream: io.BufferedReader, cut: int | None) -> int | None:
-    """Where a forked process starts to index: the first line start after the middle of the file (or after
+    """Where the second process starts to index: the first line start after the middle of the file (or after
     `cut`); None to index it all here."""
     size = os.fstat(stream.fileno()).st_size
-    if not FORK or (cut is None and size <= SPLIT_BYTES):
+    if not start.FORK or (cut is None and size <= SPLIT_BYTES):
         return None
     stream.seek(size // 2 if cut is None else cut)
     stream.readline()
@@ -148,12 +149,16 @@ def _half(stream: io.BufferedReader, cut: int | None) -> int | None:
     return half if 0 < half < size else None
 
 
-def _forked(path: str, half: int, chunk: int) -> Forked[_Indexer] | None:
-    """The index of the lines from `half` on, made in a forked process; None when no process can be forked."""
+def _forked(path: str, half: int, chunk: int) -> Child[_Indexer] | None:
+    """The index of the lines from `half` on, made in a process of its own; None when none can be started."""
     try:
-        return Forked(functools.partial(_indexed_from, path, half, chunk), _SENT)
+        return Child(functools.partial(_send_indexed, path, half, chunk), "asmcfg-index")
     except OSError:
         return None
+
+
+def _send_indexed(path: str, start: int, chunk: int, send: Send) -> None:
+    send(_indexed_from(path, start, chunk))
 
 
 def _indexed_from(path: str, start: int, chunk: int) -> _Indexer:
@@ -164,10 +169,6 @@ def _indexed_from(path: str, start: int, chunk: int) -> _Indexer:
         indexer.read(stream, chunk, path)
     indexer.finish()
     return indexer
-
-
-_SENT: dict[type, Reducer] = {Span: rebuilt, LogTrap: rebuilt, LogInline: rebuilt}
-"""The records the forked process sends back, rebuilt by calling their classes."""
 
 
 class _Upto:
@@ -202,10 +203,10 @@ class _Indexer:
         for data, end in line_blocks(stream, chunk, source):
             self.feed(data, end)
 
-    def read_halves(self, stream: io.BufferedReader, half: int, later: Forked[_Indexer], chunk: int,
+    def read_halves(self, stream: io.BufferedReader, half: int, later: Child[_Indexer], chunk: int,
                     source: str) -> None:
         """The lines of `stream` up to offset `half` here, and those after it from `later`, which indexes them in
-        a forked process; here too when that process fails, or when a task or a trap is open at `half` (a fresh
+        a process of its own; here too when that process fails, or when a task or a trap is open at `half` (a fresh
         start there would not read the same)."""
         try:
             self.read(_Upto(stream, half), chunk, source)

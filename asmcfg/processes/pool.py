@@ -5,10 +5,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-import multiprocessing
 import multiprocessing.process
 import os
-import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -17,9 +15,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from asmcfg.dialects.scan import die_with_parent
 from asmcfg.errors import WorkerError
-from asmcfg.run import compiled, signals
+from asmcfg.processes import start
 
 Batch = TypeVar("Batch")
 Result = TypeVar("Result")
@@ -36,11 +33,11 @@ _FUNCTION: Callable[[Any], Any] | None = None
 def ordered(function: Callable[[Batch], Result], batches: Iterator[Batch], processes: int) -> Iterator[Result]:
     """`function` of each batch, in order, on `processes` processes (this one included).
 
-    One process, or an input of a single batch, runs here. Otherwise `processes - 1` forked workers take
-    batches while this process reads the input, writes the results and runs batches itself whenever the
-    workers have enough queued: one process fewer keeps memory down. `function` need not be picklable
-    where processes are forked; batches and results are sent between processes. A worker that stops before
-    returning its batch (killed, out of memory) raises `WorkerError`.
+    One process, or an input of a single batch, runs here. Otherwise `processes - 1` workers (started as
+    `start.context` says) take batches while this process reads the input, writes the results and runs batches
+    itself whenever the workers have enough queued: one process fewer keeps memory down. `function` need not be
+    picklable where the workers are forked; batches and results are sent between processes. A worker that stops
+    before returning its batch (killed, out of memory) raises `WorkerError`.
     """
     first = next(batches, None)
     second = next(batches, None) if first is not None else None
@@ -57,16 +54,16 @@ class _Done(Generic[Result]):
 
 
 def _shared(function: Callable[[Batch], Result], batches: Iterator[Batch], processes: int) -> Iterator[Result]:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    context = start.context()
     helpers = processes - 1
-    compiled.picklable()  # records of the optional compiled build go through the pipes too
+    start.picklable()  # records of the optional compiled build go through the pipes too
     gc.freeze()  # forked workers then share the objects made so far instead of copying them when GC runs
     interval = sys.getswitchinterval()
     # The pool's threads here move batches and results through pipes a chunk at a time, each chunk waiting for
     # the GIL while this thread computes: a short switch interval keeps the workers from stalling on them.
     sys.setswitchinterval(_SWITCH)
-    pool = ProcessPoolExecutor(helpers, context, _init, (function, os.getpid()))
+    parent = os.getpid() if context.get_start_method() == "fork" else None
+    pool = ProcessPoolExecutor(helpers, context, _init, (function, parent))
     try:
         window: deque[Any] = deque()
         for batch in batches:
@@ -113,15 +110,12 @@ def _kill(pool: ProcessPoolExecutor) -> None:
             writer.close()
 
 
-def _init(function: Callable[[Any], Any], parent: int) -> None:
+def _init(function: Callable[[Any], Any], parent: int | None) -> None:
     """In a worker: the function to run; killed with this process's parent, and stopped by it alone (the
     parent handles Ctrl-C, SIGTERM and SIGHUP, and ends its workers)."""
     global _FUNCTION
     _FUNCTION = function
-    for caught in signals.CAUGHT:
-        signal.signal(caught, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(parent)
+    start.started(parent)
 
 
 def _call(batch: Any) -> Any:
