@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
+import asmcfg
 from asmcfg.dialects import index
-from asmcfg.dialects.index import IndexRecord, index_file, index_stream
+from asmcfg.dialects.index import index_file, index_stream
 from asmcfg.errors import InputError
 from asmcfg.model import Compiler
 from asmcfg.processes import child, start
 from asmcfg.render import listing
+from asmcfg.run.compilations import Compilation
 from asmcfg.sources.split import mapped
 from tests.conftest import DATA
 
@@ -75,23 +77,23 @@ def test_compressed_empty_and_stdin_are_not_mapped(tmp_path: Path) -> None:
 
 
 def test_index_rows_written_in_batches_are_the_rows_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    records = list(index_file(str(LOGC / "javac-jdk17-excerpt.xml.gz")))
+    records = list(asmcfg.open(str(LOGC / "javac-jdk17-excerpt.xml.gz")).indexed())
     one_by_one = io.StringIO()
     monkeypatch.setattr(listing, "_BATCH", 1)
-    assert listing.write_index(((r, None) for r in records), one_by_one) == len(records)
+    assert listing.write_index(iter(records), one_by_one) == len(records)
     monkeypatch.setattr(listing, "_BATCH", 3)
     batched = io.StringIO()
-    assert listing.write_index(((r, None) for r in records), batched) == len(records)
+    assert listing.write_index(iter(records), batched) == len(records)
     assert batched.getvalue() == one_by_one.getvalue()
     rows = one_by_one.getvalue().splitlines()[1:]
     assert [int(row.split()[1]) for row in rows] == [r.compile_id for r in records] and len(records) > 3
 
 
 def test_rows_found_before_the_input_ends_badly_are_written(monkeypatch: pytest.MonkeyPatch) -> None:
-    records = list(index_file(str(LOGC / "hsdis-jdk17-Tensor4D.txt.gz")))
+    records = list(asmcfg.open(str(LOGC / "hsdis-jdk17-Tensor4D.txt.gz")).indexed())
 
-    def ending_badly() -> Iterator[tuple[IndexRecord, int | None]]:
-        yield from ((r, None) for r in records[:2])
+    def ending_badly() -> Iterator[Compilation]:
+        yield from records[:2]
         raise InputError("input ends badly: truncated", "x.gz")
 
     out = io.StringIO()

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+import asmcfg
 from asmcfg.processes import start
 from asmcfg.run.enrich import Enrichment
 from asmcfg.serve import board, rows
@@ -20,7 +21,7 @@ SHAPES = DATA / "nohsdis" / "jdk17-Shapes-print-nohsdis.txt"
 
 def test_the_background_analysis_is_not_forked_from_the_threaded_server(monkeypatch: pytest.MonkeyPatch) -> None:
     reading = Reading(str(SHAPES))
-    found = board.Board(rows.build(reading))
+    found = board.Board(rows.build(asmcfg.open(reading.path)))
     forked: list[int] = []
     fork = os.fork
 
