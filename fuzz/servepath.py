@@ -29,6 +29,7 @@ from properties import require
 from asmcfg.model import DialectName
 from asmcfg.render.html import PageOptions, Render
 from asmcfg.run import enrich
+from asmcfg.run.log import Log
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.serve import app, links, pages, rows
 from asmcfg.serve.opening import Reading, open_compilation
@@ -48,7 +49,7 @@ _ROWS = re.compile(r'<script type="application/json" id="data">(.*?)</script>', 
 def check(path: Path, forced: str | None, render: Render) -> None:
     """Serve the case's file and make the requests; a property that fails raises Violation."""
     reading = Reading(str(path), DialectName(forced) if forced else None)
-    index = rows.build(reading)
+    index = rows.build(Log(str(path), input_format=reading.dialect))
     if not index.entries:
         raise no_methods_error(str(path))
     addresses = index.links()
