@@ -2,8 +2,8 @@
 FILE` serves it (its background analysis aside: that is the `--jsonl` path, which every case runs), and requests
 made to it. Its properties:
 
-- a request without the token, or naming another host, is refused (403) and shows nothing of the log;
-- the token is exchanged for a cookie, and the URL shown next holds no token;
+- a request without the cookie, or naming another host, is refused (403) and shows nothing of the log;
+- a one-time code is exchanged for the cookie, once, and the page shown next is `/`, the code out of its URL;
 - the index page is the index template with its one script (fuzz/page.py's `check_page`), and its rows are strict
   JSON;
 - the pages of the first PAGES compilations, at the addresses the index links them at (`/c/475`), keep
@@ -29,6 +29,7 @@ from properties import require
 from asmcfg.model import DialectName
 from asmcfg.render.html import PageOptions, Render
 from asmcfg.run import enrich
+from asmcfg.run.log import Log
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.serve import app, links, pages, rows
 from asmcfg.serve.opening import Reading, open_compilation
@@ -48,7 +49,7 @@ _ROWS = re.compile(r'<script type="application/json" id="data">(.*?)</script>', 
 def check(path: Path, forced: str | None, render: Render) -> None:
     """Serve the case's file and make the requests; a property that fails raises Violation."""
     reading = Reading(str(path), DialectName(forced) if forced else None)
-    index = rows.build(reading)
+    index = rows.build(Log(str(path), input_format=reading.dialect))
     if not index.entries:
         raise no_methods_error(str(path))
     addresses = index.links()
@@ -75,15 +76,18 @@ def _requests(server: app.Server, addresses: list[str], crafted_paths: list[str]
     port = server.server_address[1]
     host = f"127.0.0.1:{port}"
     status, _, body = _get(port, "/", host)
-    require(status == 403 and body == b"forbidden: open the URL asmcfg serve printed\n", f"serve: / without the "
-            f"token answered {status}")
-    status, _, _ = _get(port, f"/?token={server.token}", f"attacker.example:{port}")
-    require(status == 403, f"serve: another host name with the token answered {status}")
-    status, headers, _ = _get(port, f"/?token={server.token}", host)
-    require(status == 303 and headers.get("location") == "/", f"serve: the token answered {status}, not a "
-            "redirect to /")
+    require(status == 403 and body == b"forbidden: open the URL or the file asmcfg serve printed\n",
+            f"serve: / without the cookie answered {status}")
+    code = server.url.split("?", 1)[1]
+    status, _, _ = _get(port, f"/?{code}", f"attacker.example:{port}")
+    require(status == 403, f"serve: another host name with a code answered {status}")
+    status, headers, body = _get(port, f"/?{code}", host)
+    require(status == 200 and b'content="0; url=/"' in body, f"serve: a code answered {status}, not a page going "
+            "on to /")
     cookie = headers.get("set-cookie", "").split(";", 1)[0]
-    require(cookie == f"asmcfg-{port}={server.token}", "serve: the token was not set as the cookie")
+    require(cookie.startswith(f"asmcfg-{port}=") and code not in cookie, "serve: the code set no cookie")
+    status, _, _ = _get(port, f"/?{code}", host)
+    require(status == 403, f"serve: a code used twice answered {status}")
     status, headers, body = _get(port, "/", host, cookie)
     require(status == 200, f"serve: the index answered {status}")
     text = body.decode("utf-8")

@@ -248,8 +248,8 @@ def test_serve_property_catches_a_request_let_through(seeds: dict[str, list[byte
         with pytest.raises(properties.Violation, match="etc/passwd"):
             servepath.check(path, None, paths.stub_svg)
     with monkeypatch.context() as patched:
-        patched.setattr(app.Handler, "_cookie_ok", lambda self: True)  # a server that needs no token
-        with pytest.raises(properties.Violation, match="without the token"):
+        patched.setattr(app.Handler, "_cookie_ok", lambda self: True)  # a server that needs no cookie
+        with pytest.raises(properties.Violation, match="without the cookie"):
             servepath.check(path, None, paths.stub_svg)
 
 

@@ -140,15 +140,13 @@ def test_serve_of_two_record_folders_ranks_by_samples_and_opens_a_pair_with_its_
     both compilations with their samples (not the folders' "is a directory" page)."""
     import re
     import signal
-    import urllib.request
-    from http.cookiejar import CookieJar
 
     from served import Served
 
     served = Served(HOTLOOP17, str(HOTLOOP25), "-q")
     try:
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-        index = opener.open(served.url, timeout=60).read().decode("utf-8")
+        opener = served.opener()
+        index = opener.open(served.base, timeout=60).read().decode("utf-8")
         data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', index, re.S)
                           .group(1))  # type: ignore[union-attr]
         first = data["rows"][0]

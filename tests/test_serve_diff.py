@@ -139,10 +139,9 @@ def test_a_method_of_one_log_opens_its_compilation(browser: Any, tensor: Served)
 
 
 def test_a_request_without_the_token_is_refused(tensor: Served) -> None:
-    for path in ("", "c/0", "pair/10/11", "old/7", "?token=wrong"):
+    for path in ("", "c/0", "pair/10/11", "old/7", "?token=wrong", "?code=wrong"):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(tensor.base + path, timeout=10)
         assert refused.value.code == 403, path
-    browser_like = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
-    with browser_like.open(tensor.url, timeout=10) as answer:
+    with tensor.opener().open(tensor.base, timeout=10) as answer:
         assert answer.status == 200 and b'id="index"' in answer.read()

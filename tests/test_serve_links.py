@@ -29,12 +29,12 @@ TENSOR = tuple(DATA / "hsdis" / f"jdk{jdk}-Tensor4D-printassembly-full.txt.gz" f
 
 
 class Client:
-    """A browser-like client of a running server: the token once, then its cookie."""
+    """A browser-like client of a running server: a code once, then its cookie."""
 
     def __init__(self, served: Served) -> None:
         self.served = served
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
-        with self.opener.open(served.url, timeout=30) as answer:
+        self.opener = served.opener()
+        with self.opener.open(served.base, timeout=30) as answer:
             self.index = answer.read().decode("utf-8")
 
     def data(self) -> dict[str, Any]:

@@ -15,8 +15,10 @@ from asmcfg.run.guard import guarded
 if TYPE_CHECKING:
     from asmcfg.run.diff import DiffOptions
 
-SERVE_EPILOG = """Listens on 127.0.0.1 only and prints one line on stdout: the URL to open, with a random token
-in it (requests without it are refused). The index lists every compilation at once, from the same header index
+SERVE_EPILOG = """Listens on 127.0.0.1 only and prints two lines on stdout: a URL with a one-time code, that
+signs one browser in (through an SSH tunnel too), and the file:// URL of a sign-in page only you can read, that
+signs in any browser of this machine and is what the browser is given (requests without the cookie either sets
+are refused). The index lists every compilation at once, from the same header index
 as --list; loops, traps, checks, calls and heat, and the toplists, fill in while every compilation is analysed
 in the background on all cores. A click opens a compilation's report, the page --html writes. With two logs,
 OLD NEW, the index is their whole-log diff (`asmcfg diff OLD NEW`: every pair ranked, what changed, then the

@@ -12,7 +12,8 @@ from asmcfg import describe
 from asmcfg.errors import RenderError
 from asmcfg.model import Analysis, Drawn
 from asmcfg.render import dot
-from asmcfg.render.svg import Render, Renderer
+from asmcfg.render.svg import Render, Renderer, budget
+from asmcfg.render.tangle import too_tangled
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +43,18 @@ class Drawing:
 def draw(
     result: Analysis, render: Render, others: Sequence[Renderer] = (), fold: bool = True, legend: bool = True
 ) -> Drawing:
-    """`result` drawn by `render`, else by it without loop clusters, else by each of `others` the same way."""
+    """`result` drawn by `render`, else by it without loop clusters, else by each of `others` the same way: all the
+    tries within one renderer's timeout (or the page's, `svg.budget`); none when the graph is too tangled."""
     texts = {True: _dot(result, fold, legend, True)}
+    tangled = too_tangled(texts[True])
+    if tangled is not None:
+        return Drawing(None, Drawn.NOT_DRAWN, "", False, ((tangled, True),))
+    with budget():
+        return _tries(result, texts, render, others, fold, legend)
+
+
+def _tries(result: Analysis, texts: dict[bool, str], render: Render, others: Sequence[Renderer], fold: bool,
+           legend: bool) -> Drawing:
     failures: list[tuple[str, bool]] = []
     for n, renderer in enumerate([Renderer("", render), *others]):
         for clusters in (True, False):

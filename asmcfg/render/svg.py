@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from asmcfg.errors import RenderError
@@ -14,6 +17,46 @@ RENDERERS = ("auto", "dot", "graphviz-pure")
 
 Render = Callable[[str], bytes]
 """DOT text in, SVG bytes out; RenderError when Graphviz fails or takes too long."""
+MEMORY = 1 << 30
+"""Bytes of address space a Graphviz process may use (Linux): the largest real compilations need under 200 MB."""
+
+
+@dataclass(slots=True)
+class _Deadline:
+    at: float | None
+    """When the Graphviz runs sharing it must end (time.monotonic); None until the first one starts."""
+
+
+_DEADLINE: ContextVar[_Deadline | None] = ContextVar("asmcfg_graphviz_deadline", default=None)
+
+
+@contextlib.contextmanager
+def budget(seconds: float | None = None) -> Iterator[None]:
+    """The Graphviz runs inside share one time limit: `seconds` from now, or (None) the first run's timeout from
+    its start; inside another budget, that one holds. A page's tries (without loop clusters, with the other
+    renderer) so take `--render-timeout` in all, not each."""
+    if _DEADLINE.get() is not None:
+        yield
+        return
+    token = _DEADLINE.set(_Deadline(None if seconds is None else time.monotonic() + seconds))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _seconds_left(name: str, timeout: float) -> float:
+    """How long a run may take: `timeout`, or less when a budget is running out (RenderError when it has)."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return timeout
+    now = time.monotonic()
+    if deadline.at is None:
+        deadline.at = now + timeout
+    left = min(timeout, deadline.at - now)
+    if left <= 0:
+        raise RenderError(f"{name} not run: the {timeout:g} s given to Graphviz are spent")
+    return left
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,17 +117,37 @@ def run_renderer(command: str, dot: str, timeout: float) -> bytes:
     import subprocess
 
     name = os.path.basename(command)
+    seconds = _seconds_left(name, timeout)
     try:
-        done = subprocess.run([command, "-Tsvg"], input=dot.encode("utf-8"), capture_output=True, timeout=timeout,
-                              check=False)
-    except subprocess.TimeoutExpired:
-        raise RenderError(f"{name} took longer than {timeout:g} s") from None
+        process = subprocess.Popen([command, "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
     except OSError as exc:
         raise RenderError(f"cannot run {command}: {exc.strerror}") from None
-    if done.returncode != 0 or not done.stdout:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    with process:
+        _limit(process.pid)  # before it reads the graph: what it allocates first is small
+        try:
+            out, err = process.communicate(dot.encode("utf-8"), timeout=seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            if seconds < timeout:
+                raise RenderError(f"{name} stopped: the {timeout:g} s given to Graphviz ran out") from None
+            raise RenderError(f"{name} took longer than {timeout:g} s") from None
+    if process.returncode != 0 or not out:
+        message = err.decode("utf-8", "replace").strip().splitlines()
         raise RenderError(f"{name} failed: {message[-1] if message else 'no output'}")
-    return done.stdout
+    return out
+
+
+def _limit(pid: int) -> None:
+    """Bound the address space of the Graphviz process `pid` to MEMORY where the system allows it (Linux): a graph
+    that needs more ends it, as too long a one does."""
+    try:
+        import resource
+
+        resource.prlimit(pid, resource.RLIMIT_AS, (MEMORY, MEMORY))
+    except (ImportError, AttributeError, OSError, ValueError):  # not Linux, or the process has ended already
+        pass
 
 
 def render_svg(dot: str, timeout: float, choice: str = "auto") -> bytes:

@@ -1,10 +1,11 @@
-"""The server of `asmcfg serve`: the standard library's threading HTTP server on 127.0.0.1, its routes, and the
-token every request must carry (in the query once, then in a cookie, as Jupyter does)."""
+"""The server of `asmcfg serve`: the standard library's threading HTTP server on 127.0.0.1, its routes, the cookie
+every request must carry (set in exchange for a one-time code, `signin`), and the bounds on its connections
+(`conns`) and on the pages it renders at once."""
 
 from __future__ import annotations
 
 import json
-import secrets
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -16,18 +17,22 @@ from urllib.parse import parse_qs, urlsplit
 
 from asmcfg.errors import AsmcfgError
 from asmcfg.serve import links, pages
+from asmcfg.serve.conns import BACKLOG, IDLE, Connections
+from asmcfg.serve.signin import HOST, SignIn
+from asmcfg.terminal import visible
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from asmcfg.serve.board import Board
 
-HOST = "127.0.0.1"
-"""The only address served: nothing off this machine can connect."""
 CACHED_PAGES = 24
 """Compilation pages kept rendered (least recently used first out)."""
 CACHED_BYTES = 96 << 20
 """…and at most this many bytes of them."""
+RENDERS = 2
+"""Pages rendered at once, at most (each of its own row): one slow page never holds the others up, and memory stays
+that of two."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,25 +50,61 @@ class Site:
 
 
 class Pages:
-    """Compilation pages rendered on demand, one at a time (memory stays that of one), the last ones kept."""
+    """Compilation pages rendered on demand, at most RENDERS at once, the last ones kept; a page asked for while it
+    is being rendered is rendered once."""
 
     def __init__(self, render: Callable[[int], pages.Page]) -> None:
         self._render = render
         self._kept: OrderedDict[int, pages.Page] = OrderedDict()
+        self._rendering: dict[int, _Rendering] = {}
         self._lock = threading.Lock()
+        """Held to look at or change `_kept` and `_rendering`, never while a page renders."""
+        self._slots = threading.BoundedSemaphore(RENDERS)
 
     def get(self, n: int) -> pages.Page:
-        """Row `n`'s page, from the cache or rendered now."""
+        """Row `n`'s page, from the cache or rendered now (or by the request already rendering it)."""
         with self._lock:
             page = self._kept.get(n)
-            if page is None:
-                page = self._render(n)
-                self._kept[n] = page
-                while len(self._kept) > CACHED_PAGES or (
-                        len(self._kept) > 1 and sum(len(p.body) for p in self._kept.values()) > CACHED_BYTES):
-                    self._kept.popitem(last=False)
-            self._kept.move_to_end(n)
-            return page
+            if page is not None:
+                self._kept.move_to_end(n)
+                return page
+            running = self._rendering.get(n)
+            mine = running is None
+            if running is None:
+                running = self._rendering[n] = _Rendering(threading.Event())
+        if not mine:
+            running.done.wait()
+            if running.page is None:
+                raise running.error or AsmcfgError("the page could not be made")
+            return running.page
+        try:
+            with self._slots:
+                running.page = self._render(n)
+            self._keep(n, running.page)
+            return running.page
+        except AsmcfgError as error:
+            running.error = error
+            raise
+        finally:
+            with self._lock:
+                del self._rendering[n]
+            running.done.set()
+
+    def _keep(self, n: int, page: pages.Page) -> None:
+        with self._lock:
+            self._kept[n] = page
+            while len(self._kept) > CACHED_PAGES or (
+                    len(self._kept) > 1 and sum(len(p.body) for p in self._kept.values()) > CACHED_BYTES):
+                self._kept.popitem(last=False)
+
+
+@dataclass(slots=True)
+class _Rendering:
+    """A page being rendered, for the requests that wait for it."""
+
+    done: threading.Event
+    page: pages.Page | None = None
+    error: AsmcfgError | None = None
 
 
 class Server(ThreadingHTTPServer):
@@ -71,39 +112,68 @@ class Server(ThreadingHTTPServer):
 
     daemon_threads = True
     block_on_close = False
+    request_queue_size = BACKLOG
 
     def __init__(self, port: int, site: Site) -> None:
         super().__init__((HOST, port), Handler)
         self.site = site
         self.pages = Pages(site.render)
-        self.token = secrets.token_urlsafe(24)
-        """The secret every request carries."""
-        self.cookie = f"asmcfg-{self.server_address[1]}"
-        """The cookie holding it (one per port: browsers share cookies between a host's ports)."""
+        self.signin = SignIn(self.server_address[1])
+        self.connections = Connections()
 
     @property
     def url(self) -> str:
-        """The address to open, token included."""
-        return f"http://{HOST}:{self.server_address[1]}/?token={self.token}"
+        """An address to open once: a new one-time code's (see `signin`)."""
+        return self.signin.url()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A new connection: served in a thread of its own, within the bound on connections (`conns`)."""
+        if not self.connections.opened(request):
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        self.connections.closed(request)
+        super().shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A request that failed: nothing for a client gone (it closed the connection, or sent nothing in time),
+        else one line on stderr, never a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        sys.stderr.write(visible(f"asmcfg serve: a request failed: {type(error).__name__}: {error}") + "\n")
 
 
 class Handler(BaseHTTPRequestHandler):
-    """One request: refused without the token (or for another host name), else routed."""
+    """One request: refused without the cookie (or for another host name), else routed."""
 
     server: Server
     protocol_version = "HTTP/1.1"
+    timeout = IDLE
+    """Seconds a connection may wait for its request (and a response for its reader) before it is closed."""
 
     def do_GET(self) -> None:
+        if not self.server.connections.busy(self.connection):
+            self.close_connection = True  # closed to make room for a newer one
+            return
+        try:
+            self._get()
+        finally:
+            self.server.connections.idle(self.connection)
+
+    def _get(self) -> None:
         parts = urlsplit(self.path)
         query = parse_qs(parts.query)
         if not self._host_ok():
             return self._send(HTTPStatus.FORBIDDEN, b"forbidden: not a local address\n", "text/plain")
-        given = query.get("token", [""])[0]
-        if given and secrets.compare_digest(given, self.server.token):
+        code = query.get("code", [""])[0]
+        if self._cookie_ok():
+            return self._route(parts.path, query) if not code else self._leave_code(parts.path)
+        if code and self.server.signin.use(code):
             return self._enter(parts.path)
-        if not self._cookie_ok():
-            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: open the URL asmcfg serve printed\n", "text/plain")
-        self._route(parts.path, query)
+        self._send(HTTPStatus.FORBIDDEN, b"forbidden: open the URL or the file asmcfg serve printed\n", "text/plain")
 
     def _route(self, path: str, query: dict[str, list[str]]) -> None:
         site = self.server.site
@@ -126,14 +196,23 @@ class Handler(BaseHTTPRequestHandler):
         self._page(page)
 
     def _enter(self, path: str) -> None:
-        """The token in the query: set the cookie and go to the same page without it (out of the address bar)."""
-        cookie = f"{self.server.cookie}={self.server.token}; Path=/; HttpOnly; SameSite=Strict"
+        """A code exchanged: set the cookie, and go on to the same page without the code (out of the address bar).
+        A page that goes on by itself, not a redirect: a browser sends a `SameSite=Strict` cookie on the next
+        request only when this server's own page asks for it, not when the sign-in file did."""
+        signin = self.server.signin
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Set-Cookie", f"{signin.cookie}={signin.cookie_value()}; Path=/; HttpOnly; SameSite=Strict")
+        self._body(pages.go_on_page(self._within(path)), "text/html; charset=utf-8", pages.NO_SCRIPT)
+
+    def _leave_code(self, path: str) -> None:
+        """A code in the address of a browser signed in already (Back to a used code): the page without it."""
         self.send_response(HTTPStatus.SEE_OTHER)
-        self.send_header("Location", path if path.startswith("/") else "/")
-        self.send_header("Set-Cookie", cookie)
-        self.send_header("Content-Length", "0")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
+        self.send_header("Location", self._within(path))
+        self._body(b"", "text/plain", pages.NO_SCRIPT)
+
+    def _within(self, path: str) -> str:
+        """`path` when it is one of this server's pages, else `/`: never an address on another host."""
+        return path if path == "/" or path in self.server.site.links else "/"
 
     def _host_ok(self) -> bool:
         """The Host header names this server by its address or `localhost` (a rebound DNS name is refused)."""
@@ -144,16 +223,19 @@ class Handler(BaseHTTPRequestHandler):
         jar: SimpleCookie = SimpleCookie()
         try:
             jar.load(self.headers.get("Cookie", ""))
-        except Exception:  # a malformed header is no token
+        except Exception:  # a malformed header is no cookie
             return False
-        found = jar.get(self.server.cookie)
-        return found is not None and secrets.compare_digest(found.value, self.server.token)
+        found = jar.get(self.server.signin.cookie)
+        return found is not None and self.server.signin.signed_in(found.value)
 
     def _page(self, page: pages.Page, status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(status, page.body, "text/html; charset=utf-8", page.policy)
 
     def _send(self, status: HTTPStatus, body: bytes, kind: str, policy: str = pages.NO_SCRIPT) -> None:
         self.send_response(status)
+        self._body(body, kind, policy)
+
+    def _body(self, body: bytes, kind: str, policy: str) -> None:
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Content-Security-Policy", policy)
@@ -164,7 +246,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:
-        """Requests are not logged: stdout holds the URL alone, stderr stays quiet."""
+        """Requests are not logged: stdout holds the URLs alone, stderr stays quiet."""
 
 
 def _count(text: str) -> bool:

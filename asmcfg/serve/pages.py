@@ -105,6 +105,14 @@ def diff_page(text: str) -> Page:
     return Page(text.encode("utf-8"), DIFF_POLICY.format(hash=script_hashes()))
 
 
+def go_on_page(path: str) -> bytes:
+    """The page a code is exchanged for: it goes on to `path` (a page of this server) at once, a link besides."""
+    target = html.escape(path)
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="refresh" content="0; url={target}"><title>asmcfg serve</title></head>'
+            f'<body><p><a href="{target}">Go on</a></p></body></html>\n').encode()
+
+
 def problem_page(title: str, message: str) -> Page:
     """A page that says why a compilation cannot be shown; `message` may quote the log and is escaped."""
     text = _fill(_asset("problem.html"), {

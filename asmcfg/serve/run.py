@@ -82,7 +82,10 @@ def serve(options: ServeOptions) -> int:
         if failed:
             raise failed[0]
         assert how is not None
-        return _render(options, index, how, n)
+        from asmcfg.render.svg import budget
+
+        with budget(options.render_timeout):  # every Graphviz run of the page within it
+            return _render(options, index, how, n)
 
     server = listen(options.port, app.Site(links.rows_of(addresses), home, found, render))
 
@@ -117,39 +120,43 @@ def serve(options: ServeOptions) -> int:
 def listen(port: int, site: app.Site) -> app.Server:
     """The server of `site` on 127.0.0.1, listening; an input error when the port cannot be had."""
     from asmcfg.serve import app
+    from asmcfg.serve.signin import HOST
 
     try:
         return app.Server(port, site)
     except OSError as exc:  # the port is taken, or not ours to take
         from asmcfg.errors import AsmcfgError
 
-        raise AsmcfgError(f"cannot listen on {app.HOST}:{port}: {exc.strerror or exc} (choose another "
+        raise AsmcfgError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc} (choose another "
                           "--port, or leave it out for a free one)") from None
 
 
 def run_server(server: app.Server, open_browser: bool, said: str | None,
                background: Callable[[threading.Event], threading.Thread | None]) -> int:
-    """Serve until Ctrl-C or SIGTERM: the URL on stdout, `said` on stderr, then `background` started (its thread,
-    told to stop by the event, is given STOP_WAIT seconds to end once the server has stopped)."""
+    """Serve until Ctrl-C or SIGTERM: on stdout a URL to open once and the sign-in file's (`signin`), `said` on
+    stderr, the browser given the file, then `background` started (its thread, told to stop by the event, is given
+    STOP_WAIT seconds to end once the server has stopped)."""
     serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True,
                                name="asmcfg-http")
     stop = threading.Event()
     worker: threading.Thread | None = None
     try:
         serving.start()
-        sys.stdout.write(server.url + "\n")
+        signin = server.signin.write_file()
+        sys.stdout.write(f"{server.url}\n{signin}\n")
         sys.stdout.flush()
         if said is not None:
-            sys.stderr.write(said + "\n")
+            sys.stderr.write(f"{said}; open the first URL above once, or the second in any browser here\n")
         worker = background(stop)
-        if open_browser:
-            threading.Thread(target=_open, args=(server.url,), daemon=True).start()
+        if open_browser:  # the file, whose name is no secret: a browser's command line is readable by anyone
+            threading.Thread(target=_open, args=(signin,), daemon=True).start()
         while not stop.wait(3600):  # the main thread waits here for Ctrl-C or SIGTERM
             pass
     finally:
         stop.set()
         server.shutdown()
         server.server_close()
+        server.signin.remove_file()
         if worker is not None:
             worker.join(STOP_WAIT)
     return 0

@@ -42,7 +42,10 @@ def serve_two(options: TwoLogs) -> int:
     home = diffindex.index_page(index, whole)
 
     def render(n: int) -> Page:
-        return render_target(options.diff, whole, index.targets[n])
+        from asmcfg.render.svg import budget
+
+        with budget(options.diff.render_timeout):  # every Graphviz run of the page (both sides) within it
+            return render_target(options.diff, whole, index.targets[n])
 
     server = listen(options.port, app.Site(links.rows_of(index.links), home, None, render))
     said = (f"asmcfg: {len(whole.rows)} pairs compared, {len(whole.only[0])} methods only in the old log, "
