@@ -183,3 +183,10 @@ def test_the_first_pages_show_record_in_commands_that_fit_the_column(page: str) 
     blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
     assert "asmcfg record" in "".join(blocks[:2])
     assert [line for block in blocks for line in block.splitlines() if len(line) > 76] == []
+
+
+def test_an_output_flag_followed_by_a_flag_is_a_usage_error(tmp_path: Path) -> None:
+    # `--jsonl --facts` wrote JSON Lines into a file named `--facts`
+    code, _, err = run_cli(str(ROOT / "examples" / "c2-compiled-realTest.S"), "--jsonl", "--facts")
+    assert code == 2 and "--jsonl takes a FILE" in err
+    assert not (Path.cwd() / "--facts").exists()

@@ -116,6 +116,10 @@ def problem(outputs: Sequence[Named], inputs: Sequence[Named], source_path: Iter
         both = "both" if len(on_stdout) == 2 else "all"
         return f"{_flags(on_stdout)} {both} write to stdout: give all but one of them a FILE"
     files = [o for o in outputs if o.path != STD]
+    flag_like = next((o for o in files if o.path.startswith("--")), None)
+    if flag_like is not None:  # `--jsonl --facts`: click took the next flag for the file name
+        return (f"{flag_like.flag} {flag_like.path}: {flag_like.flag} takes a FILE (- for stdout), not a flag: "
+                f"give it a name, or ./{flag_like.path} for a file whose name starts with --")
     for output in files:
         clash = _input_clash(output, inputs, source_path)
         if clash is not None:
