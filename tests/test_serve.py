@@ -126,6 +126,8 @@ def test_the_analysis_columns_show_the_trap_that_fired(browser: Any, tmp_path: P
         assert row.nth(9).inner_text() == "1", "one <uncommon_trap> record of compile id 3 in the log"
         assert "unstable_if" in row.nth(8).inner_text()
         assert page.locator('#index tr[data-compile-id="2"]').get_attribute("class") == "unprinted"
+        count, progress = page.inner_text("#count"), page.inner_text("#progress-text")
+        assert (count, progress) == ("5 of 5 compilations", "1 analysed (4 without code in the log)"), "they agree"
         entry = page.locator("#top-fired li")
         assert entry.count() == 1 and entry.inner_text().startswith("unstable_if in Eq::check")
         entry.locator("a").click()
