@@ -56,10 +56,8 @@ def rows(path: str, forced: DialectName | None, how: Enrichment, choose_plain: C
     """Every compilation of the input at `path`, in input order: from the header index when its dialect has one
     (`choose_plain` gives a large compressed input's plain copy, else None), else from a read of the whole input."""
     name = forced or _sniffed(path)
-    if name is not None and dialects.BY_NAME[name].seekable:
-        from asmcfg.dialects.numbering import numbered_index
-
-        found = numbered_index(choose_plain(path) or path, meter, name)
+    found = None if name is None else dialects.BY_NAME[name].listing(choose_plain(path) or path, meter)
+    if found is not None:
         return list(_numbered(_indexed(found, how)))
     from asmcfg.run.enrich import measured
     from asmcfg.run.pipeline import open_input
@@ -127,20 +125,14 @@ def read_compilation(path: str, forced: DialectName | None, options: dialects.Re
     from asmcfg.run.pipeline import open_input
 
     stream = open_input(path, forced, options)
-    trailing = dialects.BY_NAME[stream.dialect].trailing
     seen = 0
-    found: Method | None = None
     for each in stream.methods:
         header = each.header
-        if found is None and header.compile_id == compile_id and header.name == method:
-            if seen == ordinal:
-                found = each
-                if not trailing:  # nothing the input says of it is left to read
-                    break
+        if header.compile_id == compile_id and header.name == method:
+            if seen == ordinal:  # what the input says of it after its code is read by its dialect
+                return dialects.BY_NAME[stream.dialect].completed(stream.reader, each, stream.methods)
             seen += 1
-    if found is None:
-        raise InputError(f"compile id {compile_id} ({method}) is not in the input", path)
-    return stream.complete(found)
+    raise InputError(f"compile id {compile_id} ({method}) is not in the input", path)
 
 
 def _opened(path: str, forced: DialectName | None, options: dialects.ReadOptions, compile_id: int,
