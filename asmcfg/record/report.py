@@ -35,7 +35,7 @@ def after_record(folder: Path, out: TextIO) -> None:
 
 
 def _summary(folder: Path, console: Console) -> None:
-    from asmcfg.dialects.perfscript.heat import read_perf_heats
+    from asmcfg.dialects.heatfiles import read_recordings
     from asmcfg.facts.recording import hottest, places
     from asmcfg.render.recording import write_hottest, write_places
     from asmcfg.run.recorded import SCRIPT_NAMES, logs
@@ -45,13 +45,13 @@ def _summary(folder: Path, console: Console) -> None:
     if script is None:
         console.print(visible(f"recorded {len(found)} JVM(s) without heat (perf did not record)"))
         return
-    heats = sorted(read_perf_heats(str(script), list(found.values())), key=lambda h: -h.found.places.get("nmethod", 0))
+    heats = sorted(read_recordings(str(script), list(found.values())), key=lambda h: -h.places.get("nmethod", 0))
     for heat in heats[:SHOWN_JVMS]:
-        write_places(heat.found.pid, heat.events, heat.found.total, places(heat), console)
-        title = f"Hottest compilations of pid {heat.found.pid}"
+        write_places(heat.pid, heat.events, heat.total, places(heat), console)
+        title = f"Hottest compilations of pid {heat.pid}"
         write_hottest(hottest(heat, HOTTEST), console, title)
     rest = heats[SHOWN_JVMS:]
     if rest:
-        pids = ", ".join(str(h.found.pid) for h in rest)
+        pids = ", ".join(str(h.pid) for h in rest)
         console.print(f"{len(rest)} more JVM(s) recorded (pids {pids}): asmcfg {shlex.quote(str(folder))} "
                       "--pid PID --list")

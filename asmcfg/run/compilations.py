@@ -85,10 +85,7 @@ def _indexed(records: Iterator[tuple[IndexRecord, int | None]], how: Enrichment)
 
 def _recorded_shares(how: Enrichment) -> dict[int, float]:
     """Each sampled compile id's share of its JVM's samples, of a recording."""
-    heat = how.perf
-    if heat is None:
-        return {}
-    return {c.compiled.record.compile_id: heat.share(c.total) for c in heat.found.compilations.values()}
+    return {} if how.perf is None else how.perf.shares()
 
 
 def _read(methods: Iterator[Method]) -> Iterator[Compilation]:
