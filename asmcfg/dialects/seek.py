@@ -32,10 +32,6 @@ REACH = 256
 """Records looked at before and after the compilation for a clean cut; past them the input is read whole."""
 _CLEAN = 256
 """Bytes before a method start in which a finished method's end is looked for (as `split.next_cut` does)."""
-_WRITER = b"<writer thread="
-_TTY = b"<tty>"
-
-
 SURVEY = "survey"
 """What the cache calls its answers to "does the file hold a sampled line, and how many compilations does it
 print" (`TextSeek.surveyed`)."""

@@ -42,8 +42,9 @@ _HEAD = 4 << 20
 _MAX_NAMES = 100
 """Names kept for the choice's message (`pipeline._MAX_NAMES`)."""
 _TAILS = (2 << 20, 64 << 20)
-"""Bytes at the end of a LogCompilation log in which the default choice looks for the last printed C2 compilation,
-in turn; the whole log is indexed when it is not in the log's second half."""
+"""Bytes at the end of the input in which the default choice looks for the last printed C2 compilation, in turn,
+where the dialect's index of a tail costs less than the whole one's (`Seek.last_c2`); the whole input is indexed
+when it is not in the input's second half."""
 
 
 def open_one(
