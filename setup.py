@@ -41,13 +41,16 @@ INTERPRETED = (
     "asmcfg/model/__init__.py",
     "asmcfg/model/factory.py",
     "asmcfg/model/make.py",
+    "asmcfg/dialects/logcompilation/__init__.py",
+    "asmcfg/dialects/logcompilation/seek.py",
 )
 """Modules of `COMPILED`'s globs left interpreted: compiling `sources/lines.py` gains nothing measurable and binds
 its `open` at build time (a test replaces it to fake an unreadable file); `model/__init__.py` loads its names on
 first use through a module `__getattr__`, which crashes the interpreter once compiled; `model/factory.py` reads the records'
 `__slots__` and `__dict__` through the class, which mypyc refuses (for compiled records it hands back the class
 itself and `dataclasses.replace`); `model/make.py` generates its constructors with `exec`, which gains nothing
-compiled."""
+compiled; `dialects/logcompilation/__init__.py` and `seek.py` define subclasses of the interpreted `Dialect` and
+`TextSeek` (which enter the registry when defined), and run once per input."""
 C_MODULES = (
     Extension("asmcfg.dialects.hsdis._scan", ["asmcfg/dialects/hsdis/_scan.c"], extra_compile_args=["-O3"]),
     Extension("asmcfg.dialects._build", ["asmcfg/dialects/_build.c"], extra_compile_args=["-O3"]),

@@ -130,6 +130,36 @@ def test_the_walk_sees_known_edges() -> None:
     assert edges.has_edge("asmcfg.compare.dot", "asmcfg.render.dot")
 
 
+DIALECT_FOLDERS = frozenset(path.parent.name for path in (PACKAGE / "dialects").glob("*/__init__.py"))
+"""The folders of `asmcfg/dialects/`: one per dialect, and perfscript's (the samples of a recording)."""
+
+
+def own_folder(module: str) -> str | None:
+    """The folder of `asmcfg/dialects/` that `module` lies in (`hsdis` for `asmcfg.dialects.hsdis.reader`), or None."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["asmcfg", "dialects"] and len(parts) > 2 and parts[2] in DIALECT_FOLDERS else None
+
+
+def test_no_module_outside_dialects_imports_a_dialects_folder() -> None:
+    # the rest of the package reaches a dialect through its Dialect subclass and the shared modules of dialects/
+    # (the registry, base, dialect, heat, heatfiles, index, seek, ...), never its reader or helpers
+    inside = [f"{a} -> {b}" for a, b in graph().edges if own_folder(b) and not (a + ".").startswith("asmcfg.dialects.")]
+    assert inside == [], "imports of a dialect's own modules:\n" + "\n".join(inside)
+
+
+def test_the_folder_check_sees_a_folder() -> None:
+    assert {"hsdis", "logcompilation", "machcode", "perfasm", "perfscript"} <= DIALECT_FOLDERS
+    assert own_folder("asmcfg.dialects.perfasm.profile") == "perfasm" and own_folder("asmcfg.dialects.hsdis") == "hsdis"
+    assert own_folder("asmcfg.dialects.heat") is None and own_folder("asmcfg.dialects") is None
+
+
+def test_each_dialect_is_one_class_in_its_own_folder() -> None:
+    # adding a dialect is a folder and one class: the registry holds an instance of each, defined in its folder
+    for dialect in REGISTRY:
+        assert type(dialect).__module__ == f"asmcfg.dialects.{dialect.name}", type(dialect)
+    assert {str(d.name) for d in REGISTRY} <= DIALECT_FOLDERS
+
+
 DIALECT_NAMES = frozenset(str(dialect.name) for dialect in REGISTRY)
 
 

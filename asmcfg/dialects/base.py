@@ -1,19 +1,21 @@
-"""What every input dialect offers: its name, its signs and sniff, a reader, a cutter and a piece reader for the
-parallel path, and an indexer for a fast `--list`."""
+"""The records and protocols the dialects share: the options a reader takes, a `Reader`, the pieces the parallel
+engine reads apart (`Chunk`, `Cut`), the index's `IndexRecord` and `Scan`, and random access to one compilation of a
+large file (`Seek`). The `Dialect` class that offers them is `dialects.dialect`."""
 
 from __future__ import annotations
 
-import importlib
 import mmap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from asmcfg.model import Compiler, DialectName, Syntax
+from asmcfg.model import Compiler, Syntax
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from asmcfg.model import Method
-    from asmcfg.sources.lines import Line
+    from asmcfg.sources.lines import Line, Meter
     from asmcfg.sources.split import Readable
 
 T = TypeVar("T")
@@ -44,19 +46,27 @@ class Reader(Protocol):
         ...
 
 
-Cut = Callable[["Readable", str, str, int], Iterator[Any]]
-"""(stream, path, source name, target bytes) → pieces that workers read apart; each has a `size` in bytes."""
-
-
 class Counts(Protocol):
     """Where a piece reader counts the non-blank lines it found outside any method."""
 
     outside: int
 
 
-ReadPiece = Callable[[Any, str, "ReadOptions | None", Counts], "Iterator[Method]"]
-"""(piece, source name, options, counts) → the piece's methods, one at a time; adds its lines outside methods to
-`counts.outside`."""
+class Chunk(Protocol):
+    """A piece of the input a dialect's cutter cut, that a worker reads apart (pickled to it)."""
+
+    @property
+    def size(self) -> int:
+        """Bytes of text."""
+        ...
+
+    def mapped(self, change: Callable[[int, bytes], bytes]) -> Self:
+        """The piece with `change(first_line, data)` for the bytes of each run of its lines."""
+        ...
+
+
+Cut = Callable[["Readable", str, str, int], Iterator[Chunk]]
+"""(stream, path, source name, target bytes) → pieces that workers read apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,102 +118,35 @@ class Scan(Protocol):
 
 
 Index = Callable[[Scan], Iterator[IndexRecord]]
-"""A scan of the decompressed input → its compilations, in input order."""
+"""A scan of the decompressed input → its compilations, in input order (`Dialect.index`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Dialect:
-    """One input format. Its code lives in `asmcfg/dialects/<name>/` and is imported only when it is used."""
+class Seek(Protocol):
+    """One large plain file of a dialect, mapped: its compilations found through the index and each read from its own
+    bytes (`dialects.seek`), for the opening of one compilation (`run.opening`)."""
 
-    name: DialectName
-    """Its name on the command line (`--input-format`) and in the JSON (`dialect`)."""
-    signs: tuple[str, ...] = ()
-    """Text without which its sniff scores 0, so its reader is not even imported; empty: always tried."""
-    cutter: str | None = None
-    """`module:function` (a `Cut`) that cuts its bytes for the parallel path; None: read in one process."""
-    piece_reader: str | None = None
-    """`module:function` (a `ReadPiece`) reading one of its cutter's pieces; None: the pieces are whole lines
-    (`sources.split.Piece`) that its own reader reads."""
-    indexer: str = "asmcfg.dialects.index:headers"
-    """`module:function` (an `Index`) finding its compilations with a byte search, for a fast `--list` of a large
-    input; the default finds PrintAssembly's `Compiled method` headers."""
-    measured: bool = False
-    """Its input carries perfasm's measured heat itself: no JMH saveLog percentage columns are looked for."""
-    by_record: bool = False
-    """A compilation of a large file is opened from its `<nmethod>` record and its thread's text (a LogCompilation
-    log, `dialects.seek.read_log`), not as the text between two method headers (`seek.read_text`)."""
-    trailing: bool = False
-    """Its input says more of a compilation after all the code (a LogCompilation log's compiler tasks): its
-    reader's `complete` needs the whole input read; otherwise reading may stop at the compilation wanted."""
+    def last_c2(self, tails: Sequence[int]) -> IndexRecord | None:
+        """The last printed C2 compilation, found in the index of the file's last `tails[i]` bytes in turn (where the
+        dialect's index of a tail costs less than the whole one's; else None)."""
+        ...
 
-    @property
-    def seekable(self) -> bool:
-        """True when its compilations are listed by the header index and each can be read from its own bytes (the
-        dialects the parallel path cuts); perfasm output, whose regions are found across the whole output, is not."""
-        return self.cutter is not None
+    def direct(self, compile_id: int) -> list[IndexRecord] | None:
+        """The index record of `compile_id`, found by a search for it; None when the dialect cannot search for it."""
+        ...
 
-    def module(self) -> Any:
-        """The reader module: `sniff(sample)` and `Reader(source, options)`."""
-        return importlib.import_module(f"asmcfg.dialects.{self.name}.reader")
+    def index(self, meter: Meter | None, choosing: bool) -> list[IndexRecord]:
+        """Every compilation of the file, from its index (`choosing`: heat may decide the choice)."""
+        ...
 
-    def signed(self, text: str) -> bool:
-        """True when `text` holds one of the dialect's signs (or it has none)."""
-        return not self.signs or any(sign in text for sign in self.signs)
+    def surveyed(self, compile_id: int | None = None) -> tuple[bool, int]:
+        """Whether a line of the file is sampled (a JMH saveLog's percentage columns: heat decides the choice), and
+        how many compilations it prints where its index does not count them (else 0)."""
+        ...
 
-    def sniff(self, sample: list[str]) -> float:
-        """How well the sample fits, 0 to 1."""
-        return float(self.module().sniff(sample))
+    def heat_decides(self) -> bool:
+        """True when the survey found a sampled line and more than one compilation: the hottest is chosen."""
+        ...
 
-    def reader(self, source: str, options: ReadOptions | None = None) -> Reader:
-        """A fresh reader of this dialect for the input named `source`."""
-        reader: Reader = self.module().Reader(source, options or ReadOptions())
-        return reader
-
-    def cut(self) -> Cut | None:
-        """The dialect's cutter, or None when its input must be read in one process."""
-        if self.cutter is None:
-            return None
-        cut: Cut = _function(self.cutter)
-        return cut
-
-    def methods(self, reader: Reader, lines: Iterable[Line], source: str) -> Iterator[Method]:
-        """The methods `reader` reads from `lines`; outside perfasm output, a JMH saveLog's percentage columns
-        are blanked before the reader sees them and become the heat of the instructions printed on their lines."""
-        if self.measured:
-            return reader.methods(lines)
-        from asmcfg.dialects.perfasm.saved import SavedHeat
-
-        saved = SavedHeat(source)
-        return map(saved.attach, reader.methods(saved.lines(lines)))
-
-    def read_piece(self, piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
-        """The methods of one piece its cutter cut, one at a time, as `methods` reads them from the whole input;
-        its lines outside methods go to `counts`."""
-        if self.measured:
-            yield from self._read_piece(piece, source, options, counts)
-            return
-        from asmcfg.dialects.perfasm.saved import SavedHeat
-
-        saved = SavedHeat(source)
-        yield from map(saved.attach, self._read_piece(piece.mapped(saved.blank), source, options, counts))
-
-    def _read_piece(self, piece: Any, source: str, options: ReadOptions | None, counts: Counts) -> Iterator[Method]:
-        if self.piece_reader is not None:
-            read: ReadPiece = _function(self.piece_reader)
-            yield from read(piece, source, options, counts)
-            return
-        reader = self.reader(source, options)
-        reader.jdk_hint = piece.jdk_hint  # the JDK named before the piece, which a fresh reader has not seen
-        yield from reader.methods(piece.lines())
-        counts.outside += reader.outside
-
-    def index(self) -> Index:
-        """The dialect's indexer."""
-        index: Index = _function(self.indexer)
-        return index
-
-
-def _function(name: str) -> Any:
-    """The function `module:function` names."""
-    module, function = name.split(":")
-    return getattr(importlib.import_module(module), function)
+    def read(self, records: Sequence[IndexRecord], chosen: IndexRecord) -> Method | None:
+        """The chosen compilation (one of `records`, the index's) read from its bytes; None when it cannot be."""
+        ...

@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from itertools import starmap
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from asmcfg import dialects
 from asmcfg.dialects.base import Buffer, IndexRecord, Scan, Search, Window
+from asmcfg.dialects.dialect import SAMPLE_LINES, indexer
 from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.dialects.scan import Serial, Split
 from asmcfg.errors import InputError
@@ -145,8 +145,8 @@ def index_stream(stream: Stream, source: str = "", forced: DialectName | None = 
 
 def _indexed(head: bytes, scan: Scan, forced: DialectName | None) -> Iterator[IndexRecord]:
     """The compilations `scan` finds with the indexer of the dialect the input's `head` is written in."""
-    sample = [text.rstrip("\r") for text in head.decode("utf-8", "replace").split("\n")[: dialects.SAMPLE_LINES]]
-    yield from dialects.indexer(sample, forced)(scan)
+    sample = [text.rstrip("\r") for text in head.decode("utf-8", "replace").split("\n")[:SAMPLE_LINES]]
+    yield from indexer(sample, forced)(scan)
 
 
 def index_view(view: mmap.mmap, begin: int, forced: DialectName | None = None) -> Iterator[IndexRecord]:

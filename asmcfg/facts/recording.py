@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asmcfg.dialects.perfscript.heat import PerfHeat
+from asmcfg.dialects.heat import Recording
 from asmcfg.model import Compiler, Place
 
 NAMED = 3
@@ -47,18 +47,17 @@ class HotCompilation:
     """True when the log holds its code (so asmcfg can draw it)."""
 
 
-def places(heat: PerfHeat) -> list[PlaceShare]:
+def places(heat: Recording) -> list[PlaceShare]:
     """The JVM's samples per place, in the order of `Place`, with the busiest names inside each."""
-    found = heat.found
     rows = []
     for place in Place:
         counts: dict[str, int] = {}
-        for label, count in found.places.items():
+        for label, count in heat.places.items():
             if label == place.value or (place is Place.OTHER and label.startswith(f"{Place.OTHER.value}: ")):
                 counts[label.removeprefix(f"{Place.OTHER.value}: ")] = count
         if place is Place.CODE_CACHE:
-            counts = dict(found.code_cache)
-        total = sum(counts.values()) if place in (Place.CODE_CACHE, Place.OTHER) else found.places[place.value]
+            counts = dict(heat.code_cache)
+        total = sum(counts.values()) if place in (Place.CODE_CACHE, Place.OTHER) else heat.places.get(place.value, 0)
         if not total:
             continue
         named = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:NAMED]
@@ -67,11 +66,7 @@ def places(heat: PerfHeat) -> list[PlaceShare]:
     return rows
 
 
-def hottest(heat: PerfHeat, count: int) -> list[HotCompilation]:
+def hottest(heat: Recording, count: int) -> list[HotCompilation]:
     """The `count` compilations that took the most samples."""
-    return [
-        HotCompilation(c.compiled.record.compile_id, c.compiled.record.compiler, c.compiled.record.level,
-                       c.compiled.record.kind, c.compiled.record.method, c.total, heat.share(c.total),
-                       c.compiled.record.compile_id in heat.printed)
-        for c in heat.hottest()[:count]
-    ]
+    return [HotCompilation(c.compile_id, c.compiler, c.level, c.kind, c.method, c.samples, heat.share(c.samples),
+                           c.printed) for c in heat.sampled()[:count]]

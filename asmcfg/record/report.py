@@ -37,7 +37,7 @@ def after_record(folder: Path, out: TextIO, mains: Mapping[int, str] | None = No
 
 
 def _summary(folder: Path, console: Console, mains: Mapping[int, str]) -> None:
-    from asmcfg.dialects.perfscript.heat import read_perf_heats
+    from asmcfg.dialects.heatfiles import read_recordings
     from asmcfg.facts.recording import hottest, places
     from asmcfg.record.unlogged import unlogged
     from asmcfg.render.recording import write_hottest, write_places
@@ -49,14 +49,14 @@ def _summary(folder: Path, console: Console, mains: Mapping[int, str]) -> None:
         jvms = ", ".join(_who(pid, mains) for pid in sorted(found))
         console.print(visible(f"recorded {len(found)} JVM(s) without heat (perf did not record): {jvms}"))
         return
-    heats = sorted(read_perf_heats(str(script), list(found.values())), key=lambda h: -h.found.places.get("nmethod", 0))
+    heats = sorted(read_recordings(str(script), list(found.values())), key=lambda h: -h.places.get("nmethod", 0))
     for heat in heats[:SHOWN_JVMS]:
-        write_places(heat.found.pid, heat.events, heat.found.total, places(heat), console, mains.get(heat.found.pid))
-        title = f"Hottest compilations of {_who(heat.found.pid, mains)}"
+        write_places(heat.pid, heat.events, heat.total, places(heat), console, mains.get(heat.pid))
+        title = f"Hottest compilations of {_who(heat.pid, mains)}"
         write_hottest(hottest(heat, HOTTEST), console, title)
     rest = heats[SHOWN_JVMS:]
     if rest:
-        pids = ", ".join(_who(h.found.pid, mains) for h in rest)
+        pids = ", ".join(_who(h.pid, mains) for h in rest)
         console.print(visible(f"{len(rest)} more JVM(s) recorded ({pids}): asmcfg {shlex.quote(str(folder))} "
                               "--pid PID --list"))
     for line in unlogged(str(script), heats):

@@ -7,9 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from asmcfg import describe
-from asmcfg.dialects.perfscript.heat import PerfHeat
-from asmcfg.dialects.perfscript.samples import parse
-from asmcfg.sources.lines import read_lines
+from asmcfg.dialects.heat import Recording
+from asmcfg.dialects.heatfiles import thread_names
 
 NAMED_SHARE = 1.0
 """Percent of the recording's samples from which a process without a log is named on a line of its own."""
@@ -23,19 +22,19 @@ start another)."""
 PERF = ("perf", "perf-exec")
 
 
-def unlogged(script: str, heats: Sequence[PerfHeat]) -> list[str]:
+def unlogged(script: str, heats: Sequence[Recording]) -> list[str]:
     """One line for each process with at least NAMED_SHARE percent of the samples of the recording `script` and
     no log among `heats` (every JVM log of the folder), one for the rest together; empty when there is none."""
     if not heats:
         return []
-    first = heats[0].found
+    first = heats[0]
     counts = Counter(first.others)
     counts[first.pid] += first.total
     total = sum(counts.values())
-    logged = {heat.found.pid for heat in heats}
+    logged = {heat.pid for heat in heats}
     without = [(pid, n) for pid, n in counts.most_common() if pid not in logged and n]
     named = [(pid, n) for pid, n in without if 100.0 * n / total >= NAMED_SHARE]
-    comms = _names(script, {pid for pid, _ in named}) if named else {}
+    comms = thread_names(script, {pid for pid, _ in named}, SEEN) if named else {}
     lines = [f"pid {pid} ({comms.get(pid, '?')}) took {100.0 * n / total:.2f}% of the recording's samples and left "
              f"no log: {_why(comms.get(pid))}" for pid, n in named]
     rest = without[len(named):]
@@ -54,20 +53,3 @@ def _why(comm: str | None) -> str:
         return ("a JVM that did not get the flags (its environment lost JAVA_TOOL_OPTIONS, or its own options "
                 "replaced them)")
     return "not a JVM"
-
-
-def _names(script: str, pids: set[int]) -> dict[int, str]:
-    """The most common thread name among the first SEEN samples of each of `pids` in `script`."""
-    names: dict[int, Counter[str]] = {pid: Counter() for pid in pids}
-    waiting = set(pids)
-    for line in read_lines(script):
-        sample = parse(line.text)
-        if sample is None or sample.pid not in waiting:
-            continue
-        seen = names[sample.pid]
-        seen[sample.comm] += 1
-        if seen.total() >= SEEN:
-            waiting.discard(sample.pid)
-            if not waiting:
-                break
-    return {pid: seen.most_common(1)[0][0] for pid, seen in names.items() if seen}

@@ -57,9 +57,9 @@ def rows(path: str, forced: DialectName | None, how: Enrichment, choose_plain: C
     dialect has one (`choose_plain` gives a large compressed input's plain copy, else None), else from a read of
     the whole input."""
     name = forced or _sniffed(path)
-    if name is not None and dialects.BY_NAME[name].seekable:
-        found = index_rows(choose_plain(path) or path, name, meter, how)
-        return _or_read(found, path, forced, read, how)
+    found = None if name is None else dialects.BY_NAME[name].listing(choose_plain(path) or path, meter)
+    if found is not None:
+        return _or_read(_indexed(found, how), path, forced, read, how)
     return _numbered(_read(path, forced, read, how, meter))
 
 
@@ -108,10 +108,7 @@ def _indexed(records: Iterator[tuple[IndexRecord, int | None]], how: Enrichment 
 
 def _recorded_shares(how: Enrichment) -> dict[int, float]:
     """Each sampled compile id's share of its JVM's samples, of a recording."""
-    heat = how.perf
-    if heat is None:
-        return {}
-    return {c.compiled.record.compile_id: heat.share(c.total) for c in heat.found.compilations.values()}
+    return {} if how.perf is None else how.perf.shares()
 
 
 def _read(path: str, forced: DialectName | None, read: dialects.ReadOptions, how: Enrichment,
@@ -154,20 +151,14 @@ def read_compilation(path: str, forced: DialectName | None, options: dialects.Re
     from asmcfg.run.pipeline import open_input
 
     stream = open_input(path, forced, options)
-    trailing = dialects.BY_NAME[stream.dialect].trailing
     seen = 0
-    found: Method | None = None
     for each in stream.methods:
         header = each.header
-        if found is None and header.compile_id == compile_id and header.name == method:
-            if seen == ordinal:
-                found = each
-                if not trailing:  # nothing the input says of it is left to read
-                    break
+        if header.compile_id == compile_id and header.name == method:
+            if seen == ordinal:  # what the input says of it after its code is read by its dialect
+                return dialects.BY_NAME[stream.dialect].completed(stream.reader, each, stream.methods)
             seen += 1
-    if found is None:
-        raise InputError(f"compile id {compile_id} ({method}) is not in the input", path)
-    return stream.complete(found)
+    raise InputError(f"compile id {compile_id} ({method}) is not in the input", path)
 
 
 def _opened(path: str, forced: DialectName | None, options: dialects.ReadOptions, compile_id: int,

@@ -12,14 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from asmcfg.errors import InputError
 from asmcfg.model import Method
 from asmcfg.run.pipeline import analyse_method
 
 if TYPE_CHECKING:
-    from asmcfg.dialects.logcompilation.inline import LogRecords
-    from asmcfg.dialects.perfasm.profile import OverlayReport, Perfasm
-    from asmcfg.dialects.perfscript.heat import PerfHeat
+    from asmcfg.dialects.heat import CompileLog, HeatSource, OverlayReport, Profiled, Recording
     from asmcfg.model import Analysis
 
 
@@ -27,9 +24,9 @@ if TYPE_CHECKING:
 class Enrichment:
     """What the options add to every compilation read, loaded once before the first one is analysed."""
 
-    log: LogRecords | None = None
+    log: CompileLog | None = None
     """The records of `--log` (a LogCompilation log of the same run), or None."""
-    profile: Perfasm | None = None
+    profile: Profiled | None = None
     """The compilations `--profile` (JMH perfasm output of the same run) measured, or None."""
     jdk: int | None = None
     """`--jdk`: the JDK whose trap tables decode the compilation; None reads it from the input."""
@@ -38,11 +35,16 @@ class Enrichment:
     strict_log: bool = False
     """A compilation whose compile id the log gives to another method is an error (one chosen compilation),
     rather than left without the log's records (every compilation of a run)."""
-    perf: PerfHeat | None = None
+    perf: Recording | None = None
     """The `perf` samples of the run (a record folder's, or `--profile` given `perf script` text), binned to
     the compilations of the JVM's log; None without."""
     skid: bool = False
     """`--skid previous`: credit each sample to the instruction before the one it names, in its block."""
+
+    @property
+    def heat(self) -> HeatSource | None:
+        """The heat measured apart from the input that goes onto each compilation (`profile` or `perf`), or None."""
+        return self.profile if self.profile is not None else self.perf
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,28 +60,12 @@ class Enriched:
 def enrich(method: Method, how: Enrichment) -> Enriched:
     """`method` with the log's records and the profile's heat, analysed."""
     if how.log is not None:
-        from asmcfg.dialects.logcompilation import link
-
-        method = link.attach(method, how.log, strict=how.strict_log)
+        method = how.log.attach(method, strict=how.strict_log)
     report = None
-    if how.profile is not None:
-        from asmcfg.dialects.perfasm.profile import overlay
-
-        method, report = overlay(method, how.profile.profiles, how.profile.unprinted)
-    elif how.perf is not None:
-        method, report = _perf(method, how.perf)
+    heat = how.heat
+    if heat is not None:
+        method, report = heat.put(method)
     return Enriched(analyse_method(method, how.jdk, how.paths, skid=how.skid), report)
-
-
-def _perf(method: Method, heat: PerfHeat) -> tuple[Method, OverlayReport]:
-    """`method` with the recorded samples of its compile id, and how they landed."""
-    from asmcfg.dialects.perfasm.profile import OverlayReport
-    from asmcfg.dialects.perfscript.heat import with_heat
-
-    method, message, applied = with_heat(method, heat)
-    landed = method.profile.samples if applied and method.profile is not None else {}
-    share = method.profile.run_share if applied and method.profile is not None else ()
-    return method, OverlayReport(applied, None, len(landed), len(landed), (), share, message)
 
 
 def measured(methods: Iterator[Method], how: Enrichment) -> Iterator[Method]:
@@ -88,10 +74,7 @@ def measured(methods: Iterator[Method], how: Enrichment) -> Iterator[Method]:
     if how.perf is None:
         yield from methods
         return
-    from asmcfg.dialects.perfscript.heat import with_heat
-
-    for method in methods:
-        yield with_heat(method, how.perf)[0]
+    yield from map(how.perf.measure, methods)
 
 
 def load(log: str | None, profile: str | None, jdk: int | None = None, paths: int = 3,
@@ -102,32 +85,17 @@ def load(log: str | None, profile: str | None, jdk: int | None = None, paths: in
     latter are placed by the `<nmethod>` records of `log`, else of `source` (the input, a LogCompilation log)."""
     records = None
     if log is not None:
-        from asmcfg.dialects.logcompilation import link
+        from asmcfg.dialects.heatfiles import read_log
 
-        records = link.read(log)
+        records = read_log(log)
     measured = sampled = None
-    if profile is not None and _is_perf_script(profile):
-        from asmcfg.dialects.perfscript.heat import read_perf_heat
+    if profile is not None:
+        from asmcfg.dialects.heat import Recording
+        from asmcfg.dialects.heatfiles import read_profile
 
-        placed_by = log or source
-        if placed_by is None or placed_by == "-":
-            raise InputError("`perf script` samples need the same run's LogCompilation log, as the input FILE "
-                             "or with --log", profile)
-        sampled = read_perf_heat(profile, placed_by)
-    elif profile is not None:
-        from asmcfg.dialects.perfasm.profile import read_perfasm
-
-        measured = read_perfasm(profile)
+        heat = read_profile(profile, log or source)
+        if isinstance(heat, Recording):
+            sampled = heat
+        else:
+            measured = heat
     return Enrichment(records, measured, jdk, paths, strict_log, sampled, skid)
-
-
-def _is_perf_script(path: str) -> bool:
-    """True when the first lines of `path` are `perf script` samples."""
-    from itertools import islice
-
-    from asmcfg.dialects.perfscript.samples import is_perf_script
-    from asmcfg.sources.lines import read_lines
-
-    if path == "-":
-        return False
-    return is_perf_script(line.text for line in islice(read_lines(path), 50))

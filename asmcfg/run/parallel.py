@@ -217,7 +217,7 @@ def _fewer_collections() -> Iterator[None]:
 
 def _works(stream: Readable, path: str, job: Job, target: int) -> Iterator[Work]:
     """The dialect's pieces of about `target` bytes when it has a cutter, else whole methods read here."""
-    cut = job.reads().cut()
+    cut = job.reads().cutter()
     return _serial(stream, job) if cut is None else cut(stream, path, job.source, target)
 
 

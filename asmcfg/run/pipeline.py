@@ -13,7 +13,7 @@ from asmcfg.model import Analysis, ChoiceRule, Compiler, DialectName, Header, Me
 from asmcfg.sources.lines import Line, Meter, display_name, read_lines
 
 if TYPE_CHECKING:
-    from asmcfg.dialects.perfasm.profile import MethodProfile
+    from asmcfg.dialects.heat import Measured
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +257,7 @@ def _share(method: Method) -> float:
 
 
 def pick_profiled(
-    methods: Iterator[Method], profiles: Sequence[MethodProfile], unprinted: int | None = None
+    methods: Iterator[Method], profiles: Sequence[Measured], unprinted: int | None = None
 ) -> Picked | None:
     """The compilation most of the profile's sampled addresses land on (ties: the later one); the compilation
     with compile id `unprinted` (the hottest of the run, which perfasm did not print) when the input has it."""

@@ -20,7 +20,7 @@ from asmcfg.terminal import visible
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from asmcfg.dialects.perfscript.heat import PerfHeat
+    from asmcfg.dialects.heat import Recording
     from asmcfg.run.options import Options
 
 HOTTEST = 10
@@ -86,13 +86,9 @@ def _pids(found: dict[int, str]) -> str:
 def _busiest(found: dict[int, str], script: str | None) -> tuple[int, str]:
     """The JVM with the most samples in compiled code, else the one with the largest log."""
     if script is not None:
-        from asmcfg.dialects.perfscript.samples import Reading, samples
-        from asmcfg.sources.lines import read_lines
+        from asmcfg.dialects.heatfiles import jit_samples
 
-        counts: dict[int, int] = dict.fromkeys(found, 0)
-        for sample in samples(read_lines(script), Reading()):
-            if sample.pid in counts and sample.dso.startswith("/tmp/perf-"):
-                counts[sample.pid] += 1
+        counts = jit_samples(script, list(found))
         best = max(sorted(counts), key=lambda p: counts[p])
         if counts[best]:
             return best, f"the one with the most samples in JIT-made code ({counts[best]:,})"
@@ -116,22 +112,22 @@ def chosen(path: str, pid: int | None, quiet: bool) -> Recorded | None:
     return found
 
 
-def say_hottest(heat: PerfHeat) -> None:
+def say_hottest(heat: Recording) -> None:
     """The recording's hottest compilations, on stderr."""
     from asmcfg.facts.recording import hottest
     from asmcfg.render.recording import write_hottest
     from asmcfg.render.summary import stderr_console
 
-    title = f"Hottest compilations of pid {heat.found.pid} ({' / '.join(heat.events)}, {heat.source})"
+    title = f"Hottest compilations of pid {heat.pid} ({' / '.join(heat.events)}, {heat.source})"
     write_hottest(hottest(heat, HOTTEST), stderr_console(), title)
 
 
-def say_places(heat: PerfHeat, err: Console) -> None:
+def say_places(heat: Recording, err: Console) -> None:
     """Where the recorded JVM's samples ran."""
     from asmcfg.facts.recording import places
     from asmcfg.render.recording import write_places
 
-    write_places(heat.found.pid, heat.found.events, heat.found.total, places(heat), err)
+    write_places(heat.pid, heat.events, heat.total, places(heat), err)
     if heat.unparsed:
         err.print(visible(f"{heat.source}: {heat.unparsed:,} lines are no `perf script -F comm,pid,tid,time,period,"
                           "event,ip,sym,dso --ns` sample (left out)"), highlight=False, markup=False)

@@ -22,8 +22,7 @@ from asmcfg.sources.lines import VM_VERSION, Line
 from asmcfg.sources.numbers import ADDRESS, HEX
 
 if TYPE_CHECKING:
-    from asmcfg.dialects import ReadOptions
-    from asmcfg.dialects.base import Counts
+    from asmcfg.dialects.base import Counts, ReadOptions
 
 Numbered = Iterable[tuple[int, str]]
 """Lines as (line number, text) pairs."""

@@ -27,7 +27,9 @@ from asmcfg.dialects.logcompilation.logxml import (
     tags,
     to_int,
 )
-from asmcfg.model import LogInline, LogTrap
+from asmcfg.errors import InputError
+from asmcfg.model import LogInline, LogTrap, Method
+from asmcfg.model.factory import replace
 from asmcfg.model.make import compiled
 from asmcfg.sources.split import CHUNK, chunks, open_binary
 
@@ -175,6 +177,23 @@ class LogRecords:
     """The method of each compile id's task, to check a text dump's compilation is the same one."""
     jdk: int | None = None
     """The feature version of the JDK the log's `<release>` names (25 for `25.0.3+9-LTS`), None when it names none."""
+
+    def attach(self, method: Method, strict: bool = False) -> Method:
+        """`method` with the log's records of its compile id, and the JDK the log names when the dump names none;
+        as it was when the log's task of that id is another method (a log of another run), or, with `strict`, an
+        error."""
+        compile_id = method.header.compile_id
+        task = self.tasks.get(compile_id) if compile_id is not None else None
+        if task is None or task.replace("/", ".") != method.header.name.replace("/", "."):
+            if strict:
+                found = f"is {task} in the --log log, not {method.header.name}" if task else "is not in the --log log"
+                raise InputError(f"compile id {compile_id} {found} (give the log of the same run)", method.source,
+                                 method.header.line)
+            return method
+        assert compile_id is not None
+        return replace(method, log_traps=tuple(self.traps.get(compile_id, ())),
+                       log_inlines=tuple(self.inlines.get(compile_id, ())),
+                       jdk_hint=self.jdk if method.jdk_hint is None else method.jdk_hint)
 
 
 _RELEASE_TEXT = re.compile(rb"<release>[ \t]*\n?([^<\n]*)")

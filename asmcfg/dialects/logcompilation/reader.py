@@ -31,7 +31,7 @@ from asmcfg.model.factory import replace
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
-    from asmcfg.dialects import ReadOptions
+    from asmcfg.dialects.base import ReadOptions
 
 HEADERLESS_LIMIT = 100_000
 """Lines of a thread's text without a method header after which they are read anyway (bounds memory)."""
@@ -218,6 +218,10 @@ class Reader(TtyMachine[ThreadText, Method]):
     def jdk_hint(self) -> int | None:
         """Feature version named by `<release>`, once read."""
         return self._ctx.jdk_hint
+
+    @jdk_hint.setter
+    def jdk_hint(self, value: int | None) -> None:
+        self._ctx.jdk_hint = value
 
     def complete(self, method: Method) -> Method:
         """`method` with the log's `<uncommon_trap>` records and inlining decisions of its compilation (call once

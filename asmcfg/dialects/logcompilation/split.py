@@ -22,8 +22,7 @@ from asmcfg.sources.numbers import BYTES_DIGITS
 from asmcfg.sources.split import CHUNK, ENDS, Piece, Readable, chunks, to_texts
 
 if TYPE_CHECKING:
-    from asmcfg.dialects import ReadOptions
-    from asmcfg.dialects.base import Counts
+    from asmcfg.dialects.base import Counts, ReadOptions
 
 HEADERLESS_BYTES = 8 << 20
 """Bytes of a thread's text without a method header after which they are handed on anyway."""

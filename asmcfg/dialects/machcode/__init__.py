@@ -1,6 +1,24 @@
 """Raw `[MachCode]` hex, printed by PrintAssembly without hsdis; asmcfg decodes it with capstone."""
 
-from asmcfg.dialects.base import Dialect
+from __future__ import annotations
+
+from asmcfg.dialects.base import Reader, ReadOptions
+from asmcfg.dialects.pieces import Piecewise
 from asmcfg.model import DialectName
 
-DIALECT: Dialect = Dialect(DialectName.MACHCODE, signs=("[MachCode]",), cutter="asmcfg.sources.split:method_pieces")
+
+class Machcode(Piecewise):
+    """Read in pieces of whole methods, each by a fresh reader."""
+
+    name = DialectName.MACHCODE
+    signs = ("[MachCode]",)
+
+    def sniff(self, sample: list[str]) -> float:
+        from asmcfg.dialects.machcode.reader import sniff
+
+        return sniff(sample)
+
+    def reader(self, source: str, options: ReadOptions | None = None) -> Reader:
+        from asmcfg.dialects.machcode.reader import Reader
+
+        return Reader(source, options or ReadOptions())

@@ -20,7 +20,7 @@ from asmcfg.sources.lines import VM_VERSION, Line
 from asmcfg.sources.numbers import HEX
 
 if TYPE_CHECKING:
-    from asmcfg.dialects import ReadOptions
+    from asmcfg.dialects.base import ReadOptions
 
 _MARKER = re.compile(r"^\[([A-Za-z][^\]]*)\]$")
 _MORE_NOTE = re.compile(r"^\s+;")

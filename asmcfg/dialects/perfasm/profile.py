@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from asmcfg.dialects.heat import OverlayReport, Profiled
 from asmcfg.dialects.perfasm import reader as perfasm
 from asmcfg.dialects.perfasm.saved import SavedHeat
 from asmcfg.errors import InputError
@@ -37,27 +38,7 @@ class MethodProfile:
 
 
 @dataclass(frozen=True, slots=True)
-class OverlayReport:
-    """Whether a profile fits a method, and how well."""
-
-    matched: bool
-    """True when every sampled address lands on an instruction and the names agree."""
-    candidate: MethodProfile | None
-    """The profile whose addresses land best (None when there were no profiles)."""
-    sampled: int
-    """Sampled addresses in the candidate."""
-    landed: int
-    """Of those, the ones that are instruction addresses of the method."""
-    missed: tuple[int, ...] = field(repr=False)
-    """Sampled addresses that land on no instruction."""
-    heat: tuple[float, ...]
-    """Percent of the run per event that landed."""
-    message: str
-    """One sentence for the user."""
-
-
-@dataclass(frozen=True, slots=True)
-class Perfasm:
+class Perfasm(Profiled):
     """What a perfasm file measured: the compilations it printed, and those it did not."""
 
     profiles: list[MethodProfile]
@@ -72,6 +53,10 @@ class Perfasm:
         if hottest is None or hottest.share[:1] <= printed:
             return None
         return hottest.header.compile_id
+
+    def put(self, method: Method) -> tuple[Method, OverlayReport]:
+        """`method` with the heat of the profile whose addresses land on it (`overlay`)."""
+        return overlay(method, self.profiles, self.unprinted)
 
 
 def read_perfasm(path: str) -> Perfasm:

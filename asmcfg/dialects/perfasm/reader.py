@@ -29,7 +29,7 @@ from asmcfg.sources.lines import Line
 from asmcfg.sources.numbers import DIGITS
 
 if TYPE_CHECKING:
-    from asmcfg.dialects import ReadOptions
+    from asmcfg.dialects.base import ReadOptions
 
 __all__ = ["GAP", "Origin", "Reader", "Region", "RegionLine", "sniff"]
 

@@ -9,9 +9,10 @@ the bytes the log's `<nmethod>` record gives it (so a log of another run never l
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from asmcfg.dialects.heat import OverlayReport, Recording, Sampled
 from asmcfg.dialects.perfscript.attribute import Attribution, CompilationSamples, attribute_each
 from asmcfg.dialects.perfscript.codecache import CodeCache, read_code_cache
 from asmcfg.dialects.perfscript.perfmap import PerfMap, read_perf_map
@@ -21,7 +22,7 @@ from asmcfg.sources.lines import display_name, read_lines
 
 
 @dataclass(frozen=True, slots=True)
-class PerfHeat:
+class PerfHeat(Recording):
     """The samples of one recorded JVM, binned to its compilations."""
 
     source: str
@@ -39,6 +40,41 @@ class PerfHeat:
     def events(self) -> tuple[str, ...]:
         """The recorded events, in the order they first appear."""
         return tuple(self.found.events)
+
+    @property
+    def pid(self) -> int:
+        return self.found.pid
+
+    @property
+    def total(self) -> int:
+        return self.found.total
+
+    @property
+    def places(self) -> Mapping[str, int]:
+        return self.found.places
+
+    @property
+    def others(self) -> Mapping[int, int]:
+        return self.found.others
+
+    @property
+    def code_cache(self) -> Mapping[str, int]:
+        return self.found.code_cache
+
+    def sampled(self) -> list[Sampled]:
+        return [Sampled(c.compiled.record.compile_id, c.compiled.record.compiler, c.compiled.record.level,
+                        c.compiled.record.kind, c.compiled.record.method, c.total,
+                        c.compiled.record.compile_id in self.printed) for c in self.hottest()]
+
+    def put(self, method: Method) -> tuple[Method, OverlayReport]:
+        """`method` with the samples of its compile id, and how they landed."""
+        method, message, applied = with_heat(method, self)
+        landed = method.profile.samples if applied and method.profile is not None else {}
+        share = method.profile.run_share if applied and method.profile is not None else ()
+        return method, OverlayReport(applied, None, len(landed), len(landed), (), share, message)
+
+    def measure(self, method: Method) -> Method:
+        return with_heat(method, self)[0]
 
     def share(self, count: int) -> float:
         """`count` samples as a percent of the JVM's."""
