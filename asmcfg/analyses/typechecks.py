@@ -14,8 +14,12 @@ what its failing side leads to is the trap reached through straight-line code (`
 
 from __future__ import annotations
 
+import bisect
 import functools
+import heapq
+import itertools
 import re
+from collections.abc import Sequence
 
 from asmcfg.analyses import registers
 from asmcfg.analyses.checks import failure_path
@@ -33,15 +37,17 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     """`type_checks`, with a `type_check` tag on their blocks."""
     found: list[TypeCheck] = []
     instructions = ctx.cfg.method.instructions
-    syntax, flows = ctx.cfg.method.syntax, ctx.layout.flows
-    held = _held(ctx) if any(_class(r) for ins in instructions for r in ins.relocs) else {}
-    for block in ctx.cfg.blocks:
-        loaded = dict(held.get(block.id, {}))
-        ends_cond = flows[block.end - 1] is Flow.COND
-        for i in range(block.start, block.end):
-            classes = _step(instructions[i], flows[i], loaded, syntax)
-            if classes and ends_cond and instructions[i].implicit_target is None:
-                found.append(_check(ctx, result, block.id, i, classes))
+    flows = ctx.layout.flows
+    if any(_class(r) for ins in instructions for r in ins.relocs):
+        steps = _Steps(ctx)
+        held = _held(ctx, steps)
+        for block in ctx.cfg.blocks:
+            loaded = dict(held.get(block.id, {}))
+            ends_cond = flows[block.end - 1] is Flow.COND
+            for i in steps.within(block.start, block.end):
+                classes = steps.step(i, loaded)
+                if classes and ends_cond and instructions[i].implicit_target is None:
+                    found.append(_check(ctx, result, block.id, i, classes))
     for call in result.calls:
         if SUBTYPE_CHECK.search(call.callee):
             found.append(TypeCheck(call.block, call.site, (), "", instructions[call.site].bytecode))
@@ -49,61 +55,171 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     return add_tags(replace(result, type_checks=tuple(found)), tags)
 
 
-def _held(ctx: Context) -> dict[int, dict[str, str]]:
+Effect = tuple[bool, tuple[str, ...], tuple[str, ...], str | None]
+"""What an instruction does to the classes held in registers: (it is a compare, the classes its relocations
+name, the registers it reads as operands of its own when it is a compare and writes otherwise, the register that
+then holds its class)."""
+
+
+class _Steps:
+    """The instructions that may change or compare the classes held in registers, each with its `Effect`.
+
+    Only the registers some instruction loads a class into can hold one. An instruction that is no call, has no
+    relocation, holds no view of those registers in its operand text (`%edx`, `%dl` of `rdx`; `w14` of `14`) and
+    writes none of them without naming it (`cltq` writes `rax`) leaves the classes held as they are and compares
+    none of them: it is passed over (most of a method's instructions, found by one search of all their operand
+    texts)."""
+
+    def __init__(self, ctx: Context) -> None:
+        instructions = ctx.cfg.method.instructions
+        flows = ctx.layout.flows
+        syntax = ctx.cfg.method.syntax
+        self.flows = flows
+        self.instructions = instructions
+        self.effects: dict[int, Effect] = {}
+        relocated = [i for i, ins in enumerate(instructions) if ins.relocs]
+        for i in relocated:
+            self.effects[i] = _effect(instructions[i], flows[i], syntax)
+        holders = {effect[3] for effect in self.effects.values() if effect[3] is not None}
+        chosen = {*relocated, *(i for i, flow in enumerate(flows) if flow is Flow.CALL)}
+        if holders:
+            chosen.update(_naming(instructions, holders))
+            if not holders.isdisjoint(registers.IMPLIED):
+                implying = {m for m in {ins.mnemonic for ins in instructions} if registers.implies(m, syntax)}
+                chosen.update(i for i, ins in enumerate(instructions) if ins.mnemonic in implying)
+        self.chosen = sorted(chosen)
+        for i in self.chosen:
+            if i not in self.effects:
+                self.effects[i] = _effect(instructions[i], flows[i], syntax)
+
+    def within(self, start: int, end: int) -> list[int]:
+        """The chosen instructions from `start` to `end`, in order."""
+        return self.chosen[bisect.bisect_left(self.chosen, start) : bisect.bisect_left(self.chosen, end)]
+
+    def step(self, i: int, loaded: dict[str, str]) -> tuple[str, ...]:
+        """Classes chosen instruction `i` compares against, with `loaded` (register -> class) updated past it."""
+        if self.flows[i] is Flow.CALL:
+            loaded.clear()  # compiled Java code keeps no value in a register across a call
+            return ()
+        if not loaded and not self.instructions[i].relocs:
+            return ()  # no class named here or held in a register: nothing compared, nothing to forget
+        compare, names, used, dest = self.effects[i]
+        if compare:
+            return names or tuple(dict.fromkeys(loaded[r] for r in used if r in loaded))
+        for register in used:
+            loaded.pop(register, None)
+        if dest is not None:
+            loaded[dest] = names[0]
+        return ()
+
+    def block(self, start: int, end: int) -> tuple[bool, frozenset[str], dict[str, str]]:
+        """What the instructions `start` to `end` do to the classes held, as one step: (every register forgotten
+        on the way, the registers written, the classes held at the end from loads of their own)."""
+        cleared = False
+        written: set[str] = set()
+        made: dict[str, str] = {}
+        for i in self.within(start, end):
+            if self.flows[i] is Flow.CALL:
+                cleared, made = True, {}
+                written.clear()
+                continue
+            compare, names, used, dest = self.effects[i]
+            if compare:
+                continue
+            for register in used:
+                made.pop(register, None)
+                written.add(register)
+            if dest is not None:
+                made[dest] = names[0]
+        return cleared, frozenset(written), made
+
+
+def _naming(instructions: Sequence[Instruction], holders: set[str]) -> set[int]:
+    """The instructions whose operand text holds a view of one of `holders` (`registers.views`)."""
+    texts = [ins.operands for ins in instructions]
+    starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+    views = sorted({view for register in holders for view in registers.views(register)})
+    pattern = re.compile("|".join(map(re.escape, views)))
+    return {bisect.bisect_right(starts, found.start()) - 1 for found in pattern.finditer("\n".join(texts))}
+
+
+def _effect(ins: Instruction, flow: Flow, syntax: Syntax) -> Effect:
+    """`Effect` of one instruction."""
+    if flow is Flow.CALL:
+        return False, (), (), None  # `_Steps` clears every register there
+    return _text_effect(ins.mnemonic, ins.operands, ins.relocs, syntax)
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_effect(mnemonic: str, operands: str, relocs: tuple[str, ...], syntax: Syntax) -> Effect:
+    """`Effect` of an instruction that is no call, from its text (a method's instructions repeat theirs). A compare
+    against a held class reads it only from a register operand of its own: `cmpq -8(%r15,%rdx),%rsi` or the
+    class-initialization test `cmpb $4,0x130(%rdx)` compare memory at an address made from the class, not the
+    class itself."""
+    names = tuple(_class(r) for r in relocs if _class(r)) if relocs else ()
+    lower = mnemonic.lower()
+    if lower.startswith("cmp") and not lower.startswith("cmpxchg"):
+        return True, names, () if names else registers.direct(operands), None
+    writes = registers.written(mnemonic, operands, syntax)
+    dest = (writes[-1] if syntax is Syntax.ATT else writes[0]) if names and writes else None
+    return False, names, writes, dest
+
+
+def _held(ctx: Context, steps: _Steps) -> dict[int, dict[str, str]]:
     """Per block, the class constants held on entry (register -> class) on every path into it: a forward
-    must-analysis over the graph, from nothing held at the entries, to its fixed point (bounded)."""
-    instructions, flows, syntax = ctx.cfg.method.instructions, ctx.layout.flows, ctx.cfg.method.syntax
-    out: dict[int, dict[str, str]] = {}
+    must-analysis over the graph, from nothing held at the entries, to its fixed point (bounded).
+
+    Rounds over the blocks in order, each block's state on exit made from its predecessors' as they are when it
+    is reached, until a round changes nothing. Each block goes as one step (`_Steps.block`), made once, and a
+    round works out only the blocks something flowing into them changed since they last were (any other comes
+    out as it was): the states of every round, and the count of rounds, are those of working out every block."""
+    blocks = ctx.cfg.blocks
+    order = {block.id: at for at, block in enumerate(blocks)}
+    moves = [steps.block(block.start, block.end) for block in blocks]
+    sources: list[list[int]] = [[] for _ in blocks]
+    targets: list[list[int]] = [[] for _ in blocks]
+    for at, block in enumerate(blocks):
+        for edge in ctx.predecessors.get(block.id, ()):
+            sources[at].append(order[edge.src])
+            targets[order[edge.src]].append(at)
+    out: list[dict[str, str] | None] = [None] * len(blocks)
     held: dict[int, dict[str, str]] = {}
-    for _ in range(_ROUNDS):
+    todo: list[int] = list(range(len(blocks)))
+    for round_ in range(1, _ROUNDS + 1):
         changed = False
-        for block in ctx.cfg.blocks:
-            known = [out[e.src] for e in ctx.predecessors.get(block.id, ()) if e.src in out]
-            state = _meet(known)
-            held[block.id] = dict(state)
-            for i in range(block.start, block.end):
-                _step(instructions[i], flows[i], state, syntax)
-            if out.get(block.id) != state:
-                out[block.id], changed = state, True
+        later: set[int] = set()  # something flowing into these changed after this round worked them out
+        queued = set(todo)
+        heapq.heapify(todo)
+        while todo:
+            at = heapq.heappop(todo)
+            state = _meet([known for src in sources[at] if (known := out[src]) is not None])
+            held[blocks[at].id] = state
+            cleared, written, made = moves[at]
+            after = dict(made) if cleared else {r: c for r, c in state.items() if r not in written} | made
+            if out[at] != after:
+                out[at], changed = after, True
+                for target in targets[at]:
+                    if target <= at:
+                        later.add(target)
+                    elif target not in queued:
+                        queued.add(target)
+                        heapq.heappush(todo, target)
         if not changed:
             return held
+        if not later:  # the next round would change nothing
+            return held if round_ < _ROUNDS else {}
+        todo = list(later)
     return {}  # no fixed point within the bound: claim nothing held anywhere
 
 
 def _meet(states: list[dict[str, str]]) -> dict[str, str]:
-    """What every state holds alike."""
+    """What every state holds alike (one state itself: no state is changed once made)."""
     if not states:
         return {}
     first, *rest = states
+    if not rest:
+        return first
     return {r: c for r, c in first.items() if all(other.get(r) == c for other in rest)}
-
-
-def _step(ins: Instruction, flow: Flow, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
-    """Classes `ins` compares against, with `loaded` updated past it."""
-    if flow is Flow.CALL:
-        loaded.clear()  # compiled Java code keeps no value in a register across a call
-        return ()
-    if not ins.relocs and not loaded:
-        return ()  # no class named here or held in a register: nothing compared, nothing to forget
-    return _compared(ins, loaded, syntax)
-
-
-def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
-    """Classes `ins` compares against; keeps `loaded` (register -> class) up to date as registers are written.
-    A compare reads a held class only from a register operand of its own: `cmpq -8(%r15,%rdx),%rsi` or the
-    class-initialization test `cmpb $4,0x130(%rdx)` compare memory at an address made from the class, not the
-    class itself."""
-    names = [_class(r) for r in ins.relocs if _class(r)]
-    if ins.mnemonic.lower().startswith("cmp") and not ins.mnemonic.lower().startswith("cmpxchg"):
-        if names:
-            return tuple(names)
-        return tuple(dict.fromkeys(loaded[r] for r in registers.direct(ins.operands) if r in loaded))
-    writes = registers.written(ins.mnemonic, ins.operands, syntax)
-    for register in writes:
-        loaded.pop(register, None)
-    if names and writes:
-        loaded[writes[-1] if syntax is Syntax.ATT else writes[0]] = names[0]
-    return ()
 
 
 @functools.lru_cache(maxsize=4096)
