@@ -15,8 +15,10 @@ scale) when they are packed.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from asmcfg.analyses.arrays import literal
 from asmcfg.analyses.context import Context
@@ -74,9 +76,15 @@ class Walk:
     """(element size, written) of every Java array element the loop's own blocks address: not the base register,
     which C2 may allocate differently in each copy."""
     stride: int | None
-    """How far the induction variable moves per trip (elements), or None when no single one is found."""
+    """How far the induction variable moves per trip (elements), or None when no single one is found (or the loop
+    addresses no element: then it is no copy, and its stride is not looked for)."""
     lanes: int | None
-    """Elements one copy of the body handles: 1 scalar, width / element size packed; None when unclear."""
+    """Elements one copy of the body handles: 1 scalar, width / element size packed; None when unclear (or the loop
+    addresses no element)."""
+
+
+Parsed = tuple[str, str, tuple[str | Access, ...]]
+"""An instruction as `_parse` reads it."""
 
 
 def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
@@ -88,12 +96,19 @@ def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
     blocks = sorted((ctx.block(b) for b in own_blocks(result, loop) if not is_cold(result, b)), key=lambda b: b.start)
     first = next((i for i, b in enumerate(blocks) if b.id == loop.header), 0)
     blocks = blocks[first:] + blocks[:first]  # from the header on: a latch laid out before it runs last
-    body = [_parse(ins, att) for b in blocks for ins in method.instructions[b.start : b.end]]
-    elements = frozenset((a.scale, written) for _, _, operands in body for a, written in _arrays(operands))
+    instructions = [ins for b in blocks for ins in method.instructions[b.start : b.end]]
+    memory = "(" if att else "["  # no operand without it is a memory operand
+    addressing = {at: _parse(ins, att) for at, ins in enumerate(instructions) if memory in ins.operands}
+    arrays = {at: hits for at, (_, _, operands) in addressing.items() if (hits := _arrays(operands))}
+    elements = frozenset((a.scale, written) for hits in arrays.values() for a, written in hits)
+    if not elements:
+        return Walk(elements, None, None)  # a loop that walks no array is no copy: its stride is never asked for
+    body = [addressing.get(at) or _parse(ins, att) for at, ins in enumerate(instructions)]
+    steps = _steps(body, arrays)
     best: tuple[int, int, int | None] | None = None
     ambiguous = False
     for candidate in candidates(body):
-        net, lanes = _follow(body, candidate)
+        net, lanes = _follow(steps, candidate)
         if net is None or net == 0 or not lanes:
             continue
         found = (len(lanes), abs(net), _one(lanes))
@@ -106,7 +121,7 @@ def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
     return Walk(elements, best[1], best[2])
 
 
-def candidates(body: list[tuple[str, str, list[str | Access]]]) -> list[str]:
+def candidates(body: list[Parsed]) -> list[str]:
     """The general registers the body names, in order: the induction-variable candidates, each walked once (at most
     16 walks of the body, whatever names a crafted log gives)."""
     return sorted({o for _, _, operands in body for o in operands if isinstance(o, str) and o in _GPRS})
@@ -117,27 +132,59 @@ def _one(lanes: list[int | None]) -> int | None:
     return values.pop() if len(values) == 1 else None
 
 
-def _follow(body: list[tuple[str, str, list[str | Access]]], iv: str) -> tuple[int | None, list[int | None]]:
-    """The net move of `iv` over the body, and the lanes of each element access indexed by it (or a copy)."""
+Step = tuple[str, str, tuple[Access, ...], tuple[str, int, Any] | None]
+"""What one instruction of the body does, for `_follow`: (its operation and operand text, the element accesses it
+makes, and how it changes a register: (register, `_ADD` a constant, `_OFFSET` (register, displacement) copies a
+register plus a constant, `_COPY` a register copies one, or `_FORGET` the register no longer follows any), or
+None when it writes no general register)."""
+_ADD, _OFFSET, _COPY, _FORGET = range(4)
+
+
+def _steps(body: list[Parsed], arrays: dict[int, list[tuple[Access, bool]]]) -> list[Step]:
+    """The `Step` of each instruction of the body that accesses an element or writes a general register, in order
+    (read once for all the candidates `_follow` walks); `arrays` holds each instruction's element accesses
+    (`_arrays`), by position, where it has any."""
+    steps: list[Step] = []
+    for at, (op, text, operands) in enumerate(body):
+        accesses = tuple(access for access, _ in arrays.get(at, ()))
+        dest = operands[0] if operands else None
+        change: tuple[str, int, Any] | None = None
+        if isinstance(dest, str) and op not in _READ_ONLY:
+            source = operands[1] if len(operands) > 1 else None
+            step = literal(source) if isinstance(source, str) and source.startswith("#") else None
+            if op in ("add", "sub") and step is not None:
+                change = dest, _ADD, step * (1 if op == "add" else -1)
+            elif op in ("inc", "dec") and len(operands) == 1:
+                change = dest, _ADD, 1 if op == "inc" else -1
+            elif op == "lea" and isinstance(source, Access) and not source.index:
+                change = dest, _OFFSET, (source.base, source.displacement)
+            elif op in ("mov", "movsxd") and isinstance(source, str):
+                change = dest, _COPY, source
+            else:
+                change = dest, _FORGET, None
+        if accesses or change is not None:
+            steps.append((op, text, accesses, change))
+    return steps
+
+
+def _follow(steps: list[Step], iv: str) -> tuple[int | None, list[int | None]]:
+    """The net move of `iv` over the body's `steps`, and the lanes of each element access indexed by it (or a
+    copy)."""
     tracked = {iv: 0}
     lanes: list[int | None] = []
-    for op, text, operands in body:
-        for access, _ in _arrays(operands):
+    for op, text, accesses, change in steps:
+        for access in accesses:
             if access.index in tracked:
                 lanes.append(_lanes(op, text, access))
-        dest = operands[0] if operands else None
-        if not isinstance(dest, str) or op in _READ_ONLY:
+        if change is None:
             continue
-        source = operands[1] if len(operands) > 1 else None
-        step = literal(source) if isinstance(source, str) and source.startswith("#") else None
-        if op in ("add", "sub") and dest in tracked and step is not None:
-            tracked[dest] += step * (1 if op == "add" else -1)
-        elif op in ("inc", "dec") and dest in tracked and len(operands) == 1:
-            tracked[dest] += 1 if op == "inc" else -1
-        elif op == "lea" and isinstance(source, Access) and source.base in tracked and not source.index:
-            tracked[dest] = tracked[source.base] + source.displacement
-        elif op in ("mov", "movsxd") and isinstance(source, str) and source in tracked:
-            tracked[dest] = tracked[source]
+        dest, kind, value = change
+        if kind == _ADD and dest in tracked:
+            tracked[dest] += value
+        elif kind == _OFFSET and value[0] in tracked:
+            tracked[dest] = tracked[value[0]] + value[1]
+        elif kind == _COPY and value in tracked:
+            tracked[dest] = tracked[value]
         else:
             tracked.pop(dest, None)
     return tracked.get(iv), lanes
@@ -155,19 +202,25 @@ def _lanes(op: str, text: str, access: Access) -> int | None:
     return size // access.scale if size % access.scale == 0 else None
 
 
-def _arrays(operands: list[str | Access]) -> list[tuple[Access, bool]]:
+def _arrays(operands: tuple[str | Access, ...]) -> list[tuple[Access, bool]]:
     """The operands that address a Java array element, each with whether it is written (the destination)."""
     return [(o, i == 0 and len(operands) > 1) for i, o in enumerate(operands)
             if isinstance(o, Access) and o.index and o.base and o.base != _HEAP_BASE and o.displacement >= _HEADER]
 
 
-def _parse(ins: Instruction, att: bool) -> tuple[str, str, list[str | Access]]:
+def _parse(ins: Instruction, att: bool) -> Parsed:
     """(operation, operand text, operands destination first): registers as families, immediates as `#N`."""
-    parts = split_operands(ins.operands)
+    return _parsed(ins.mnemonic, ins.operands, att)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(mnemonic: str, text: str, att: bool) -> Parsed:
+    """`_parse` of an instruction's text (a loop's instructions repeat theirs; the result is shared, read only)."""
+    parts = split_operands(text)
     if att:
         parts.reverse()
-    op = _ATT_OPS.get(ins.mnemonic, ins.mnemonic) if att else ins.mnemonic
-    return op, ins.operands, [_operand(p, att) for p in parts]
+    op = _ATT_OPS.get(mnemonic, mnemonic) if att else mnemonic
+    return op, text, tuple(_operand(p, att) for p in parts)
 
 
 def _operand(text: str, att: bool) -> str | Access:
