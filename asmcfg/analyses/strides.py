@@ -33,6 +33,9 @@ _GPRS = frozenset(["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp"] + [f"
 """The families of x86-64's general registers (`_family`): the only ones an induction variable lives in. A crafted
 log's other names (`%r123456`) are no candidates, so the walks stay linear in the loop's size."""
 _HEAP_BASE = "r12"
+_BASE_INDEX = re.compile(r"\(%\w+,\s*%")
+"""What an AT&T memory operand with a base and an index register holds (`0x10(%rsi,%rcx,4)`): an instruction
+without it addresses no array element."""
 _ATT_MEMORY = re.compile(r"^(?:%\w+:)?(-?(?:0x[0-9a-f]+|\d+))?\((%\w+)?(?:,\s*(%\w+)(?:,\s*(\d+))?)?\)$")
 _INTEL_MEMORY = re.compile(r"^(?:(\w+) ptr )?(?:\w+:)?\[([^\]]*)\]$")
 _ATT_OPS = {"movslq": "movsxd", "movl": "mov", "movq": "mov", "leal": "lea", "leaq": "lea", "addl": "add",
@@ -97,17 +100,20 @@ def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
     first = next((i for i, b in enumerate(blocks) if b.id == loop.header), 0)
     blocks = blocks[first:] + blocks[:first]  # from the header on: a latch laid out before it runs last
     instructions = [ins for b in blocks for ins in method.instructions[b.start : b.end]]
-    memory = "(" if att else "["  # no operand without it is a memory operand
-    addressing = {at: _parse(ins, att) for at, ins in enumerate(instructions) if memory in ins.operands}
+    addressing = {at: _parse(ins, att) for at, ins in enumerate(instructions)
+                  if (_BASE_INDEX.search(ins.operands) if att else "[" in ins.operands)}
     arrays = {at: hits for at, (_, _, operands) in addressing.items() if (hits := _arrays(operands))}
     elements = frozenset((a.scale, written) for hits in arrays.values() for a, written in hits)
     if not elements:
         return Walk(elements, None, None)  # a loop that walks no array is no copy: its stride is never asked for
     body = [addressing.get(at) or _parse(ins, att) for at, ins in enumerate(instructions)]
     steps = _steps(body, arrays)
+    indexes = {a.index for hits in arrays.values() for a, _ in hits}
     best: tuple[int, int, int | None] | None = None
     ambiguous = False
     for candidate in candidates(body):
+        if indexes.isdisjoint(_copied(steps, candidate)):
+            continue  # no access is indexed by it or a copy of it: no lanes
         net, lanes = _follow(steps, candidate)
         if net is None or net == 0 or not lanes:
             continue
@@ -165,6 +171,24 @@ def _steps(body: list[Parsed], arrays: dict[int, list[tuple[Access, bool]]]) -> 
         if accesses or change is not None:
             steps.append((op, text, accesses, change))
     return steps
+
+
+def _copied(steps: list[Step], register: str) -> set[str]:
+    """`register` and every register a copy of it (or of a copy) may be made into in the body: those `_follow`
+    may track from it, whatever the order."""
+    into: dict[str, set[str]] = {}
+    for _, _, _, change in steps:
+        if change is not None and change[1] in (_COPY, _OFFSET):
+            source = change[2] if change[1] == _COPY else change[2][0]
+            into.setdefault(source, set()).add(change[0])
+    found = {register}
+    todo = [register]
+    while todo:
+        for dest in into.get(todo.pop(), ()):
+            if dest not in found:
+                found.add(dest)
+                todo.append(dest)
+    return found
 
 
 def _follow(steps: list[Step], iv: str) -> tuple[int | None, list[int | None]]:

@@ -85,7 +85,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 
 def own_blocks(result: Analysis, loop: Loop) -> tuple[int, ...]:
     """The loop's blocks that belong to no loop nested inside it."""
-    inner = {b for other in result.loops if other.depth > loop.depth and set(other.blocks) < set(loop.blocks)
+    mine = set(loop.blocks)
+    inner = {b for other in result.loops if other.depth > loop.depth and set(other.blocks) < mine
              for b in other.blocks}
     return tuple(b for b in loop.blocks if b not in inner)
 
