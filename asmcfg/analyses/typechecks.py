@@ -40,7 +40,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     flows = ctx.layout.flows
     if any(_class(r) for ins in instructions for r in ins.relocs):
         steps = _Steps(ctx)
-        held = _held(ctx, steps)
+        held = _held(ctx, steps) if steps.compares_held else {}
         for block in ctx.cfg.blocks:
             loaded = dict(held.get(block.id, {}))
             ends_cond = flows[block.end - 1] is Flow.COND
@@ -68,7 +68,8 @@ class _Steps:
     relocation, holds no view of those registers in its operand text (`%edx`, `%dl` of `rdx`; `w14` of `14`) and
     writes none of them without naming it (`cltq` writes `rax`) leaves the classes held as they are and compares
     none of them: it is passed over (most of a method's instructions, found by one search of all their operand
-    texts)."""
+    texts). When no compare reads one of those registers (x86 code compares a class named in the compare
+    itself), only the instructions with relocations are chosen: the compares that name their class."""
 
     def __init__(self, ctx: Context) -> None:
         instructions = ctx.cfg.method.instructions
@@ -81,9 +82,17 @@ class _Steps:
         for i in relocated:
             self.effects[i] = _effect(instructions[i], flows[i], syntax)
         holders = {effect[3] for effect in self.effects.values() if effect[3] is not None}
-        chosen = {*relocated, *(i for i, flow in enumerate(flows) if flow is Flow.CALL)}
-        if holders:
-            chosen.update(_naming(instructions, holders))
+        naming = _naming(instructions, holders) if holders else set()
+        for i in naming:
+            if i not in self.effects and instructions[i].mnemonic.lower().startswith("cmp"):
+                self.effects[i] = _effect(instructions[i], flows[i], syntax)
+        self.compares_held = any(compare and not names and not holders.isdisjoint(used)
+                                 for compare, names, used, _ in self.effects.values())
+        """Some compare may read a class held in a register (else only the compares naming their class are
+        type checks, and what registers hold need not be followed)."""
+        chosen = set(relocated)
+        if self.compares_held:
+            chosen.update(naming, (i for i, flow in enumerate(flows) if flow is Flow.CALL))
             if not holders.isdisjoint(registers.IMPLIED):
                 implying = {m for m in {ins.mnemonic for ins in instructions} if registers.implies(m, syntax)}
                 chosen.update(i for i, ins in enumerate(instructions) if ins.mnemonic in implying)
