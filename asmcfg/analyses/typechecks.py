@@ -14,10 +14,8 @@ what its failing side leads to is the trap reached through straight-line code (`
 
 from __future__ import annotations
 
-import bisect
 import functools
 import heapq
-import itertools
 import re
 from collections.abc import Sequence
 
@@ -41,10 +39,11 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     if any(_class(r) for ins in instructions for r in ins.relocs):
         steps = _Steps(ctx)
         held = _held(ctx, steps) if steps.compares_held else {}
-        for block in ctx.cfg.blocks:
+        for at, chosen in steps.blocks:
+            block = ctx.cfg.blocks[at]
             loaded = dict(held.get(block.id, {}))
             ends_cond = flows[block.end - 1] is Flow.COND
-            for i in steps.within(block.start, block.end):
+            for i in chosen:
                 classes = steps.step(i, loaded)
                 if classes and ends_cond and instructions[i].implicit_target is None:
                     found.append(_check(ctx, result, block.id, i, classes))
@@ -59,6 +58,8 @@ Effect = tuple[bool, tuple[str, ...], tuple[str, ...], str | None]
 """What an instruction does to the classes held in registers: (it is a compare, the classes its relocations
 name, the registers it reads as operands of its own when it is a compare and writes otherwise, the register that
 then holds its class)."""
+_CALL: Effect = (False, (), (), None)
+"""A call's effect, as far as `Effect` says it: `_Steps` clears every register there."""
 
 
 class _Steps:
@@ -67,9 +68,9 @@ class _Steps:
     Only the registers some instruction loads a class into can hold one. An instruction that is no call, has no
     relocation, holds no view of those registers in its operand text (`%edx`, `%dl` of `rdx`; `w14` of `14`) and
     writes none of them without naming it (`cltq` writes `rax`) leaves the classes held as they are and compares
-    none of them: it is passed over (most of a method's instructions, found by one search of all their operand
-    texts). When no compare reads one of those registers (x86 code compares a class named in the compare
-    itself), only the instructions with relocations are chosen: the compares that name their class."""
+    none of them: it is passed over (most of a method's instructions). When no compare reads one of those
+    registers (x86 code compares a class named in the compare itself), only the instructions with relocations
+    are chosen: the compares that name their class."""
 
     def __init__(self, ctx: Context) -> None:
         instructions = ctx.cfg.method.instructions
@@ -77,17 +78,19 @@ class _Steps:
         syntax = ctx.cfg.method.syntax
         self.flows = flows
         self.instructions = instructions
-        self.effects: dict[int, Effect] = {}
+        effects: dict[int, Effect] = {}
+        self.effects = effects
         relocated = [i for i, ins in enumerate(instructions) if ins.relocs]
         for i in relocated:
-            self.effects[i] = _effect(instructions[i], flows[i], syntax)
-        holders = {effect[3] for effect in self.effects.values() if effect[3] is not None}
-        naming = _naming(instructions, holders) if holders else set()
+            effects[i] = _effect(instructions[i], flows[i], syntax)
+        holders = {effect[3] for effect in effects.values() if effect[3] is not None}
+        naming = _naming(instructions, holders) if holders else []
         for i in naming:
-            if i not in self.effects and instructions[i].mnemonic.lower().startswith("cmp"):
-                self.effects[i] = _effect(instructions[i], flows[i], syntax)
+            ins = instructions[i]
+            if i not in effects and ins.mnemonic.lower().startswith("cmp"):
+                effects[i] = _effect(ins, flows[i], syntax)
         self.compares_held = any(compare and not names and not holders.isdisjoint(used)
-                                 for compare, names, used, _ in self.effects.values())
+                                 for compare, names, used, _ in effects.values())
         """Some compare may read a class held in a register (else only the compares naming their class are
         type checks, and what registers hold need not be followed)."""
         chosen = set(relocated)
@@ -96,14 +99,11 @@ class _Steps:
             if not holders.isdisjoint(registers.IMPLIED):
                 implying = {m for m in {ins.mnemonic for ins in instructions} if registers.implies(m, syntax)}
                 chosen.update(i for i, ins in enumerate(instructions) if ins.mnemonic in implying)
-        self.chosen = sorted(chosen)
-        for i in self.chosen:
-            if i not in self.effects:
-                self.effects[i] = _effect(instructions[i], flows[i], syntax)
-
-    def within(self, start: int, end: int) -> list[int]:
-        """The chosen instructions from `start` to `end`, in order."""
-        return self.chosen[bisect.bisect_left(self.chosen, start) : bisect.bisect_left(self.chosen, end)]
+            for i in chosen:
+                if i not in effects:
+                    effects[i] = _effect(instructions[i], flows[i], syntax)
+        self.blocks = _by_block(ctx, sorted(chosen))
+        """(position in the graph's blocks, the chosen instructions in it in order) of each block holding some."""
 
     def step(self, i: int, loaded: dict[str, str]) -> tuple[str, ...]:
         """Classes chosen instruction `i` compares against, with `loaded` (register -> class) updated past it."""
@@ -121,13 +121,13 @@ class _Steps:
             loaded[dest] = names[0]
         return ()
 
-    def block(self, start: int, end: int) -> tuple[bool, frozenset[str], dict[str, str]]:
-        """What the instructions `start` to `end` do to the classes held, as one step: (every register forgotten
-        on the way, the registers written, the classes held at the end from loads of their own)."""
+    def block(self, chosen: list[int]) -> tuple[bool, frozenset[str], dict[str, str]]:
+        """What the `chosen` instructions of a block do to the classes held, as one step: (every register
+        forgotten on the way, the registers written, the classes held at the end from loads of their own)."""
         cleared = False
         written: set[str] = set()
         made: dict[str, str] = {}
-        for i in self.within(start, end):
+        for i in chosen:
             if self.flows[i] is Flow.CALL:
                 cleared, made = True, {}
                 written.clear()
@@ -143,20 +143,34 @@ class _Steps:
         return cleared, frozenset(written), made
 
 
-def _naming(instructions: Sequence[Instruction], holders: set[str]) -> set[int]:
-    """The instructions whose operand text holds a view of one of `holders` (`registers.views`)."""
-    texts = [ins.operands for ins in instructions]
-    starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+def _by_block(ctx: Context, chosen: list[int]) -> list[tuple[int, list[int]]]:
+    """`chosen` (instruction indices, in order) grouped by the block holding them: (position of the block in the
+    graph's blocks, its chosen instructions), in block order (blocks are laid out in address order)."""
+    grouped: list[tuple[int, list[int]]] = []
+    blocks = ctx.cfg.blocks
+    at = 0
+    for i in chosen:
+        while at < len(blocks) and blocks[at].end <= i:
+            at += 1
+        if at == len(blocks):
+            break
+        if blocks[at].start <= i:
+            if not grouped or grouped[-1][0] != at:
+                grouped.append((at, []))
+            grouped[-1][1].append(i)
+    return grouped
+
+
+def _naming(instructions: Sequence[Instruction], holders: set[str]) -> list[int]:
+    """The instructions whose operand text holds a view of one of `holders` (`registers.views`), in order."""
     views = sorted({view for register in holders for view in registers.views(register)})
-    pattern = re.compile("|".join(map(re.escape, views)))
-    return {bisect.bisect_right(starts, found.start()) - 1 for found in pattern.finditer("\n".join(texts))}
+    search = re.compile("|".join(map(re.escape, views))).search
+    return [i for i, ins in enumerate(instructions) if search(ins.operands)]
 
 
 def _effect(ins: Instruction, flow: Flow, syntax: Syntax) -> Effect:
     """`Effect` of one instruction."""
-    if flow is Flow.CALL:
-        return False, (), (), None  # `_Steps` clears every register there
-    return _text_effect(ins.mnemonic, ins.operands, ins.relocs, syntax)
+    return _CALL if flow is Flow.CALL else _text_effect(ins.mnemonic, ins.operands, ins.relocs, syntax)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -184,7 +198,9 @@ def _held(ctx: Context, steps: _Steps) -> dict[int, dict[str, str]]:
     out as it was): the states of every round, and the count of rounds, are those of working out every block."""
     blocks = ctx.cfg.blocks
     order = {block.id: at for at, block in enumerate(blocks)}
-    moves = [steps.block(block.start, block.end) for block in blocks]
+    moves: list[tuple[bool, frozenset[str], dict[str, str]] | None] = [None] * len(blocks)
+    for at, chosen in steps.blocks:
+        moves[at] = steps.block(chosen)
     sources: list[list[int]] = [[] for _ in blocks]
     targets: list[list[int]] = [[] for _ in blocks]
     for at, block in enumerate(blocks):
@@ -203,8 +219,12 @@ def _held(ctx: Context, steps: _Steps) -> dict[int, dict[str, str]]:
             at = heapq.heappop(todo)
             state = _meet([known for src in sources[at] if (known := out[src]) is not None])
             held[blocks[at].id] = state
-            cleared, written, made = moves[at]
-            after = dict(made) if cleared else {r: c for r, c in state.items() if r not in written} | made
+            move = moves[at]
+            if move is None:
+                after = state  # nothing here changes what is held (no state is changed once made)
+            else:
+                cleared, written, made = move
+                after = dict(made) if cleared else {r: c for r, c in state.items() if r not in written} | made
             if out[at] != after:
                 out[at], changed = after, True
                 for target in targets[at]:
