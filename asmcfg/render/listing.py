@@ -150,10 +150,13 @@ def write_index(records: Iterable[tuple[IndexRecord, int | None]], out: TextIO) 
     return count + len(rows)
 
 
-def _not_printed() -> str:
-    """The end of the row of a compilation whose code the log does not hold (describe is imported only then)."""
-    from asmcfg.describe import NOT_IN_LOG
+NOT_IN_LOG = "code not in the log"
+"""The mark of a compilation a LogCompilation log records (`<nmethod>`) but whose assembly it never printed
+(`describe` names it too: the listing, which does not load `describe`, holds it)."""
 
+
+def _not_printed() -> str:
+    """The end of the row of a compilation whose code the log does not hold."""
     return f"  ({NOT_IN_LOG})\n"
 
 
