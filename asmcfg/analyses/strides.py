@@ -109,10 +109,11 @@ def walk(ctx: Context, result: Analysis, loop: Loop) -> Walk:
     body = [addressing.get(at) or _parse(ins, att) for at, ins in enumerate(instructions)]
     steps = _steps(body, arrays)
     indexes = {a.index for hits in arrays.values() for a, _ in hits}
+    into = _copies(steps)
     best: tuple[int, int, int | None] | None = None
     ambiguous = False
     for candidate in candidates(body):
-        if indexes.isdisjoint(_copied(steps, candidate)):
+        if indexes.isdisjoint(_copied(into, candidate)):
             continue  # no access is indexed by it or a copy of it: no lanes
         net, lanes = _follow(steps, candidate)
         if net is None or net == 0 or not lanes:
@@ -173,14 +174,19 @@ def _steps(body: list[Parsed], arrays: dict[int, list[tuple[Access, bool]]]) -> 
     return steps
 
 
-def _copied(steps: list[Step], register: str) -> set[str]:
-    """`register` and every register a copy of it (or of a copy) may be made into in the body: those `_follow`
-    may track from it, whatever the order."""
+def _copies(steps: list[Step]) -> dict[str, set[str]]:
+    """Per register, the registers the body copies it into (itself plus a constant, or as it is)."""
     into: dict[str, set[str]] = {}
     for _, _, _, change in steps:
         if change is not None and change[1] in (_COPY, _OFFSET):
             source = change[2] if change[1] == _COPY else change[2][0]
             into.setdefault(source, set()).add(change[0])
+    return into
+
+
+def _copied(into: dict[str, set[str]], register: str) -> set[str]:
+    """`register` and every register a copy of it (or of a copy) may be made into in the body (`into`, from
+    `_copies`): those `_follow` may track from it, whatever the order."""
     found = {register}
     todo = [register]
     while todo:
