@@ -22,7 +22,7 @@ absent when any of these is not known.
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.dominators import immediate_dominators, postorder
@@ -30,7 +30,6 @@ from asmcfg.analyses.hotness import COLD_TAGS, is_cold
 from asmcfg.analyses.loops import _ROOT as ROOT, block_graph
 from asmcfg.analyses.strides import Walk, walk
 from asmcfg.model import Analysis, Feature, Loop, LoopFacts, LoopRole
-from asmcfg.model.factory import replace
 
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from dataclasses import replace
 
 from asmcfg.analyses.context import Context
 from asmcfg.model import Analysis, EdgeKind, Loop, Tag
-from asmcfg.model.factory import replace
 
 COLD_TAGS = frozenset({
     Tag.UNCOMMON_TRAP, Tag.STUB, Tag.EXCEPTION_HANDLER, Tag.DEOPT_HANDLER, Tag.RANGE_CHECK, Tag.NULL_CHECK,

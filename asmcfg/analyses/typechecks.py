@@ -18,13 +18,13 @@ import functools
 import heapq
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from asmcfg.analyses import registers
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import SUBTYPE_CHECK
 from asmcfg.model import Analysis, CallKind, EdgeKind, Flow, Instruction, Syntax, Tag, TypeCheck
-from asmcfg.model.factory import replace
 
 _ROUNDS = 64
 """Passes over the blocks `_held` makes at most before giving up."""

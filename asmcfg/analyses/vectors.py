@@ -25,12 +25,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from asmcfg.analyses.arrays import element_accesses, split
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.model import Analysis, Instruction, IsaName, Loop, LoopFacts, LoopRole, Syntax, Tag, VectorIsa
-from asmcfg.model.factory import replace
 
 _X86_REG = re.compile(r"\b([xyz])mm(\d{1,2})\b")
 _X86_BITS = {"x": 128, "y": 256, "z": 512}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from asmcfg.model.make import quick
 from asmcfg.model.words import Compiler, DialectName, Feature, IsaName, Syntax, Word
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ class Frame:
         return {"method": self.method, "bci": self.bci, "line": self.line}
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Instruction:
     """One machine instruction with what HotSpot printed beside it."""
@@ -240,6 +242,7 @@ class Method:
         return SourceLoc(self.source, line)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Block:
     """A basic block: a run of instructions entered only at the top."""
@@ -252,6 +255,7 @@ class Block:
     """Index one past the last instruction."""
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Edge:
     """A control-flow edge between blocks, or from a block to a named exit."""

@@ -11,7 +11,7 @@ import sys
 from dataclasses import fields, is_dataclass
 from multiprocessing.reduction import ForkingPickler
 
-from asmcfg.model.factory import rebuilt
+from asmcfg.model.make import rebuilt
 
 _PROBE = "asmcfg.dialects.builder"
 """A module every compiled build compiles, so its file tells which build is running."""

@@ -3,10 +3,11 @@ compilations of a PrintAssembly dump, matched by compile id and checked by metho
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asmcfg.dialects.logcompilation.inline import LogRecords, read_log
 from asmcfg.errors import InputError
 from asmcfg.model import Method
-from asmcfg.model.factory import replace
 from asmcfg.sources.lines import display_name
 
 

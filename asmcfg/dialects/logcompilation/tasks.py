@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect, read_log
@@ -21,7 +21,7 @@ from asmcfg.dialects.logcompilation.logxml import TrapCollector
 from asmcfg.dialects.logcompilation.tasklines import task_id, task_line
 from asmcfg.dialects.scan import FORK, Forked, Reducer
 from asmcfg.model import LogInline, LogTrap
-from asmcfg.model.factory import rebuilt, replace
+from asmcfg.model.make import rebuilt
 from asmcfg.sources.split import Fillable, line_blocks, open_binary
 
 BLOCK = 4 << 20
