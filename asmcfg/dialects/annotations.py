@@ -19,7 +19,6 @@ _RELOC = re.compile(r"^\{(.*)\}$")
 _SEGMENT = re.compile(r"(?:^|(?<=\s));")
 
 
-@quick
 @dataclass(frozen=True, slots=True)
 class Notes:
     """What a comment says, ready to put on an Instruction."""
@@ -33,6 +32,8 @@ class Notes:
     implicit_target: int | None
     """Implicit exception handler address."""
 
+
+quick(Notes)  # a call, not a decorator: mypyc keeps a decorated class out of C
 
 ReadNotes = Callable[[str, type, tuple[Any, ...]], "tuple[tuple[str, ...], str, tuple[Frame, ...], int | None] | None"]
 """`_build.notes(comment, Frame, frame_fields)`: `read_notes`'s fields in C, or None for a comment it leaves to

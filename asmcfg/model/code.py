@@ -69,7 +69,6 @@ class Frame:
         return {"method": self.method, "bci": self.bci, "line": self.line}
 
 
-@quick
 @dataclass(frozen=True, slots=True)
 class Instruction:
     """One machine instruction with what HotSpot printed beside it."""
@@ -242,7 +241,6 @@ class Method:
         return SourceLoc(self.source, line)
 
 
-@quick
 @dataclass(frozen=True, slots=True)
 class Block:
     """A basic block: a run of instructions entered only at the top."""
@@ -255,7 +253,6 @@ class Block:
     """Index one past the last instruction."""
 
 
-@quick
 @dataclass(frozen=True, slots=True)
 class Edge:
     """A control-flow edge between blocks, or from a block to a named exit."""
@@ -286,3 +283,7 @@ class Cfg:
     """Edges in a stable order (by source, then site)."""
     roots: tuple[int, ...]
     """Blocks control enters from outside: entries and handlers."""
+
+
+for _hot in (Instruction, Block, Edge):  # a call, not a decorator: mypyc keeps a decorated class out of C
+    quick(_hot)
