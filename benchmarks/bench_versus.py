@@ -135,8 +135,10 @@ def run(argv: list[str], env: dict[str, str], cwd: Path, stdin: bytes | None = N
     for reader in readers:
         reader.join()
     process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"failed ({process.returncode}): {' '.join(argv)}\n{b''.join(err).decode(errors='replace')}")
+    if process.returncode != 0:  # told once, and kept as a failed run: the other builds' figures still count
+        message = b"".join(err).decode(errors="replace").strip().splitlines()
+        print(f"failed ({process.returncode}): {' '.join(argv)}: {message[-1] if message else ''}", flush=True)
+        return Result(wall, usage.ru_utime + usage.ru_stime, f"failed {process.returncode}", size[0])
     return Result(wall, usage.ru_utime + usage.ru_stime, digest.hexdigest(), size[0])
 
 
@@ -194,6 +196,8 @@ def report(mode: str, series: Series, builds: list[Build]) -> None:
         ratios = series.ratios.get(each.label, [])
         ratio_wall, ratio_cpu = median([w for w, _ in ratios]), median([c for _, c in ratios])
         same = "same" if runs[-1].digest == reference[-1].digest else f"differ ({runs[-1].size} bytes)"
+        if runs[-1].digest.startswith("failed"):
+            same = runs[-1].digest
         if each is builds[0]:
             same, ratio_wall, ratio_cpu = "reference", 1.0, 1.0
         looped = f"  {wall / loop:5.1f}x loop" if loop else ""
