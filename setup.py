@@ -1,7 +1,6 @@
-"""The build: the Python package, with the C module of `SPEEDUPS` when a C compiler is at hand (without one, the
-build goes on without it and the Python code does its work), and the optional compiled build:
-`ASMCFG_MYPYC=1 pip install .` also compiles the modules of `COMPILED` with mypyc and builds the C modules of
-`C_MODULES`.
+"""The build: the Python package, with the C modules of `SPEEDUPS` when a C compiler is at hand (without one, the
+build goes on without them and the Python code does their work), and the optional compiled build:
+`ASMCFG_MYPYC=1 pip install .` also compiles the modules of `COMPILED` with mypyc.
 
 Without the variable no mypy is needed and every module but those of `SPEEDUPS` is Python. The same
 variable gives a developer the compiled modules in place: `ASMCFG_MYPYC=1 python setup.py build_ext --inplace`
@@ -39,38 +38,33 @@ interpreted)."""
 INTERPRETED = (
     "asmcfg/sources/lines.py",
     "asmcfg/model/__init__.py",
-    "asmcfg/model/factory.py",
     "asmcfg/model/make.py",
     "asmcfg/dialects/logcompilation/__init__.py",
     "asmcfg/dialects/logcompilation/seek.py",
 )
 """Modules of `COMPILED`'s globs left interpreted: compiling `sources/lines.py` gains nothing measurable and binds
 its `open` at build time (a test replaces it to fake an unreadable file); `model/__init__.py` loads its names on
-first use through a module `__getattr__`, which crashes the interpreter once compiled; `model/factory.py` reads the records'
-`__slots__` and `__dict__` through the class, which mypyc refuses (for compiled records it hands back the class
-itself and `dataclasses.replace`); `model/make.py` generates its constructors with `exec`, which gains nothing
+first use through a module `__getattr__`, which crashes the interpreter once compiled; `model/make.py` generates the
+quick `__init__` of the hot records with `exec` and reads their slots through the class, which gains nothing
 compiled; `dialects/logcompilation/__init__.py` and `seek.py` define subclasses of the interpreted `Dialect` and
 `TextSeek` (which enter the registry when defined), and run once per input."""
-C_MODULES = (
-    Extension("asmcfg.dialects.hsdis._scan", ["asmcfg/dialects/hsdis/_scan.c"], extra_compile_args=["-O3"]),
-    Extension("asmcfg.dialects._build", ["asmcfg/dialects/_build.c"], extra_compile_args=["-O3"]),
-    Extension("asmcfg.model._make", ["asmcfg/model/_make.c"], extra_compile_args=["-O3"]),
-    Extension("asmcfg.dialects.logcompilation._tags", ["asmcfg/dialects/logcompilation/_tags.c"],
-              extra_compile_args=["-O3"]),
-)
-"""The compiled build's C modules: the hsdis reader's line scanner (`_scan.c`), which reads the instruction and
-comment lines of a method's code that the reader otherwise reads one Python call at a time; the maker of a
-method's Instructions and reader of their comments (`_build.c`); the record makers (`model/_make.c`), which
-make and copy records without the interpreter (mypyc compiles a frozen dataclass's `__init__` as Python); the
-LogCompilation markup reader (`logcompilation/_tags.c`), which reads a line's tags and attributes without two
-patterns and a dict comprehension per tag."""
 SPEEDUPS = (
     Extension("asmcfg.dialects._lines", ["asmcfg/dialects/_lines.c"], extra_compile_args=["-O3"], optional=True),
+    Extension("asmcfg.dialects.hsdis._scan", ["asmcfg/dialects/hsdis/_scan.c"], extra_compile_args=["-O3"],
+              optional=True),
+    Extension("asmcfg.dialects._build", ["asmcfg/dialects/_build.c"], extra_compile_args=["-O3"], optional=True),
+    Extension("asmcfg.dialects.logcompilation._tags", ["asmcfg/dialects/logcompilation/_tags.c"],
+              extra_compile_args=["-O3"], optional=True),
 )
-"""C modules every build makes when it can (a compile that fails leaves them out and the build goes on): the
-newline count and the heat look's search of a byte range (`dialects/_lines.c`), which the passes over a large file
-(`dialects/passes.py`, `dialects/perfasm/saved.py`) use instead of a copy and `bytes.count`, and the pattern's
-search, several times slower."""
+"""C modules every build makes when it can (a compile that fails leaves that module out and the build goes on; the
+Python code does its work, slower): the newline count and the heat look's search of a byte range
+(`dialects/_lines.c`), which the passes over a large file (`dialects/passes.py`, `dialects/perfasm/saved.py`) use
+instead of a copy and `bytes.count`, and the pattern's search, several times slower; the hsdis reader's line
+scanner (`hsdis/_scan.c`), which reads the instruction and comment lines of a method's code that the reader
+otherwise reads one Python call at a time; the maker of a method's Instructions and reader of their comments
+(`dialects/_build.c`); the LogCompilation markup reader (`logcompilation/_tags.c`), which reads a line's tags and
+attributes without two patterns and a dict comprehension per tag. Each has a Python twin giving the same records
+(tests/test_compiled_readers.py, tests/test_compiled_tags.py)."""
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """setup.py commands that build extensions; pip's metadata steps (`egg_info`, `dist_info`) compile nothing."""
 
@@ -87,8 +81,8 @@ def compiled_modules() -> list[str]:
 
 
 def ext_modules() -> list[object]:
-    """When a command builds extensions: `SPEEDUPS`, and for the compiled build mypyc's extensions and `C_MODULES`
-    too; else none."""
+    """When a command builds extensions: `SPEEDUPS`, and for the compiled build mypyc's extensions too; else
+    none."""
     if not BUILDING.intersection(sys.argv[1:]):
         return []
     if not compiled_build():
@@ -98,7 +92,7 @@ def ext_modules() -> list[object]:
     except ImportError:
         sys.exit("ASMCFG_MYPYC=1 needs mypy (it holds mypyc) in the build environment: pip install mypy")
     os.chdir(ROOT)
-    return [*mypycify(compiled_modules(), opt_level="3"), *C_MODULES, *SPEEDUPS]
+    return [*mypycify(compiled_modules(), opt_level="3"), *SPEEDUPS]
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = {
     "asmcfg.dialects.hsdis._scan": ROOT / "asmcfg" / "dialects" / "hsdis" / "_scan.c",
     "asmcfg.dialects._build": ROOT / "asmcfg" / "dialects" / "_build.c",
-    "asmcfg.model._make": ROOT / "asmcfg" / "model" / "_make.c",
     "asmcfg.dialects.logcompilation._tags": ROOT / "asmcfg" / "dialects" / "logcompilation" / "_tags.c",
     "asmcfg.dialects._lines": ROOT / "asmcfg" / "dialects" / "_lines.c",
 }

@@ -29,11 +29,11 @@ from asmcfg.dialects.header import unnamed_header
 from asmcfg.dialects.logcompilation import inline, logxml
 from asmcfg.dialects.logcompilation.logxml import Tag, unescape
 from asmcfg.dialects.perfasm import saved
-from asmcfg.model import Block, Edge, EdgeKind, Frame, Instruction, make
+from asmcfg.model import Edge, Frame, Instruction, make
 
 DATA = Path(__file__).resolve().parent / "data"
 Call = Callable[[Any], object]
-"""A case: it calls the C modules (a namespace of `scan`, `build`, `make`, `tags`)."""
+"""A case: it calls the C modules (a namespace of `scan`, `build`, `tags`)."""
 REJECTED = frozenset({"TypeError"})
 """What a call with a wrong type or arity must give."""
 SURVIVED = frozenset({"returned", "TypeError", "ValueError", "KeyError", "AttributeError", "BufferError"})
@@ -232,56 +232,6 @@ def instructions_read_with_another_frame_class_give_its_frames(m: Any) -> object
     return again
 
 
-# `_make.maker` and `_make.copy`
-
-
-@case()
-def maker_of_a_class_whose_new_gives_an_int(m: Any) -> object:
-    class Odd:
-        __slots__ = ("a",)
-
-        def __new__(cls) -> Any:
-            return 5
-
-    return m.make.maker(Odd, (Odd.a,))(1)
-
-
-@case("returned")
-def maker_of_subclassed_values_makes_what_python_makes(m: Any) -> object:
-    values = (Number(3), Number(7), EdgeKind.JUMP, Number(12))
-    made = m.make.maker(Edge, make.field_descriptors(Edge))(*values)
-    assert made == Edge(*values) and type(made) is Edge
-    return made
-
-
-@case()
-def copy_with_a_list_of_changes(m: Any) -> object:
-    edge = Edge(1, 2, EdgeKind.JUMP, 0)
-    return m.make.copy(edge, make.field_descriptors(Edge), ("src", "dst", "kind", "site"), [("dst", 3)])
-
-
-@case()
-def copy_with_an_unhashable_name(m: Any) -> object:
-    edge = Edge(1, 2, EdgeKind.JUMP, 0)
-    return m.make.copy(edge, make.field_descriptors(Edge), ("src", [], "kind", "site"), {})
-
-
-@case("ValueError")
-def copy_with_a_raising_name(m: Any) -> object:
-    edge = Edge(1, 2, EdgeKind.JUMP, 0)
-    return m.make.copy(edge, make.field_descriptors(Edge), ("src", Raising(), "kind", "site"), {"dst": 3})
-
-
-@case(*SURVIVED)
-def copy_whose_changes_empty_themselves(m: Any) -> object:
-    edge = Edge(1, 2, EdgeKind.JUMP, 0)
-    changes: dict[Any, Any] = {}
-    changes[Emptying(hash("dst"), changes)] = 1
-    changes["dst"] = Number(9)
-    changes["site"] = [fresh("x")]
-    return m.make.copy(edge, make.field_descriptors(Edge), ("src", "dst", "kind", "site"), changes)
-
-
 # `_scan.scan`
 
 LINES = ["  0x0000000000001000:   movl\t%eax, %ebx ;*iload", "  ; - A::b@3 (line 4)", "  0x0000000000001004:   ret"]
@@ -419,23 +369,6 @@ REFUSALS: list[tuple[str, str, Call]] = [  # (name, what it gives, the call)
     ("instructions_with_an_int_comment_line", "TypeError", lambda m: build(m, [row(1), row(2)], {1: [" ;x", 7]})),
     ("instructions_with_a_raising_key_in_comments", "ValueError",
      lambda m: build(m, [row(1)], {Raising(): ["{poll}"]})),
-    ("maker_of_a_class_that_makes_no_instances", "TypeError",  # once a segmentation fault
-     lambda m: m.make.maker(type(sys.flags), ())()),
-    ("maker_with_ints_for_fields", "TypeError", lambda m: m.make.maker(Edge, (1, 2, 3, 4))(1, 2, 3, 4)),
-    ("maker_with_descriptors_of_another_class", "TypeError",
-     lambda m: m.make.maker(Edge, make.field_descriptors(Block)[:4])),
-    ("maker_of_an_instance", "TypeError",
-     lambda m: m.make.maker(Edge(1, 2, EdgeKind.JUMP, 0), make.field_descriptors(Edge))),
-    ("maker_with_a_list_of_fields", "TypeError", lambda m: m.make.maker(Edge, list(make.field_descriptors(Edge)))),
-    ("maker_called_with_three_of_four_fields", "TypeError",
-     lambda m: m.make.maker(Edge, make.field_descriptors(Edge))(1, 2, EdgeKind.JUMP)),
-    ("maker_called_with_a_keyword", "TypeError",
-     lambda m: m.make.maker(Edge, make.field_descriptors(Edge))(1, 2, EdgeKind.JUMP, site=0)),
-    ("copy_of_an_int", "TypeError",
-     lambda m: m.make.copy(1, make.field_descriptors(Edge), ("src", "dst", "kind", "site"), {})),
-    ("copy_of_a_record_that_makes_no_instances", "TypeError", lambda m: m.make.copy(sys.flags, (), (), {})),
-    ("copy_with_three_names_for_four_fields", "TypeError",
-     lambda m: m.make.copy(Edge(1, 2, EdgeKind.JUMP, 0), make.field_descriptors(Edge), ("src", "dst", "kind"), {})),
     ("scan_of_a_tuple_of_lines", "TypeError", lambda m: m.scan.scan(tuple(lines()), 0, 1, [], {})),
     ("scan_from_a_str_index", "TypeError", lambda m: m.scan.scan(lines(), "0", 1, [], {})),
     ("scan_from_a_raising_index", "TypeError", lambda m: m.scan.scan(lines(), Raising(), 1, [], {})),
@@ -482,27 +415,23 @@ LOGS = [DATA / "logc" / "inlining-jdk17.xml.gz", DATA / "logc" / "javac-jdk17-tr
 
 
 def modules(folder: Path) -> SimpleNamespace:
-    """The five C modules built into `folder`."""
+    """The four C modules built into `folder`."""
     found = {name: load(name, library(name, folder)) for name in MODULES}
     return SimpleNamespace(scan=found["asmcfg.dialects.hsdis._scan"], build=found["asmcfg.dialects._build"],
-                           make=found["asmcfg.model._make"], tags=found["asmcfg.dialects.logcompilation._tags"],
+                           tags=found["asmcfg.dialects.logcompilation._tags"],
                            lines=found["asmcfg.dialects._lines"])
 
 
 def workload(m: SimpleNamespace) -> int:
     """Read the real inputs through the C modules, as the compiled build does; the number of records written."""
-    from asmcfg.cfg import build as cfg_build
     from asmcfg.dialects.hsdis import reader
-    from asmcfg.model import factory
     from asmcfg.render.jsonl import record_line
     from asmcfg.run import parallel
 
     if hasattr(os, "RTLD_DEEPBIND"):  # capstone loads its library with it, which the sanitizer runtime refuses
         del os.RTLD_DEEPBIND
     reader.SCAN, builder.BUILD, annotations.NOTES = m.scan.scan, m.build.instructions, m.build.notes
-    logxml.TAGS, inline.COLLECT, make.COMPILED, factory.COMPILED = m.tags.tags, m.tags.collect, m.make, m.make
-    cfg_build.new_block, cfg_build.new_edge = make.maker(Block), make.maker(Edge)  # type: ignore[attr-defined]
-    builder.new_instruction = make.maker(Instruction)
+    logxml.TAGS, inline.COLLECT = m.tags.tags, m.tags.collect
     annotations.read_notes.cache_clear()
     written = 0
     for path in WORKLOAD:

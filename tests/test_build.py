@@ -1,10 +1,10 @@
 """The optional compiled build: pip gets mypy as a build requirement only when `ASMCFG_MYPYC=1` asks for it, so a
 plain `pip install .` compiles nothing with mypyc; setup.py names existing modules and leaves the CLI and pages
-interpreted. Every build makes the small C module of `SPEEDUPS` where it can, and goes on without it where its
+interpreted. Every build makes the C modules of `SPEEDUPS` where it can, and goes on without them where their
 compile fails. The source distribution carries the license pyproject.toml names.
 
 These tests ask the backend's hooks as pip does, in a copy of the project's build files, so setuptools' metadata
-step writes there; the last builds the C module there, with the system's compiler (skipped without one) and with
+step writes there; the last builds the C modules there, with the system's compiler (skipped without one) and with
 one that fails."""
 
 from __future__ import annotations
@@ -104,11 +104,15 @@ def test_setup_compiles_existing_modules_and_leaves_the_cli_and_pages_interprete
         assert (ROOT / kept).is_file() and kept not in compiled
 
 
-def test_every_build_makes_the_c_line_search_where_it_can() -> None:
+def test_every_build_makes_the_c_modules_where_it_can() -> None:
     setup = load(ROOT / "setup.py")
-    (lines,) = setup.SPEEDUPS
-    assert lines.name == "asmcfg.dialects._lines" and lines.optional  # a failed compile leaves it out
-    assert [(ROOT / source).is_file() for source in lines.sources] == [True]
+    assert [module.name for module in setup.SPEEDUPS] == [
+        "asmcfg.dialects._lines", "asmcfg.dialects.hsdis._scan", "asmcfg.dialects._build",
+        "asmcfg.dialects.logcompilation._tags",
+    ]
+    for module in setup.SPEEDUPS:
+        assert module.optional  # a failed compile leaves it out
+        assert [(ROOT / source).is_file() for source in module.sources] == [True]
 
 
 @pytest.mark.parametrize("works", [True, False], ids=["a compiler", "a compiler that fails"])
@@ -123,9 +127,10 @@ def test_a_build_makes_the_c_module_or_goes_on_without_it(project: Path, tmp_pat
     result = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree, env=env,
                             capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300, check=False)
     assert result.returncode == 0, result.stderr
-    built = list((tree / "asmcfg" / "dialects").glob("_lines*.so")) + list((tree / "asmcfg").rglob("_lines*.pyd"))
-    assert len(built) == (1 if works else 0), result.stderr
-    assert not list(tree.glob("*__mypyc*")) and not list((tree / "asmcfg" / "dialects" / "hsdis").glob("*.so"))
+    built = sorted(path.name.partition(".")[0] for path in [*(tree / "asmcfg").rglob("*.so"),
+                                                            *(tree / "asmcfg").rglob("*.pyd")])
+    assert built == (["_build", "_lines", "_scan", "_tags"] if works else []), result.stderr
+    assert not list(tree.glob("*__mypyc*"))
 
 
 def test_the_sdist_carries_the_apache_license_pyproject_names(project: Path, tmp_path: Path) -> None:

@@ -82,10 +82,11 @@ ADVERSARIAL = {
     "memory operand: a run of `(`": ("from asmcfg.analyses.registers import split_operands as f", "'(' * MB + '[' * MB",
                                      "['(' * MB + '[' * MB]"),
     "memory operand: a long AT&T address": (
-        "from asmcfg.analyses.strides import _operand; f = lambda t: _operand(t, True)", "'0x10(%' + 'r' * MB + ','",
+        "from asmcfg.analyses.operands import _operand; f = lambda t: _operand(t, True)", "'0x10(%' + 'r' * MB + ','",
         "'0x10(%' + 'r' * MB + ','"),
     "memory operand: a long Intel address": (
-        "from asmcfg.analyses.strides import _operand; f = lambda t: _operand(t, False).base", "'[' + 'a +' * MB + ']'",
+        "from asmcfg.analyses.operands import _operand; f = lambda t: _operand(t, False).base",
+        "'[' + 'a +' * MB + ']'",
         "'a'"),
     "array operand: a run of digits": (
         "from asmcfg.analyses.arrays import _x86_memory; f = lambda t: _x86_memory(t, False)", "'1' * MB + '(%rax)'",
@@ -346,7 +347,8 @@ def test_the_log_index_completes_600000_records_awaiting_their_headers_in_linear
 def test_a_loop_naming_thousands_of_registers_is_walked_for_its_general_registers_only() -> None:
     # a crafted loop body names 5,000 `%rN` registers: each would be an induction-variable candidate, each walk
     # of the body a pass over it (quadratic); only x86-64's 16 general registers are walked
-    from asmcfg.analyses.strides import _operand, candidates
+    from asmcfg.analyses.operands import _operand
+    from asmcfg.analyses.strides import candidates
 
     body = [("add", f"$0x1,%r{n}", [_operand(f"%r{n}", True), "#1"]) for n in range(5000)]
     body.append(("inc", "%ecx", [_operand("%ecx", True)]))

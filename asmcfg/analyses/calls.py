@@ -13,12 +13,12 @@ traps, not calls; the deopt handler's call to the next instruction is not a call
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import GENERATED_CODE
 from asmcfg.model import Analysis, Call, CallKind, Flow, Instruction, Tag
-from asmcfg.model.factory import replace
 
 if TYPE_CHECKING:
     from asmcfg.model import LogInline

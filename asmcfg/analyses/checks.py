@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.model import Analysis, Check, EdgeKind, Flow, Tag
-from asmcfg.model.factory import replace
 
 _MAX_HOPS = 32
 _CHECKS = {check.value: check for check in Check}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asmcfg import isa
 from asmcfg.cfg.build import Layout, layout
 from asmcfg.isa.base import Isa
 from asmcfg.model import Analysis, Block, Cfg, Edge, EdgeKind, Tag
-from asmcfg.model.factory import replace
 
 
 @dataclass(frozen=True, slots=True)

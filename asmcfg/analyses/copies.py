@@ -22,15 +22,14 @@ absent when any of these is not known.
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from asmcfg.analyses.context import Context
 from asmcfg.analyses.dominators import immediate_dominators, postorder
-from asmcfg.analyses.hotness import is_cold
+from asmcfg.analyses.hotness import COLD_TAGS, is_cold
 from asmcfg.analyses.loops import _ROOT as ROOT, block_graph
 from asmcfg.analyses.strides import Walk, walk
 from asmcfg.model import Analysis, Feature, Loop, LoopFacts, LoopRole
-from asmcfg.model.factory import replace
 
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
@@ -63,6 +62,8 @@ class _Nest:
     """Header of the smallest loop strictly holding each loop and not its strip-mined outer loop, or None."""
     headers: frozenset[int]
     """Every loop's header."""
+    cold: frozenset[int]
+    """The cold blocks (`hotness.is_cold`)."""
     reached: dict[int, frozenset[int]] = field(default_factory=dict)
     """The headers each loop leads to (`_headers_reached`), by header, as they are asked for."""
 
@@ -76,7 +77,8 @@ def _nest(result: Analysis) -> _Nest:
         mine = blocks[loop.header]
         holders = [o for o in loops if mine < blocks[o.header] and o.header not in strip_mined]
         parent[loop.header] = min(holders, key=lambda o: len(o.blocks)).header if holders else None
-    return _Nest(blocks, strip_mined, parent, frozenset(blocks))
+    cold = frozenset(b for b, tags in result.tags.items() if tags & COLD_TAGS)
+    return _Nest(blocks, strip_mined, parent, frozenset(blocks), cold)
 
 
 def _strip_mined(loops: tuple[Loop, ...], blocks: dict[int, frozenset[int]], loop: Loop) -> bool:
@@ -243,7 +245,7 @@ def _headers_reached(ctx: Context, result: Analysis, nest: _Nest, source: Loop) 
         if block in nest.headers:
             reached.add(block)
             continue
-        if block in seen or is_cold(result, block) or (inside is not None and block not in inside):
+        if block in seen or block in nest.cold or (inside is not None and block not in inside):
             continue
         seen.add(block)
         queue.extend(e.dst for e in ctx.successors.get(block, ()) if isinstance(e.dst, int))

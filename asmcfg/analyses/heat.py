@@ -14,6 +14,7 @@ few samples (a one-instruction loop top) can lose to a larger, rarer one.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from asmcfg.analyses import loops
@@ -21,7 +22,6 @@ from asmcfg.analyses.context import Context, make_context
 from asmcfg.analyses.hotness import entry_block, is_cold
 from asmcfg.cfg.build import GAP
 from asmcfg.model import Analysis, Cfg, EdgeKind, Feature, HotPath, Loop
-from asmcfg.model.factory import replace
 
 if TYPE_CHECKING:
     from asmcfg.model import Profile

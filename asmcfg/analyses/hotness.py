@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from dataclasses import replace
 
 from asmcfg.analyses.context import Context
 from asmcfg.model import Analysis, EdgeKind, Loop, Tag
-from asmcfg.model.factory import replace
 
 COLD_TAGS = frozenset({
     Tag.UNCOMMON_TRAP, Tag.STUB, Tag.EXCEPTION_HANDLER, Tag.DEOPT_HANDLER, Tag.RANGE_CHECK, Tag.NULL_CHECK,
@@ -19,6 +19,7 @@ COLD_TAGS = frozenset({
 })
 SLOW_TAGS = frozenset({Tag.ALLOCATION_SLOW, Tag.LOCK_SLOW, Tag.UNLOCK_SLOW, Tag.GC_BARRIER_SLOW})
 """Blocks that call a runtime slow path: the fast path around them is the likely way."""
+_OFF_TAGS = COLD_TAGS | SLOW_TAGS
 _PREFERENCE = {
     EdgeKind.FALLTHROUGH: 0,
     EdgeKind.JUMP: 1,
@@ -48,16 +49,21 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 
 
 def _off_path(ctx: Context, result: Analysis) -> frozenset[int]:
-    """Blocks the hot path never enters: cold ones, slow-path calls, and those that only lead into either."""
-    off = {b.id for b in ctx.cfg.blocks if is_cold(result, b.id) or result.block_tags(b.id) & SLOW_TAGS}
-    changed = True
-    while changed:
-        changed = False
-        for block in reversed(ctx.cfg.blocks):  # successors mostly come later: one pass settles most
-            edges = [e for e in ctx.successors.get(block.id, ()) if e.kind is not EdgeKind.EXCEPTION]
-            if block.id not in off and edges and all(isinstance(e.dst, int) and e.dst in off for e in edges):
-                off.add(block.id)
-                changed = True
+    """Blocks the hot path never enters: cold ones, slow-path calls, and those that only lead into either (a block
+    with a way on, every one of them into a block off the path, other than by an exception): looked for among the
+    blocks leading into those off the path, each time one more is."""
+    ids = {b.id for b in ctx.cfg.blocks}
+    off = {b for b, tags in result.tags.items() if b in ids and tags & _OFF_TAGS}
+    todo = list(off)
+    while todo:
+        for edge in ctx.predecessors.get(todo.pop(), ()):
+            source = edge.src
+            if source in off:
+                continue
+            targets = [e.dst for e in ctx.successors.get(source, ()) if e.kind is not EdgeKind.EXCEPTION]
+            if targets and all(isinstance(t, int) and t in off for t in targets):
+                off.add(source)
+                todo.append(source)
     return frozenset(off)
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.analyses.dominators import immediate_dominators, postorder
 from asmcfg.model import Analysis, Loop, Tag
-from asmcfg.model.factory import replace
 
 _ROOT = -1
 

@@ -27,8 +27,12 @@ _IMPLICIT = (
     (re.compile(r"^rep|^(?:stos|movs|scas|cmps|lods)[bwlqd]?$"), ("rax", "rcx", "rdi", "rsi")),
 )
 """x86 instructions that write registers their operand text does not name as the destination."""
+IMPLIED = frozenset(r for _, regs in _IMPLICIT for r in regs)
+"""The registers some x86 instruction writes without naming them."""
 _BOTH = re.compile(r"^(?:lock )?(?:xchg|xadd|cmpxchg)")
 """x86 instructions that write their source register too."""
+_STEM = 32
+"""Longest mnemonic whose kind is kept (`_x86_kind`); a mnemonic HotSpot prints is under 20 characters."""
 
 
 def name(register: str) -> str:
@@ -43,21 +47,39 @@ def name(register: str) -> str:
     return f"r{letter}x" if letter else f"r{number}" if number else f"r{pair}"
 
 
+def views(register: str) -> tuple[str, ...]:
+    """Texts one of which every view of a register (a `name`) holds: an operand text that holds none of them
+    names the register nowhere (`rdx` -> `dx`, `dl`, `dh`; `r10` -> `r10`; `rsi` -> `si`; `14` -> `14`)."""
+    if len(register) == 3 and register[0] == "r" and register[1] in "abcd" and register[2] == "x":
+        return register[1] + "x", register[1] + "l", register[1] + "h"
+    if register in ("rsi", "rdi", "rsp", "rbp"):
+        return (register[1:],)
+    return (register,)
+
+
 def split_operands(text: str, braces: bool = False) -> list[str]:
     """The operands of an operand text, stripped, split at the commas outside parentheses and brackets (and
     braces, with `braces`: an AArch64 register list `{v0.4s, v1.4s}` is then one operand)."""
-    opening, closing = ("([{", ")]}") if braces else ("([", ")]")
+    pieces = text.split(",")
+    if len(pieces) == 1:
+        return [text.strip()] if text.strip() else []
+    if "(" not in text and "[" not in text and ")" not in text and "]" not in text and (
+            not braces or ("{" not in text and "}" not in text)):
+        return [part for piece in pieces if (part := piece.strip())]
+    # A comma splits where the brackets opened before it, less those closed, come to nothing.
     parts: list[str] = []
-    depth = start = 0
-    for at, char in enumerate(text):
-        if char in opening:
-            depth += 1
-        elif char in closing:
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:at].strip())
-            start = at + 1
-    parts.append(text[start:].strip())
+    depth = 0
+    held: list[str] = []
+    for piece in pieces:
+        held.append(piece)
+        depth += piece.count("(") + piece.count("[") - piece.count(")") - piece.count("]")
+        if braces:
+            depth += piece.count("{") - piece.count("}")
+        if depth == 0:
+            parts.append(",".join(held).strip())
+            held = []
+    if held:
+        parts.append(",".join(held).strip())
     return [part for part in parts if part]
 
 
@@ -67,6 +89,7 @@ def operands(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple((part, "(" in part or "[" in part) for part in split_operands(text))
 
 
+@functools.lru_cache(maxsize=8192)
 def direct(text: str) -> tuple[str, ...]:
     """The registers named as operands of their own (not as an address inside a memory operand)."""
     return tuple(name(r) for operand, memory in operands(text) if not memory for r in _REGISTER.findall(operand))
@@ -77,17 +100,38 @@ def named(text: str) -> tuple[str, ...]:
     return tuple(name(r) for r in _REGISTER.findall(text))
 
 
+@functools.lru_cache(maxsize=8192)
 def written(mnemonic: str, text: str, syntax: Syntax) -> tuple[str, ...]:
     """Registers the instruction writes, as far as its text tells."""
     stem = mnemonic.lower().strip()
     if syntax is Syntax.AARCH64:
         regs = direct(text)
         return () if stem.startswith("movk") else regs[:2] if stem.startswith("ldp") else regs[:1]
-    implicit = tuple(r for pattern, regs in _IMPLICIT if pattern.search(stem) for r in regs)
+    implicit, both, not_writing = _x86_kind(stem) if len(stem) <= _STEM else _kind(stem)
     found = operands(text)
-    if _BOTH.search(stem):
+    if both:
         return (*direct(text), *implicit)
-    if _NOT_WRITING.search(stem) or not found:
+    if not_writing or not found:
         return implicit
     destination, memory = found[-1] if syntax is Syntax.ATT else found[0]
     return (*implicit, *(() if memory else direct(destination)))
+
+
+def _kind(stem: str) -> tuple[tuple[str, ...], bool, bool]:
+    """(the registers an x86 mnemonic writes that its operands do not name, whether it writes its source too,
+    whether it writes no register its operands name)."""
+    implicit = tuple(r for pattern, regs in _IMPLICIT if pattern.search(stem) for r in regs)
+    return implicit, bool(_BOTH.search(stem)), bool(_NOT_WRITING.search(stem))
+
+
+def implies(mnemonic: str, syntax: Syntax) -> bool:
+    """True when the instruction writes registers its operand text does not name (`cltq` writes `rax`): only x86
+    instructions do (`IMPLIED`)."""
+    if syntax is Syntax.AARCH64:
+        return False
+    stem = mnemonic.lower().strip()
+    return bool((_x86_kind(stem) if len(stem) <= _STEM else _kind(stem))[0])
+
+
+_x86_kind = functools.lru_cache(maxsize=1024)(_kind)
+"""`_kind`, kept for the few hundred mnemonics a method names (`_STEM` long at most: a crafted one is not kept)."""

@@ -12,10 +12,11 @@ C1's `fast_new_instance` stub holds the TLAB fast path itself, so its call block
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import NOT_A_RUNTIME_PATH, RUNTIME_PATHS
 from asmcfg.model import Analysis, CallKind, EdgeKind, Flow, PathKind, RuntimePath, Tag
-from asmcfg.model.factory import replace
 
 _MAX_CHAIN = 8
 _NOT_JAVA = (CallKind.RUNTIME, CallKind.STUB)

@@ -10,12 +10,12 @@ whose call has the same reason and the same inlining chain, so code inlined at s
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from asmcfg.analyses.context import Context
 from asmcfg.hotspot.deopt import plain_reason
 from asmcfg.model import Analysis, Frame, Trap, TrapEvidence, TrapOrigin, Verdict
-from asmcfg.model.factory import replace
 
 if TYPE_CHECKING:
     from asmcfg.model import LogTrap

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot import deopt, jdk
 from asmcfg.model import Analysis, Flow, Instruction, Tag, Trap, TrapKind
-from asmcfg.model.factory import replace
 
 _C1_THROWS = {
     "throw_range_check_failed": "range_check",

@@ -15,14 +15,16 @@ what its failing side leads to is the trap reached through straight-line code (`
 from __future__ import annotations
 
 import functools
+import heapq
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
 from asmcfg.analyses import registers
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import SUBTYPE_CHECK
 from asmcfg.model import Analysis, CallKind, EdgeKind, Flow, Instruction, Syntax, Tag, TypeCheck
-from asmcfg.model.factory import replace
 
 _ROUNDS = 64
 """Passes over the blocks `_held` makes at most before giving up."""
@@ -33,15 +35,18 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     """`type_checks`, with a `type_check` tag on their blocks."""
     found: list[TypeCheck] = []
     instructions = ctx.cfg.method.instructions
-    syntax, flows = ctx.cfg.method.syntax, ctx.layout.flows
-    held = _held(ctx) if any(_class(r) for ins in instructions for r in ins.relocs) else {}
-    for block in ctx.cfg.blocks:
-        loaded = dict(held.get(block.id, {}))
-        ends_cond = flows[block.end - 1] is Flow.COND
-        for i in range(block.start, block.end):
-            classes = _step(instructions[i], flows[i], loaded, syntax)
-            if classes and ends_cond and instructions[i].implicit_target is None:
-                found.append(_check(ctx, result, block.id, i, classes))
+    flows = ctx.layout.flows
+    if any(_class(r) for ins in instructions for r in ins.relocs):
+        steps = _Steps(ctx)
+        held = _held(ctx, steps) if steps.compares_held else {}
+        for at, chosen in steps.blocks:
+            block = ctx.cfg.blocks[at]
+            loaded = dict(held.get(block.id, {}))
+            ends_cond = flows[block.end - 1] is Flow.COND
+            for i in chosen:
+                classes = steps.step(i, loaded)
+                if classes and ends_cond and instructions[i].implicit_target is None:
+                    found.append(_check(ctx, result, block.id, i, classes))
     for call in result.calls:
         if SUBTYPE_CHECK.search(call.callee):
             found.append(TypeCheck(call.block, call.site, (), "", instructions[call.site].bytecode))
@@ -49,61 +54,201 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     return add_tags(replace(result, type_checks=tuple(found)), tags)
 
 
-def _held(ctx: Context) -> dict[int, dict[str, str]]:
+Effect = tuple[bool, tuple[str, ...], tuple[str, ...], str | None]
+"""What an instruction does to the classes held in registers: (it is a compare, the classes its relocations
+name, the registers it reads as operands of its own when it is a compare and writes otherwise, the register that
+then holds its class)."""
+_CALL: Effect = (False, (), (), None)
+"""A call's effect, as far as `Effect` says it: `_Steps` clears every register there."""
+
+
+class _Steps:
+    """The instructions that may change or compare the classes held in registers, each with its `Effect`.
+
+    Only the registers some instruction loads a class into can hold one. An instruction that is no call, has no
+    relocation, holds no view of those registers in its operand text (`%edx`, `%dl` of `rdx`; `w14` of `14`) and
+    writes none of them without naming it (`cltq` writes `rax`) leaves the classes held as they are and compares
+    none of them: it is passed over (most of a method's instructions). When no compare reads one of those
+    registers (x86 code compares a class named in the compare itself), only the instructions with relocations
+    are chosen: the compares that name their class."""
+
+    def __init__(self, ctx: Context) -> None:
+        instructions = ctx.cfg.method.instructions
+        flows = ctx.layout.flows
+        syntax = ctx.cfg.method.syntax
+        self.flows = flows
+        self.instructions = instructions
+        effects: dict[int, Effect] = {}
+        self.effects = effects
+        relocated = [i for i, ins in enumerate(instructions) if ins.relocs]
+        for i in relocated:
+            effects[i] = _effect(instructions[i], flows[i], syntax)
+        holders = {effect[3] for effect in effects.values() if effect[3] is not None}
+        naming = _naming(instructions, holders) if holders else []
+        for i in naming:
+            ins = instructions[i]
+            if i not in effects and ins.mnemonic.lower().startswith("cmp"):
+                effects[i] = _effect(ins, flows[i], syntax)
+        self.compares_held = any(compare and not names and not holders.isdisjoint(used)
+                                 for compare, names, used, _ in effects.values())
+        """Some compare may read a class held in a register (else only the compares naming their class are
+        type checks, and what registers hold need not be followed)."""
+        chosen = set(relocated)
+        if self.compares_held:
+            chosen.update(naming, (i for i, flow in enumerate(flows) if flow is Flow.CALL))
+            if not holders.isdisjoint(registers.IMPLIED):
+                implying = {m for m in {ins.mnemonic for ins in instructions} if registers.implies(m, syntax)}
+                chosen.update(i for i, ins in enumerate(instructions) if ins.mnemonic in implying)
+            for i in chosen:
+                if i not in effects:
+                    effects[i] = _effect(instructions[i], flows[i], syntax)
+        self.blocks = _by_block(ctx, sorted(chosen))
+        """(position in the graph's blocks, the chosen instructions in it in order) of each block holding some."""
+
+    def step(self, i: int, loaded: dict[str, str]) -> tuple[str, ...]:
+        """Classes chosen instruction `i` compares against, with `loaded` (register -> class) updated past it."""
+        if self.flows[i] is Flow.CALL:
+            loaded.clear()  # compiled Java code keeps no value in a register across a call
+            return ()
+        if not loaded and not self.instructions[i].relocs:
+            return ()  # no class named here or held in a register: nothing compared, nothing to forget
+        compare, names, used, dest = self.effects[i]
+        if compare:
+            return names or tuple(dict.fromkeys(loaded[r] for r in used if r in loaded))
+        for register in used:
+            loaded.pop(register, None)
+        if dest is not None:
+            loaded[dest] = names[0]
+        return ()
+
+    def block(self, chosen: list[int]) -> tuple[bool, frozenset[str], dict[str, str]]:
+        """What the `chosen` instructions of a block do to the classes held, as one step: (every register
+        forgotten on the way, the registers written, the classes held at the end from loads of their own)."""
+        cleared = False
+        written: set[str] = set()
+        made: dict[str, str] = {}
+        for i in chosen:
+            if self.flows[i] is Flow.CALL:
+                cleared, made = True, {}
+                written.clear()
+                continue
+            compare, names, used, dest = self.effects[i]
+            if compare:
+                continue
+            for register in used:
+                made.pop(register, None)
+                written.add(register)
+            if dest is not None:
+                made[dest] = names[0]
+        return cleared, frozenset(written), made
+
+
+def _by_block(ctx: Context, chosen: list[int]) -> list[tuple[int, list[int]]]:
+    """`chosen` (instruction indices, in order) grouped by the block holding them: (position of the block in the
+    graph's blocks, its chosen instructions), in block order (blocks are laid out in address order)."""
+    grouped: list[tuple[int, list[int]]] = []
+    blocks = ctx.cfg.blocks
+    at = 0
+    for i in chosen:
+        while at < len(blocks) and blocks[at].end <= i:
+            at += 1
+        if at == len(blocks):
+            break
+        if blocks[at].start <= i:
+            if not grouped or grouped[-1][0] != at:
+                grouped.append((at, []))
+            grouped[-1][1].append(i)
+    return grouped
+
+
+def _naming(instructions: Sequence[Instruction], holders: set[str]) -> list[int]:
+    """The instructions whose operand text holds a view of one of `holders` (`registers.views`), in order."""
+    views = sorted({view for register in holders for view in registers.views(register)})
+    search = re.compile("|".join(map(re.escape, views))).search
+    return [i for i, ins in enumerate(instructions) if search(ins.operands)]
+
+
+def _effect(ins: Instruction, flow: Flow, syntax: Syntax) -> Effect:
+    """`Effect` of one instruction."""
+    return _CALL if flow is Flow.CALL else _text_effect(ins.mnemonic, ins.operands, ins.relocs, syntax)
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_effect(mnemonic: str, operands: str, relocs: tuple[str, ...], syntax: Syntax) -> Effect:
+    """`Effect` of an instruction that is no call, from its text (a method's instructions repeat theirs). A compare
+    against a held class reads it only from a register operand of its own: `cmpq -8(%r15,%rdx),%rsi` or the
+    class-initialization test `cmpb $4,0x130(%rdx)` compare memory at an address made from the class, not the
+    class itself."""
+    names = tuple(_class(r) for r in relocs if _class(r)) if relocs else ()
+    lower = mnemonic.lower()
+    if lower.startswith("cmp") and not lower.startswith("cmpxchg"):
+        return True, names, () if names else registers.direct(operands), None
+    writes = registers.written(mnemonic, operands, syntax)
+    dest = (writes[-1] if syntax is Syntax.ATT else writes[0]) if names and writes else None
+    return False, names, writes, dest
+
+
+def _held(ctx: Context, steps: _Steps) -> dict[int, dict[str, str]]:
     """Per block, the class constants held on entry (register -> class) on every path into it: a forward
-    must-analysis over the graph, from nothing held at the entries, to its fixed point (bounded)."""
-    instructions, flows, syntax = ctx.cfg.method.instructions, ctx.layout.flows, ctx.cfg.method.syntax
-    out: dict[int, dict[str, str]] = {}
+    must-analysis over the graph, from nothing held at the entries, to its fixed point (bounded).
+
+    Rounds over the blocks in order, each block's state on exit made from its predecessors' as they are when it
+    is reached, until a round changes nothing. Each block goes as one step (`_Steps.block`), made once, and a
+    round works out only the blocks something flowing into them changed since they last were (any other comes
+    out as it was): the states of every round, and the count of rounds, are those of working out every block."""
+    blocks = ctx.cfg.blocks
+    order = {block.id: at for at, block in enumerate(blocks)}
+    moves: list[tuple[bool, frozenset[str], dict[str, str]] | None] = [None] * len(blocks)
+    for at, chosen in steps.blocks:
+        moves[at] = steps.block(chosen)
+    sources: list[list[int]] = [[] for _ in blocks]
+    targets: list[list[int]] = [[] for _ in blocks]
+    for at, block in enumerate(blocks):
+        for edge in ctx.predecessors.get(block.id, ()):
+            sources[at].append(order[edge.src])
+            targets[order[edge.src]].append(at)
+    out: list[dict[str, str] | None] = [None] * len(blocks)
     held: dict[int, dict[str, str]] = {}
-    for _ in range(_ROUNDS):
+    todo: list[int] = list(range(len(blocks)))
+    for round_ in range(1, _ROUNDS + 1):
         changed = False
-        for block in ctx.cfg.blocks:
-            known = [out[e.src] for e in ctx.predecessors.get(block.id, ()) if e.src in out]
-            state = _meet(known)
-            held[block.id] = dict(state)
-            for i in range(block.start, block.end):
-                _step(instructions[i], flows[i], state, syntax)
-            if out.get(block.id) != state:
-                out[block.id], changed = state, True
+        later: set[int] = set()  # something flowing into these changed after this round worked them out
+        queued = set(todo)
+        heapq.heapify(todo)
+        while todo:
+            at = heapq.heappop(todo)
+            state = _meet([known for src in sources[at] if (known := out[src]) is not None])
+            held[blocks[at].id] = state
+            move = moves[at]
+            if move is None:
+                after = state  # nothing here changes what is held (no state is changed once made)
+            else:
+                cleared, written, made = move
+                after = dict(made) if cleared else {r: c for r, c in state.items() if r not in written} | made
+            if out[at] != after:
+                out[at], changed = after, True
+                for target in targets[at]:
+                    if target <= at:
+                        later.add(target)
+                    elif target not in queued:
+                        queued.add(target)
+                        heapq.heappush(todo, target)
         if not changed:
             return held
+        if not later:  # the next round would change nothing
+            return held if round_ < _ROUNDS else {}
+        todo = list(later)
     return {}  # no fixed point within the bound: claim nothing held anywhere
 
 
 def _meet(states: list[dict[str, str]]) -> dict[str, str]:
-    """What every state holds alike."""
+    """What every state holds alike (one state itself: no state is changed once made)."""
     if not states:
         return {}
     first, *rest = states
+    if not rest:
+        return first
     return {r: c for r, c in first.items() if all(other.get(r) == c for other in rest)}
-
-
-def _step(ins: Instruction, flow: Flow, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
-    """Classes `ins` compares against, with `loaded` updated past it."""
-    if flow is Flow.CALL:
-        loaded.clear()  # compiled Java code keeps no value in a register across a call
-        return ()
-    if not ins.relocs and not loaded:
-        return ()  # no class named here or held in a register: nothing compared, nothing to forget
-    return _compared(ins, loaded, syntax)
-
-
-def _compared(ins: Instruction, loaded: dict[str, str], syntax: Syntax) -> tuple[str, ...]:
-    """Classes `ins` compares against; keeps `loaded` (register -> class) up to date as registers are written.
-    A compare reads a held class only from a register operand of its own: `cmpq -8(%r15,%rdx),%rsi` or the
-    class-initialization test `cmpb $4,0x130(%rdx)` compare memory at an address made from the class, not the
-    class itself."""
-    names = [_class(r) for r in ins.relocs if _class(r)]
-    if ins.mnemonic.lower().startswith("cmp") and not ins.mnemonic.lower().startswith("cmpxchg"):
-        if names:
-            return tuple(names)
-        return tuple(dict.fromkeys(loaded[r] for r in registers.direct(ins.operands) if r in loaded))
-    writes = registers.written(ins.mnemonic, ins.operands, syntax)
-    for register in writes:
-        loaded.pop(register, None)
-    if names and writes:
-        loaded[writes[-1] if syntax is Syntax.ATT else writes[0]] = names[0]
-    return ()
 
 
 @functools.lru_cache(maxsize=4096)

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from asmcfg.analyses.arrays import element_accesses, split
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.analyses.hotness import is_cold
 from asmcfg.model import Analysis, Instruction, IsaName, Loop, LoopFacts, LoopRole, Syntax, Tag, VectorIsa
-from asmcfg.model.factory import replace
 
 _X86_REG = re.compile(r"\b([xyz])mm(\d{1,2})\b")
 _X86_BITS = {"x": 128, "y": 256, "z": 512}
@@ -85,7 +85,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
 
 def own_blocks(result: Analysis, loop: Loop) -> tuple[int, ...]:
     """The loop's blocks that belong to no loop nested inside it."""
-    inner = {b for other in result.loops if other.depth > loop.depth and set(other.blocks) < set(loop.blocks)
+    mine = set(loop.blocks)
+    inner = {b for other in result.loops if other.depth > loop.depth and set(other.blocks) < mine
              for b in other.blocks}
     return tuple(b for b in loop.blocks if b not in inner)
 
@@ -99,6 +100,8 @@ def array_vector_ops(ctx: Context, result: Analysis, loop: Loop) -> list[tuple[i
             b = ctx.block(block)
             body.extend((block, ins) for ins in ctx.cfg.method.instructions[b.start : b.end])
     method = ctx.cfg.method
+    if not _packs(body, method.isa, ctx.table.base_mnemonic):
+        return []  # no packed instruction: none to find, whatever the loop's accesses
     accesses = element_accesses([ins for _, ins in body], method.isa, method.syntax, ctx.table.base_mnemonic)
     loaded: set[str] = set()
     found: dict[int, tuple[int, Op]] = {}
@@ -115,6 +118,13 @@ def array_vector_ops(ctx: Context, result: Analysis, loop: Loop) -> list[tuple[i
             else:
                 loaded.discard(target)
     return [found[at] for at in sorted(found)]
+
+
+def _packs(body: list[tuple[int, Instruction]], isa: IsaName, base: Callable[[str], str]) -> bool:
+    """True when an instruction of `body` is a packed SIMD instruction (`packed`): on x86 only one naming an
+    `xmm`, `ymm` or `zmm` register can be (most loops have none)."""
+    x86 = isa is not IsaName.AARCH64
+    return any(packed(ins, base(ins.mnemonic), isa) is not None for _, ins in body if not x86 or "mm" in ins.operands)
 
 
 def _not_element_work(ins: Instruction) -> bool:

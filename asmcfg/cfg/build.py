@@ -13,7 +13,6 @@ from asmcfg import isa
 from asmcfg.hotspot import osr, sections
 from asmcfg.isa.base import Isa
 from asmcfg.model import Block, Cfg, Edge, EdgeKind, Feature, Flow, Instruction, Method
-from asmcfg.model.factory import new_block, new_edge
 
 UNRESOLVED = "unresolved jump table"
 MID_INSTRUCTION = "into the middle of an instruction:"
@@ -130,7 +129,7 @@ def _by_block(blocks: list[Block], sites: dict[int, int]) -> dict[int, list[int]
 
 def _blocks(leaders: list[int], count: int) -> list[Block]:
     bounds = [*leaders, count]
-    return [new_block(n, start, end) for n, (start, end) in enumerate(itertools.pairwise(bounds)) if start < end]
+    return [Block(n, start, end) for n, (start, end) in enumerate(itertools.pairwise(bounds)) if start < end]
 
 
 def _edges(
@@ -149,7 +148,7 @@ def _edges(
     following = block.id + 1 if block.id + 1 < nblocks else None
 
     def to(target: int | None, kind: EdgeKind) -> Edge:
-        return new_edge(block.id, _destination(ins, target, lay, block_of), kind, last)
+        return Edge(block.id, _destination(ins, target, lay, block_of), kind, last)
 
     if flow is Flow.COND:
         edges.append(to(targets[last], EdgeKind.TAKEN))
@@ -159,9 +158,9 @@ def _edges(
         table = tables.get(last, ())
         edges.extend(to(t, EdgeKind.INDIRECT) for t in dict.fromkeys(table))
         if not table:
-            edges.append(new_edge(block.id, ins.runtime_call() or UNRESOLVED, EdgeKind.INDIRECT, last))
+            edges.append(Edge(block.id, ins.runtime_call() or UNRESOLVED, EdgeKind.INDIRECT, last))
     if (not lay.ends[last] or flow is Flow.COND) and following is not None:
-        edges.append(new_edge(block.id, following, EdgeKind.FALLTHROUGH, last))
+        edges.append(Edge(block.id, following, EdgeKind.FALLTHROUGH, last))
     return edges
 
 
@@ -172,7 +171,7 @@ def _exception_edges(
     edges = []
     for i in sites:
         ins = method.instructions[i]
-        edges.append(new_edge(block.id, _destination(ins, ins.implicit_target, lay, block_of), EdgeKind.EXCEPTION, i))
+        edges.append(Edge(block.id, _destination(ins, ins.implicit_target, lay, block_of), EdgeKind.EXCEPTION, i))
     return edges
 
 
@@ -202,7 +201,7 @@ def _inside(lay: Layout, target: int | None) -> str:
 def _not_shown(edge: Edge) -> Edge:
     """In a partial listing (perfasm regions), a bare address outside it is code the listing did not show."""
     if isinstance(edge.dst, str) and edge.dst.startswith("0x"):
-        return new_edge(edge.src, f"not shown: {edge.dst}", edge.kind, edge.site)
+        return Edge(edge.src, f"not shown: {edge.dst}", edge.kind, edge.site)
     return edge
 
 

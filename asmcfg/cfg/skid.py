@@ -8,8 +8,9 @@ first instruction of a block keeps its own samples.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from asmcfg.model import Cfg, Profile
-from asmcfg.model.factory import replace
 
 
 def credit_previous(cfg: Cfg) -> Cfg:

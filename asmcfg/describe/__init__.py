@@ -45,6 +45,7 @@ from asmcfg.describe.profile import (  # re-exported: callers read every label f
     unprinted as unprinted,
 )
 from asmcfg.model import EdgeKind, Header, Tag, Trap, TrapEvidence, Verdict
+from asmcfg.model.log import NOT_IN_LOG
 
 TAG_ORDER: tuple[Tag, ...] = tuple(Tag)
 """Tags in the order labels list them; also the legend order."""
@@ -189,8 +190,6 @@ def ordered_tags(tags: frozenset[Tag]) -> list[Tag]:
     return [t for t in TAG_ORDER if t in tags]
 
 
-NOT_IN_LOG = "code not in the log"
-"""The mark of a compilation a LogCompilation log records (`<nmethod>`) but whose assembly it never printed."""
 
 
 def not_in_log(compile_id: int | None, compiler: str, method: str) -> str:

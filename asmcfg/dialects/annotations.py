@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asmcfg.model import Frame
-from asmcfg.model.make import compiled, field_descriptors, maker
+from asmcfg.model.make import compiled, field_descriptors, quick
 from asmcfg.sources.numbers import DIGITS, HEX
 
 _IMPLICIT = re.compile(rf"implicit exception: dispatches to ({HEX})")
@@ -33,6 +33,8 @@ class Notes:
     """Implicit exception handler address."""
 
 
+quick(Notes)  # a call, not a decorator: mypyc keeps a decorated class out of C
+
 ReadNotes = Callable[[str, type, tuple[Any, ...]], "tuple[tuple[str, ...], str, tuple[Frame, ...], int | None] | None"]
 """`_build.notes(comment, Frame, frame_fields)`: `read_notes`'s fields in C, or None for a comment it leaves to
 Python (one with a character outside printable ASCII, tab and newline, or a number of over 60 digits)."""
@@ -40,8 +42,6 @@ NOTES: ReadNotes | None = compiled("asmcfg.dialects._build", "notes")
 """The comment reader `read_notes` uses first, or None: then it reads every comment in Python."""
 FRAME_FIELDS = field_descriptors(Frame)
 """The descriptors of Frame's fields, in order, which `NOTES` sets."""
-_new_notes = maker(Notes)
-"""`Notes(relocs, bytecode, frames, implicit_target)`, made without the frozen dataclass's `__init__`."""
 
 
 def _bytecode(segment: str) -> str:
@@ -56,7 +56,7 @@ def read_notes(comment: str) -> Notes:
     Cached: the instructions of one bytecode print the same comment, and Notes are immutable."""
     read = NOTES
     found = None if read is None else read(comment, Frame, FRAME_FIELDS)
-    return _read_notes(comment) if found is None else _new_notes(*found)
+    return _read_notes(comment) if found is None else Notes(*found)
 
 
 def _read_notes(comment: str) -> Notes:

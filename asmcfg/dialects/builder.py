@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from asmcfg import isa
 from asmcfg.dialects.annotations import FRAME_FIELDS, read_notes
 from asmcfg.model import DialectName, Feature, Frame, Header, Instruction, IsaName, Method
-from asmcfg.model.factory import new_instruction, replace
 from asmcfg.model.make import compiled, field_descriptors
 from asmcfg.sources.numbers import ADDRESS
 
@@ -134,7 +133,7 @@ class MethodBuilder:
                 self.instructions, comments, Instruction, _FIELDS, read_notes, Frame, FRAME_FIELDS
             )
             return made
-        make = new_instruction
+        make = Instruction
         return tuple(
             _noted(printed, comments[i]) if i in comments else make(*printed, "", (), "", (), None, None, None)
             for i, printed in enumerate(self.instructions)
@@ -158,7 +157,7 @@ def _noted(printed: Printed, parts: list[str]) -> Instruction:
     """The instruction with its comment lines read."""
     comment = parts[0].strip() if len(parts) == 1 else "\n".join(c.strip() for c in parts if c.strip())
     notes = read_notes(comment)
-    return new_instruction(
+    return Instruction(
         *printed, comment, notes.relocs, notes.bytecode, notes.frames, notes.implicit_target, None, None
     )
 

@@ -19,7 +19,6 @@ from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.dialects.scan import Serial, Split
 from asmcfg.errors import InputError
 from asmcfg.model import Compiler, DialectName
-from asmcfg.model.make import maker
 from asmcfg.processes.start import forkable
 from asmcfg.sources.lines import Meter
 from asmcfg.sources.split import fill, mapped, open_binary
@@ -167,15 +166,13 @@ def _mapped_scan(view: mmap.mmap, meter: Meter | None, cut: int | None, begin: i
     return Split(lambda start, end, counted: _mapped(view, counted, begin + start, begin + end), size, cut, meter)
 
 
-RECORD = maker(IndexRecord)
-"""`IndexRecord(…)` with every field given: one per header of a log of thousands."""
 Fields = tuple[int, Compiler, int | None, int | None, str, str, int | None, int | None, int | None]
 """An IndexRecord's fields from its compile id to its code begin (all but the offsets and `printed`)."""
 
 
 def headers(scan: Scan) -> Iterator[IndexRecord]:
     """PrintAssembly text's compilations: each `Compiled method` header and its section table."""
-    return starmap(RECORD, scan(_header_fields))
+    return starmap(IndexRecord, scan(_header_fields))
 
 
 def _header_fields(windows: Iterator[Window]) -> Iterator[tuple[Any, ...]]:

@@ -10,11 +10,10 @@ back to the recent method whose code range holds them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from asmcfg.model import Feature, Instruction, IsaName, Method
-from asmcfg.model.factory import replace
 
 FEATURE = Feature.INTERLEAVED
 """The feature of a method that held another method's lines (removed, or given back to it)."""

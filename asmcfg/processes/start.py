@@ -93,7 +93,7 @@ def picklable() -> None:
     pure-Python build no class is compiled and nothing changes."""
     from multiprocessing.reduction import ForkingPickler
 
-    from asmcfg.model.factory import rebuilt
+    from asmcfg.model.make import rebuilt
 
     modules = list(sys.modules.items())
     if len(modules) == _SEEN[0]:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
+from asmcfg.model.log import NOT_IN_LOG
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the labels
@@ -174,10 +175,10 @@ def write_index(records: Iterable[IndexRow], out: TextIO) -> int:
     return count + len(rows)
 
 
-def _not_printed() -> str:
-    """The end of the row of a compilation whose code the log does not hold (describe is imported only then)."""
-    from asmcfg.describe import NOT_IN_LOG
 
+
+def _not_printed() -> str:
+    """The end of the row of a compilation whose code the log does not hold."""
     return f"  ({NOT_IN_LOG})\n"
 
 

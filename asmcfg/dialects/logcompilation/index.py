@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from asmcfg.dialects.base import IndexRecord, Scan, Window
-from asmcfg.dialects.index import HEADER, RECORD, Fields, first_line, hits, printed_fields
+from asmcfg.dialects.index import HEADER, Fields, first_line, hits, printed_fields
 from asmcfg.dialects.logcompilation.logxml import line_attrs, nmethod_record, unescape
 
 STALE = 16 << 20
@@ -57,7 +57,7 @@ def _xml(found: Iterator[Found]) -> Iterator[IndexRecord]:
             pending[fields[0]] = _Pending(fields, offset)
         elif fields is not None and (entry := pending.get(fields[0])) is not None:
             record = entry.fields
-            entry.result = RECORD(*fields[:7], fields[7] or record[7], fields[8] or record[8], entry.offset, True,
+            entry.result = IndexRecord(*fields[:7], fields[7] or record[7], fields[8] or record[8], entry.offset, True,
                                   offset)
         yield from _ready(pending, offset)
     yield from _ready(pending, None)
@@ -71,4 +71,4 @@ def _ready(pending: OrderedDict[int, _Pending], now: int | None) -> Iterator[Ind
         if entry.result is None and now is not None and now - entry.offset < STALE:
             return
         del pending[key]
-        yield entry.result or RECORD(*entry.fields, entry.offset, False, entry.offset)
+        yield entry.result or IndexRecord(*entry.fields, entry.offset, False, entry.offset)

@@ -16,7 +16,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.logcompilation.logxml import (
     TRAP_TAGS,
@@ -29,7 +29,6 @@ from asmcfg.dialects.logcompilation.logxml import (
 )
 from asmcfg.errors import InputError
 from asmcfg.model import LogInline, LogTrap, Method
-from asmcfg.model.factory import replace
 from asmcfg.model.make import compiled
 from asmcfg.sources.split import CHUNK, chunks, open_binary
 

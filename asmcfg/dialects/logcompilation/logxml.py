@@ -48,7 +48,8 @@ would scan the rest of the run again (quadratic on a long one) and could never m
 
 def line_attrs(line: bytes) -> dict[str, str]:
     """The attributes of a one-line record (`<nmethod …/>`), their values unescaped, read in linear time."""
-    return {key: unescape(value) for key, value in LINE_ATTR.findall(line.decode("utf-8", "replace"))}
+    return {key: unescape(value) if "&" in value else value
+            for key, value in LINE_ATTR.findall(line.decode("utf-8", "replace"))}
 
 
 def _entity(match: re.Match[str]) -> str:
@@ -166,8 +167,9 @@ def nmethod_record(attrs: dict[str, str], line: int) -> NMethodRecord | None:
     size = to_int(attrs.get("size"))
     code_size = None
     if insts is not None and size is not None:
-        offsets = [to_int(v) for k, v in attrs.items() if k.endswith("_offset") and v.isdigit()]
-        code_size = min([v for v in offsets if v is not None and v > insts] + [size]) - insts
+        ends = [end for k, v in attrs.items() if k.endswith("_offset") and v.isdigit()
+                and (end := number(v)) is not None and end > insts]
+        code_size = min([*ends, size]) - insts
     kind = attrs.get("compile_kind", "")
     return NMethodRecord(
         compile_id=compile_id,

@@ -10,7 +10,7 @@ are kept in `Reader.log_traps`, their inlining decisions in an `inline.InlineCol
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asmcfg.dialects import interleave
@@ -27,7 +27,6 @@ from asmcfg.dialects.logcompilation.logxml import (
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.machcode import reader as machcode
 from asmcfg.model import DialectName, Feature, Header, LogInline, LogTrap, Method
-from asmcfg.model.factory import replace
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:

@@ -13,14 +13,13 @@ from __future__ import annotations
 import functools
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect, read_log
 from asmcfg.dialects.logcompilation.logxml import TrapCollector
 from asmcfg.dialects.logcompilation.tasklines import task_id, task_line
 from asmcfg.model import LogInline, LogTrap
-from asmcfg.model.factory import replace
 from asmcfg.processes import start
 from asmcfg.processes.child import Child, Send
 from asmcfg.sources.split import Fillable, line_blocks, open_binary

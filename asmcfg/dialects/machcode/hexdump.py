@@ -145,7 +145,7 @@ def sweep(data: bytes, start: int, isa: IsaName, syntax: Syntax, starts: Collect
         for address, size, mnemonic, operands in md.disasm_lite(data[offset:limit], start + offset):
             if address in literals or (unit == 4 and mnemonic == "udf"):
                 break
-            out.append(Decoded(address, size, mnemonic, _WIDE.sub(lambda m: f"${int(m.group(1)):#x}", operands)))
+            out.append(Decoded(address, size, mnemonic, _WIDE.sub(_hex, operands) if "$" in operands else operands))
             offset += size
             literals.update(_literal_words(mnemonic, operands))
         if offset < limit:
@@ -153,6 +153,11 @@ def sweep(data: bytes, start: int, isa: IsaName, syntax: Syntax, starts: Collect
             out.append(Decoded(start + offset, len(chunk), DATA, ", ".join(f"0x{b:02x}" for b in chunk)))
             offset += len(chunk)
     return out
+
+
+def _hex(found: re.Match[str]) -> str:
+    """`_WIDE`'s immediate in hex."""
+    return f"${int(found.group(1)):#x}"
 
 
 def _literal_words(mnemonic: str, operands: str) -> range:
