@@ -70,6 +70,15 @@ def test_profile_of_another_run_is_not_applied() -> None:
     assert "profile" not in method
 
 
+def test_a_compilation_without_samples_says_so() -> None:
+    # compile id 9 (HotLoop$Xor::apply, C1) took none of the JVM's 14,659 samples: the recording applies, it
+    # measured nothing there
+    code, _, err = run_cli(str(HOTLOOP17), "--compile-id", "9", "--dot", "-")
+    assert code == 0
+    assert "profile: 0 samples in this compilation (compile id 9; pid 5086 took 14,659 in all)" in err
+    assert "NOT applied" not in err
+
+
 def test_several_jvms_read_the_busiest_and_pid_chooses(tmp_path: Path) -> None:
     folder = tmp_path / "rec"
     folder.mkdir()

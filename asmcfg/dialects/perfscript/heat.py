@@ -71,7 +71,14 @@ class PerfHeat(Recording):
         method, message, applied = with_heat(method, self)
         landed = method.profile.samples if applied and method.profile is not None else {}
         share = method.profile.run_share if applied and method.profile is not None else ()
-        return method, OverlayReport(applied, None, len(landed), len(landed), (), share, message)
+        measured = applied or self._unsampled(method)  # the recording applies: it measured nothing there
+        return method, OverlayReport(measured, None, len(landed), len(landed), (), share, message)
+
+    def _unsampled(self, method: Method) -> bool:
+        """True for a compilation of this JVM's log that took none of the JVM's samples."""
+        compile_id = method.header.compile_id
+        return (bool(self.found.total) and compile_id is not None and compile_id in self.printed
+                and compile_id not in self.found.compilations)
 
     def measure(self, method: Method) -> Method:
         return with_heat(method, self)[0]
@@ -92,6 +99,9 @@ class PerfHeat(Recording):
             return None, (f"{self.source} holds no sample of pid {self.found.pid}, the JVM of {self.log}: a recording "
                           "of another run")
         taken = self.found.compilations.get(compile_id) if compile_id is not None else None
+        if taken is None and self._unsampled(method):
+            return None, (f"0 samples in this compilation (compile id {compile_id}; pid {self.found.pid} took "
+                          f"{self.found.total:,} in all)")
         if taken is None:
             return None, f"no sample of pid {self.found.pid} ran in compile id {compile_id}"
         record = taken.compiled
