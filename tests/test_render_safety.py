@@ -284,14 +284,17 @@ def test_the_diff_page_shows_a_bidi_override_as_an_escape(
 
 
 def test_page_scripts_escape_the_controls_the_dot_writer_lists() -> None:
-    """page.js and diff.js name the characters of `quoting.BIDI_CONTROLS`, escaped as the DOT writer escapes them."""
-    for asset in ("page.js", "diff.js"):
-        script = (Path(quoting.__file__).parent / "assets" / asset).read_text(encoding="utf-8")
-        found = re.search(r"const BIDI = /\[([^\]]*)\]/g;", script)
-        assert found, asset
+    """page.js, diff.js and serve's table.js name the characters of `quoting.SPOOFING` (the bidi controls and the
+    characters that draw as nothing), escaped as the DOT writer escapes them."""
+    serve_assets = Path(quoting.__file__).parent.parent / "serve" / "assets"
+    for script_path in (Path(quoting.__file__).parent / "assets" / "page.js",
+                        Path(quoting.__file__).parent / "assets" / "diff.js", serve_assets / "table.js"):
+        script = script_path.read_text(encoding="utf-8")
+        found = re.search(r"const HIDDEN = /\[([^\]]*)\]/gu;", script)
+        assert found, script_path.name
         chars: set[str] = set()
-        for first, last in re.findall(r"\\u([0-9a-f]{4})(?:-\\u([0-9a-f]{4}))?", found.group(1)):
+        for first, last in re.findall(r"\\u\{?([0-9a-f]{4,5})\}?(?:-\\u\{?([0-9a-f]{4,5})\}?)?", found.group(1)):
             chars.update(chr(c) for c in range(int(first, 16), int(last or first, 16) + 1))
-        assert chars == quoting.BIDI_CONTROLS, asset
+        assert chars == quoting.SPOOFING, script_path.name
     assert quoting.visible(f"a{RLO}b\u2066c\u00e9") == "a\\x202eb\\x2066c\u00e9"
     assert quoting.quote(f"a{RLO}b") == '"a\\\\x202eb"', "the DOT writer's escape of the same character"

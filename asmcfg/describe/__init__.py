@@ -44,8 +44,7 @@ from asmcfg.describe.profile import (  # re-exported: callers read every label f
     skid_note as skid_note,
     unprinted as unprinted,
 )
-from asmcfg.model import EdgeKind, Header, Tag, Trap, TrapEvidence, Verdict
-from asmcfg.model.log import NOT_IN_LOG
+from asmcfg.model import NOT_IN_LOG, EdgeKind, Header, Tag, Trap, TrapEvidence, Verdict
 
 TAG_ORDER: tuple[Tag, ...] = tuple(Tag)
 """Tags in the order labels list them; also the legend order."""

@@ -6,6 +6,10 @@ of a large log) does not pay for the record classes.
 
 from typing import TYPE_CHECKING
 
+NOT_IN_LOG = "code not in the log"
+"""The mark of a compilation a LogCompilation log records (`<nmethod>`) but whose assembly it never printed (the
+listing and `describe` name it so)."""
+
 if TYPE_CHECKING:
     from asmcfg.model.code import (
         Block,
@@ -118,6 +122,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "NOT_IN_LOG",
     "Analysis",
     "Block",
     "Call",

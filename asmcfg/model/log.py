@@ -7,10 +7,6 @@ from typing import Any
 
 from asmcfg.model.words import TrapOrigin
 
-NOT_IN_LOG = "code not in the log"
-"""The mark of a compilation a LogCompilation log records (`<nmethod>`) but whose assembly it never printed (the
-listing and `describe` name it so)."""
-
 
 @dataclass(frozen=True, slots=True)
 class LogTrap:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
-from asmcfg.model.log import NOT_IN_LOG
+from asmcfg.model import NOT_IN_LOG
 from asmcfg.terminal import visible
 
 if TYPE_CHECKING:  # the index listing of a large log writes plain text and needs neither rich nor the labels
