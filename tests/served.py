@@ -51,5 +51,5 @@ class Served:
     def stop(self, signum: int) -> tuple[int, str, str]:
         """Send `signum`; the exit status, stdout after the URLs and stderr."""
         self.process.send_signal(signum)
-        out, err = self.process.communicate(timeout=30)
+        out, err = self.process.communicate(timeout=120)  # a loaded machine: as the run-safety tests wait
         return self.process.returncode, out, err

@@ -58,6 +58,7 @@ def test_the_default_choice_and_its_record_are_the_apis(path: Path) -> None:
     assert document == _api_document(str(path))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", [RECORDS[0], RECORDS[2]], ids=lambda p: p.name)
 def test_a_method_pattern_chooses_as_the_command_line_does(folder: Path) -> None:
     log = asmcfg.open(str(folder))

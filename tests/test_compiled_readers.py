@@ -208,6 +208,7 @@ def comments(path: Path) -> set[str]:
     return {i.comment for method in found for i in method.instructions if i.comment}
 
 
+@pytest.mark.slow
 def test_comments_read_in_c_equal_the_python_readers(native: Native) -> None:
     read = 0
     for path in INPUTS:

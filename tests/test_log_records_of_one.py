@@ -37,6 +37,7 @@ def plain(source: Path, tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", LOGS, ids=[p.name for p in LOGS])
 def test_one_compile_ids_records_are_those_of_the_whole_index(source: Path, tmp_path: Path) -> None:
     path = plain(source, tmp_path)

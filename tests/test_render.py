@@ -83,7 +83,7 @@ def _fake_dot(folder: Path, body: str) -> None:
 @pytest.mark.parametrize(
     ("body", "timeout", "message"),
     [
-        ("sleep 30", "1", "longer than 1 s"),
+        pytest.param("sleep 30", "1", "longer than 1 s", marks=pytest.mark.slow),  # 30 s in all
         # a limit no start of a shell script reaches, however busy the machine: only the error can end this one
         ("echo 'Error: syntax error in line 1' >&2; exit 1", "60", "dot failed: Error"),
     ],

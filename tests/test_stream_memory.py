@@ -157,6 +157,7 @@ def unended_input(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     return path, copies * len(skipped)
 
 
+@pytest.mark.slow
 def test_a_method_with_no_end_keeps_its_first_skipped_lines_and_counts_them_all(
     unended_input: tuple[Path, int], c_readers: tuple[str, str]
 ) -> None:
@@ -173,6 +174,7 @@ def test_a_method_with_no_end_keeps_its_first_skipped_lines_and_counts_them_all(
     assert peak < PEAK_MB  # keeping each skipped line took over 400 MB
 
 
+@pytest.mark.slow
 def test_the_summary_of_a_method_with_no_end_states_all_its_skipped_lines(unended_input: tuple[Path, int]) -> None:
     path, total = unended_input
     status, out, err, peak = run_all([str(path)])
@@ -189,6 +191,7 @@ LIST_PEAK_MB = 100
 in either build; a small row per compilation, near 40 MB."""
 
 
+@pytest.mark.slow
 def test_a_listing_holds_a_small_row_per_compilation(tmp_path: Path, c_readers: tuple[str, str]) -> None:
     path = tmp_path / "many.txt"
     path.write_bytes(METHOD.read_bytes() * COPIES)
