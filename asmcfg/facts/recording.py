@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asmcfg.dialects.heat import Recording
-from asmcfg.model import Compiler, Place
+from asmcfg.dialects.heat import Recording, Sampled
+from asmcfg.model import Place
 
 NAMED = 3
 """Names shown inside a place (the busiest stubs, libraries)."""
@@ -27,24 +27,12 @@ class PlaceShare:
 
 @dataclass(frozen=True, slots=True)
 class HotCompilation:
-    """One compilation that took samples."""
+    """One compilation that took samples, with its share of the JVM's."""
 
-    compile_id: int
-    """Its compile id."""
-    compiler: Compiler
-    """C1, C2 or a native wrapper."""
-    level: int | None
-    """Tier."""
-    kind: str
-    """`osr`, `c2n` or empty."""
-    method: str
-    """`pkg.Class::name`."""
-    samples: int
-    """Samples it took."""
+    sampled: Sampled
+    """What it is and how many samples it took."""
     share: float
     """Percent of the JVM's samples."""
-    printed: bool
-    """True when the log holds its code (so asmcfg can draw it)."""
 
 
 def places(heat: Recording) -> list[PlaceShare]:
@@ -68,5 +56,4 @@ def places(heat: Recording) -> list[PlaceShare]:
 
 def hottest(heat: Recording, count: int) -> list[HotCompilation]:
     """The `count` compilations that took the most samples."""
-    return [HotCompilation(c.compile_id, c.compiler, c.level, c.kind, c.method, c.samples, heat.share(c.samples),
-                           c.printed) for c in heat.sampled()[:count]]
+    return [HotCompilation(c, heat.share(c.samples)) for c in heat.sampled()[:count]]

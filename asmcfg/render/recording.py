@@ -33,8 +33,9 @@ def write_hottest(rows: Sequence[HotCompilation], console: Console, title: str) 
     for name in ("share", "samples", "id", "compiler", "tier", "method", "code in the log"):
         table.add_column(name)
     for row in rows:
-        method = row.method + {"osr": " (OSR)", "c2n": " (native wrapper)"}.get(row.kind, "")
-        table.add_row(f"{row.share:.2f}%", f"{row.samples:,}", str(row.compile_id), row.compiler.value,
-                      "" if row.level is None else str(row.level), visible(method),
-                      "yes" if row.printed else "no (not printed)")
+        one = row.sampled
+        method = one.method + {"osr": " (OSR)", "c2n": " (native wrapper)"}.get(one.kind, "")
+        table.add_row(f"{row.share:.2f}%", f"{one.samples:,}", str(one.compile_id), one.compiler.value,
+                      "" if one.level is None else str(one.level), visible(method),
+                      "yes" if one.printed else "no (not printed)")
     console.print(table)
