@@ -87,6 +87,12 @@ class Log:
             self._how = enrich.load(self.log, self.profile, jdk, paths, strict_log=True, source=self.path, skid=skid)
         return self._how
 
+    @property
+    def enrichment_for_each(self) -> enrich.Enrichment:
+        """`enrichment` for a compilation read among all of the input's: one whose compile id the log gives to
+        another method is left without the log's records, rather than an error."""
+        return dataclasses.replace(self.enrichment, strict_log=False)
+
     def compilations(self) -> list[Compilation]:
         """The input's compilations in input order, fast and without analysing them: found by the header index
         where the input's dialect has one (a large compressed input through the cache's plain copy), else read."""
@@ -181,7 +187,7 @@ class Log:
         elif isinstance(compilation, Compilation):
             compilation = self.read(compilation)
         method = compilation.method if isinstance(compilation, Picked) else compilation
-        how = self.enrichment if alone else dataclasses.replace(self.enrichment, strict_log=False)
+        how = self.enrichment if alone else self.enrichment_for_each
         return enrich.enrich(method, how)
 
     def stream(self, selector: Selector | None = None, *, workers: int | None = 1) -> Iterator[Analysis]:
@@ -201,7 +207,7 @@ class Log:
         from asmcfg.run import parallel
         from asmcfg.run.pipeline import Selector
 
-        how = dataclasses.replace(self.enrichment, strict_log=False)
+        how = self.enrichment_for_each
         select = (selector.matches if selector.any else None) if isinstance(selector, Selector) else selector
         job = parallel.Job(self.source, None, serialize, text, how, select, self.options, self.strict, large)
         return parallel.analysed(self.path, job, workers, self.input_format, stats or parallel.RunStats(),

@@ -76,10 +76,13 @@ class Whole:
     places: tuple[dict[Header, int], dict[Header, int]]
     """Of each chosen header, its place among its input's compilations of its compile id: 1 for the first, 2 for
     the second (a log of several runs repeats ids); 0 without an id."""
-    how: tuple[Enrichment, Enrichment]
-    """Each side's log records and profile, loaded once."""
     logs: tuple[Log, Log]
-    """The two inputs opened."""
+    """The two inputs opened (each loads its log records and profile once)."""
+
+    @property
+    def how(self) -> tuple[Enrichment, Enrichment]:
+        """Each side's log records and profile, as every compilation of the two logs gets them."""
+        return self.logs[0].enrichment_for_each, self.logs[1].enrichment_for_each
 
 
 def run(options: DiffOptions) -> int:
@@ -104,8 +107,7 @@ def run(options: DiffOptions) -> int:
 def compare(options: DiffOptions) -> Whole:
     """Every pair of the two inputs compared and reduced to its row (its page written under `--html DIR`)."""
     logs = open_sides(options)
-    how = (dataclasses.replace(logs[0].enrichment, strict_log=False),
-           dataclasses.replace(logs[1].enrichment, strict_log=False))
+    how = (logs[0].enrichment_for_each, logs[1].enrichment_for_each)
     chosen = [_chosen(log, side) for log, side in zip(logs, how, strict=True)]
     keys = [key for key in chosen[0][0] if key in chosen[1][0]]
     only = ([_lone(k, p) for k, p in chosen[0][0].items() if k not in chosen[1][0]],
@@ -122,7 +124,7 @@ def compare(options: DiffOptions) -> Whole:
             rows.append(_row(key, old, new, how, len(rows) + 1, options))
     return Whole(rows, only, (logs[0].source, logs[1].source),
                  (chosen[0][1], chosen[1][1]), (chosen[0][0], chosen[1][0]), (chosen[0][2], chosen[1][2]),
-                 (chosen[0][3], chosen[1][3]), how, logs)
+                 (chosen[0][3], chosen[1][3]), logs)
 
 
 def analyse_pair(old: Method, new: Method, how: tuple[Enrichment, Enrichment]) -> Diff:

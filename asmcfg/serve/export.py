@@ -73,7 +73,7 @@ def run(options: Options) -> int:
 
 def _run(options: Options, log: Log, progress: Progress) -> int:
     assert options.html is not None
-    how = dataclasses.replace(log.enrichment, strict_log=False)
+    how = log.enrichment_for_each
     drawings.renderers(options.renderer, options.render_timeout)  # one not installed fails before any reading
     select: parallel.Select | None = options.selector.matches if options.selector.any else None
     if options.top is not None:

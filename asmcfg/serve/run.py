@@ -176,7 +176,7 @@ def _opened(options: ServeOptions) -> Log:
 def _enrichment(log: Log) -> Enrichment:
     """The log's enrichment for every compilation of the input (a compile id the log gives another method leaves
     that compilation without its records)."""
-    return replace(log.enrichment, strict_log=False)
+    return log.enrichment_for_each
 
 
 def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pages.Page:
