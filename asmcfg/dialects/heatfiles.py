@@ -9,6 +9,7 @@ from itertools import islice
 
 from asmcfg.dialects.heat import CompileLog, Profiled, Recording
 from asmcfg.errors import InputError
+from asmcfg.model.timeline import Binned, JitLog
 from asmcfg.sources.lines import STDIN, read_lines
 
 
@@ -79,3 +80,17 @@ def thread_names(perf_script: str, pids: set[int], seen: int) -> dict[int, str]:
             if not waiting:
                 break
     return {pid: counted.most_common(1)[0][0] for pid, counted in names.items() if counted}
+
+
+def read_jit_log(path: str) -> JitLog:
+    """The times the LogCompilation log `path` stamps: compilations, code made not entrant, traps that fired."""
+    from asmcfg.dialects.logcompilation.events import read_jit_log as read
+
+    return read(path)
+
+
+def read_binned(perf_script: str, log: str, window: tuple[float | None, float | None] = (None, None)) -> Binned:
+    """The samples of `perf_script` of `log`'s JVM per millisecond of the log's clock (those in `window`, ms)."""
+    from asmcfg.dialects.perfscript.timeline import read_binned as read
+
+    return read(perf_script, log, window)
