@@ -9,7 +9,7 @@ from itertools import islice
 
 from asmcfg.dialects.heat import CompileLog, Profiled, Recording
 from asmcfg.errors import InputError
-from asmcfg.model.timeline import Binned, JitLog
+from asmcfg.model.timeline import Binned, JitLog, Window
 from asmcfg.sources.lines import STDIN, read_lines
 
 
@@ -20,25 +20,26 @@ def read_log(path: str) -> CompileLog:
     return link.read(path)
 
 
-def read_profile(path: str, placed_by: str | None) -> Profiled | Recording:
+def read_profile(path: str, placed_by: str | None, window: Window = (None, None)) -> Profiled | Recording:
     """The heat `--profile` names: `perf script` samples placed by the `<nmethod>` records of the LogCompilation log
-    `placed_by` (the run's `--log`, else its input), or perfasm output."""
+    `placed_by` (the run's `--log`, else its input), or perfasm output. A bounded `window` keeps the samples of that
+    stretch of the run (ms from the JVM's start)."""
     if is_perf_script(path):
         if placed_by is None or placed_by == STDIN:
             raise InputError("`perf script` samples need the same run's LogCompilation log, as the input FILE "
                              "or with --log", path)
-        return read_recordings(path, [placed_by])[0]
+        return read_recordings(path, [placed_by], window)[0]
     from asmcfg.dialects.perfasm.profile import read_perfasm
 
     return read_perfasm(path)
 
 
-def read_recordings(perf_script: str, logs: Sequence[str]) -> list[Recording]:
+def read_recordings(perf_script: str, logs: Sequence[str], window: Window = (None, None)) -> list[Recording]:
     """The samples of `perf_script` binned to the compilations of each JVM log of one recording (read once), each
     JVM's perf map named beside either file."""
     from asmcfg.dialects.perfscript.heat import read_perf_heats
 
-    return list(read_perf_heats(perf_script, logs))
+    return list(read_perf_heats(perf_script, logs, window))
 
 
 def is_perf_script(path: str) -> bool:
@@ -89,7 +90,7 @@ def read_jit_log(path: str) -> JitLog:
     return read(path)
 
 
-def read_binned(perf_script: str, log: str, window: tuple[float | None, float | None] = (None, None)) -> Binned:
+def read_binned(perf_script: str, log: str, window: Window = (None, None)) -> Binned:
     """The samples of `perf_script` of `log`'s JVM per millisecond of the log's clock (those in `window`, ms)."""
     from asmcfg.dialects.perfscript.timeline import read_binned as read
 

@@ -3,6 +3,8 @@ top-tier versions cost; and the methods the JIT compiled again and again (storms
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -14,6 +16,7 @@ STORM_COMPILATIONS = 6
 """A method compiled more often than this is flagged."""
 STORM_CYCLES = 2
 """A method whose top-tier code was made not entrant and compiled again this often is flagged."""
+
 
 @dataclass(frozen=True, slots=True)
 class Story:
@@ -40,15 +43,18 @@ class Story:
                 "diffs": [{"old": old, "new": new} for old, new in self.diffs], "cycles": self.cycles,
                 "c1_samples_between": self.c1_between, "interpreter_samples_between": self.interpreted_between}
 
+
 def _version(version: Version, samples: tuple[int, ...]) -> dict[str, Any]:
     found = version.as_dict()
     found["ended_by"] = None if version.ended_by is None else event_dict(version.ended_by)
     found["bucket_samples"] = list(samples)
     return found
 
-def story(timeline: Timeline, binned: Binned | None, method: str) -> Story:
-    """The story of `method` in `timeline`."""
-    versions = tuple(sorted((v for v in timeline.versions if v.task.method == method and v.start_ms is not None),
+
+def story(timeline: Timeline, binned: Binned | None, method: str, mine: Sequence[Version] | None = None) -> Story:
+    """The story of `method` in `timeline` (whose versions of it are `mine` when the caller has them)."""
+    versions = tuple(sorted((v for v in (timeline.versions if mine is None else mine)
+                             if v.task.method == method and v.start_ms is not None),
                             key=lambda v: (v.start_ms or 0, v.task.compile_id)))
     size, count = timeline.bucket_ms, len(timeline.buckets)
     rows = []
@@ -67,6 +73,7 @@ def story(timeline: Timeline, binned: Binned | None, method: str) -> Story:
     cycles, c1, interpreted = _between(versions, binned)
     return Story(method, versions, tuple(rows), tuple(diffs), cycles, c1, interpreted)
 
+
 def _between(versions: tuple[Version, ...], binned: Binned | None) -> tuple[int, int, int]:
     """Top-tier versions ended and followed by another; the C1 and interpreter samples in the gaps between."""
     top = [v for v in versions if v.task.compiler in TOP_TIER and v.task.kind != "osr"]
@@ -75,30 +82,34 @@ def _between(versions: tuple[Version, ...], binned: Binned | None) -> tuple[int,
     if binned is None:
         return len(gaps), 0, 0
     c1_ids = [v.task.compile_id for v in versions if v.task.compiler not in TOP_TIER]
-    c1 = interpreted = 0
-    for low, high in gaps:
-        for compile_id in c1_ids:
-            c1 += sum(n for ms, n in binned.per_compilation.get(compile_id, {}).items() if low <= ms < high)
-        interpreted += sum(binned.per_ms[ms][Category.INTERPRETER] for ms in range(low, high) if ms in binned.per_ms)
+    starts = [low for low, _ in gaps]
+
+    def between(ms: int) -> bool:
+        at = bisect.bisect_right(starts, ms) - 1
+        return at >= 0 and ms < gaps[at][1]
+
+    c1 = sum(n for compile_id in c1_ids for ms, n in binned.per_compilation.get(compile_id, {}).items() if between(ms))
+    interpreted = sum(counted[Category.INTERPRETER] for ms, counted in binned.per_ms.items()
+                      if counted[Category.INTERPRETER] and between(ms))
     return len(gaps), c1, interpreted
+
 
 def storms(timeline: Timeline, binned: Binned | None) -> list[Story]:
     """The methods compiled more than `STORM_COMPILATIONS` times or whose top-tier code was compiled again
     `STORM_CYCLES` times, most compilations first."""
-    counts: dict[str, int] = {}
+    by_method: dict[str, list[Version]] = {}
     for version in timeline.versions:
         if version.start_ms is not None and version.task.kind != "c2n":
-            counts[version.task.method] = counts.get(version.task.method, 0) + 1
-    found = []
-    for method, count in counts.items():
-        if count > STORM_COMPILATIONS or _recompiled(timeline, method) >= STORM_CYCLES:
-            found.append(story(timeline, binned, method))
+            by_method.setdefault(version.task.method, []).append(version)
+    found = [story(timeline, binned, method, mine) for method, mine in by_method.items()
+             if len(mine) > STORM_COMPILATIONS or _recompiled(mine) >= STORM_CYCLES]
     return sorted(found, key=lambda s: (-len(s.versions), -s.cycles, s.method))
 
-def _recompiled(timeline: Timeline, method: str) -> int:
-    top = [v for v in timeline.versions if v.task.method == method and v.task.compiler in TOP_TIER
-           and v.task.kind != "osr" and v.start_ms is not None]
+
+def _recompiled(versions: Sequence[Version]) -> int:
+    top = [v for v in versions if v.task.compiler in TOP_TIER and v.task.kind != "osr"]
     return sum(1 for v in top[:-1] if v.ended_by is not None)
+
 
 def ended_line(version: Version) -> str:
     """What ended a version, in words."""

@@ -18,6 +18,8 @@ WARM_SHARE = 0.9
 """The share of the samples in compiled Java code C2 (or JVMCI) code holds in a warmed-up run."""
 WARM_MIN = 5
 """A bucket with fewer samples in compiled Java code neither breaks nor makes the warm-up."""
+MOST_BUCKETS = 100_000
+"""A `--bucket` that would cut the run into more buckets is widened to this many (a log's stamps may say anything)."""
 TOP_TIER = frozenset({Compiler.C2, Compiler.JVMCI})
 
 
@@ -111,6 +113,10 @@ def build(jit: JitLog, binned: Binned | None, bucket_ms: int | None = None) -> T
     last_sample = max(binned.per_ms, default=None) if binned is not None else None
     end = max(x for x in (jit.end_ms, None if last_sample is None else last_sample + 1, 1) if x is not None)
     size = bucket_ms or bucket_size(end)
+    if math.ceil(end / size) > MOST_BUCKETS:
+        size = math.ceil(end / MOST_BUCKETS)
+        notes.append(f"--bucket {bucket_ms:,} would make more than {MOST_BUCKETS:,} buckets of the run ({end:,} ms): "
+                     f"{size:,} ms each")
     if bucket_ms is not None and end < bucket_ms:
         notes.append(f"the run ({end:,} ms) is shorter than one bucket ({bucket_ms:,} ms): one bucket")
     count = max(1, math.ceil(end / size))

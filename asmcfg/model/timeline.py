@@ -32,6 +32,9 @@ class Category(Word):
     """Another library or mapping (`libc.so.6`)."""
 
 
+Window = tuple[float | None, float | None]
+"""A stretch of the run, ms from the JVM's start: from the first (None: the start) to before the second (None: the
+end)."""
 CATEGORIES = tuple(Category)
 """Every category, in the order of the JSON counts and the text rows."""
 

@@ -97,13 +97,21 @@ def _marks(events: Sequence[JitEvent], span: int, count: int) -> str:
 
 
 def _events(timeline: Timeline, out: TextIO) -> None:
-    """The traps that fired, the top-tier code made not entrant and the OSR migrations, the first `LISTED`."""
+    """The traps that fired, the top-tier code made not entrant, deoptimizations and OSR migrations, the first
+    `LISTED` (the same event repeated at one time on one line)."""
     top = {v.task.compile_id for v in timeline.versions if v.task.compiler in TOP_TIER}
     shown = [e for e in timeline.events if e.kind is not EventKind.MAKE_NOT_ENTRANT or e.compile_id in top]
-    for event in shown[:LISTED]:
-        out.write(visible(f"  {event.t_ms:>8,} ms  {_event_words(event)}") + "\n")
-    if len(shown) > LISTED:
-        out.write(f"  … {len(shown) - LISTED:,} more (--json lists every event)\n")
+    lines: list[tuple[int, str, int]] = []
+    for event in shown:
+        words = _event_words(event)
+        if lines and lines[-1][:2] == (event.t_ms, words):
+            lines[-1] = (event.t_ms, words, lines[-1][2] + 1)
+        else:
+            lines.append((event.t_ms, words, 1))
+    for t_ms, words, times in lines[:LISTED]:
+        out.write(visible(f"  {t_ms:>8,} ms  {words}" + (f" ×{times}" if times > 1 else "")) + "\n")
+    if len(lines) > LISTED:
+        out.write(f"  … {len(lines) - LISTED:,} more (--json lists every event)\n")
 
 
 def _event_words(event: JitEvent) -> str:

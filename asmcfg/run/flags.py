@@ -25,8 +25,8 @@ class Mode(Enum):
     TIMELINE = "--timeline"
 
 
-READING = frozenset(Mode)
-"""Every mode reads the input the same way."""
+READING = frozenset(Mode) - {Mode.TIMELINE}
+"""Every mode reads the input the same way (`--timeline` reads only the log's records of times)."""
 ANALYSING = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL, Mode.FACTS})
 """The modes that analyse compilations (`--list` only names them)."""
 WITH_HEAT = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL, Mode.FACTS})
@@ -53,7 +53,7 @@ TABLE: dict[str, Applies] = {
     "input_format": Applies("--input-format", READING, "says what the input is"),
     "jdk": Applies("--jdk", ANALYSING, "chooses the trap tables of the analysis"),
     "log": Applies("--log", ANALYSING, "puts the log's trap records and inlining decisions on the analysis"),
-    "profile": Applies("--profile", WITH_HEAT | {Mode.TIMELINE}, "puts measured heat on the graph and its hot paths"),
+    "profile": Applies("--profile", WITH_HEAT, "puts measured heat on the graph and its hot paths"),
     "paths": Applies("--paths", WITH_HEAT, "ranks measured hot paths"),
     "skid": Applies("--skid", WITH_HEAT, "moves measured heat onto the instruction before"),
     "bucket": Applies("--bucket", frozenset({Mode.TIMELINE}), "sizes the timeline's buckets"),

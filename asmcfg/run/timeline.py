@@ -23,7 +23,7 @@ def run(options: Options) -> int:
     """Read, build and write the timeline the options ask for."""
     found = recorded.chosen(options.input, options.pid, options.quiet)
     log = found.log if found is not None else options.input
-    script = found.perf_script if found is not None else options.profile
+    script = found.perf_script if found is not None else None
     jit, binned = read(log, script, options.window, options.input if found is not None else None)
     timeline = build(jit, binned, options.bucket)
     stories = _stories(timeline, binned, options.selector)
