@@ -61,7 +61,8 @@ def _events_read_apart(log: str) -> list[tuple[str, int, int | None, str, int | 
 @pytest.mark.parametrize("run", RUNS)
 def test_samples_per_compilation_and_bucket_equal_the_truth(run: str) -> None:
     log, script = _log(run), str(RECORD / run / "perf-script.txt.xz")
-    timeline = build(read_jit_log(log), read_binned(script, log))
+    jit = read_jit_log(log)
+    timeline = build(jit, read_binned(script, log, jit))
     truth = _truth(run)
     sampled = {v.task.compile_id: v.samples for v in timeline.versions if v.samples}
     assert sampled == {n["compile_id"]: n["samples"] for n in truth["nmethods"]}

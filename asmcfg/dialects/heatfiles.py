@@ -90,8 +90,9 @@ def read_jit_log(path: str) -> JitLog:
     return read(path)
 
 
-def read_binned(perf_script: str, log: str, window: Window = (None, None)) -> Binned:
-    """The samples of `perf_script` of `log`'s JVM per millisecond of the log's clock (those in `window`, ms)."""
+def read_binned(perf_script: str, log: str, jit: JitLog, window: Window = (None, None)) -> Binned:
+    """The samples of `perf_script` of the JVM of `log` (read as `jit`, with its pid and start time) per millisecond
+    of the log's clock (those in `window`, ms)."""
     from asmcfg.dialects.perfscript.timeline import read_binned as read
 
-    return read(perf_script, log, window)
+    return read(perf_script, log, jit, window)

@@ -84,6 +84,10 @@ class JitTask:
     """Why the compilation failed (`<failure reason=…>`), or empty."""
     line: int
     """Line of its first record in the log."""
+    address: int | None = None
+    """Where its code begins in the code cache (the `<nmethod>` record's `address`)."""
+    installed_line: int = 0
+    """Line of its `<nmethod>` record (0: none)."""
 
 
 @dataclass(frozen=True, slots=True)

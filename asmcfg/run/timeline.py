@@ -54,7 +54,7 @@ def read(log: str, script: str | None, window: tuple[float | None, float | None]
         return _noted(jit, f"{why}: the JIT events alone"), None
     if jit.time_ms is None:
         return jit, None
-    return jit, read_binned(script, log, window)
+    return jit, read_binned(script, log, jit, window)
 
 
 def _noted(jit: JitLog, note: str) -> JitLog:

@@ -53,11 +53,13 @@ class _Task:
     size: int | None = None
     bytecode_size: int | None = None
     failure: str = ""
+    address: int | None = None
+    installed_line: int = 0
 
     def frozen(self) -> JitTask:
         return JitTask(self.compile_id, self.method, self.compiler, self.level, self.kind, self.osr_bci,
                        self.queued, self.started, self.done, self.installed, self.size, self.bytecode_size,
-                       self.failure, self.line)
+                       self.failure, self.line, self.address, self.installed_line)
 
 
 @dataclass(slots=True)
@@ -182,6 +184,7 @@ def _nmethod(reading: _Reading, attrs: dict[str, str], number: int) -> None:
     _describe(task, attrs)
     task.compiler, task.level, task.kind = record.compiler, record.level, record.kind
     task.installed, task.size = reading.stamped(attrs, number), record.size
+    task.address, task.installed_line = record.address, number
 
 
 def _make_not_entrant(reading: _Reading, attrs: dict[str, str], number: int) -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from asmcfg.dialects.logcompilation.logxml import NMethodRecord
 from asmcfg.dialects.perfscript.attribute import Occupants, occupants
-from asmcfg.dialects.perfscript.codecache import CodeCache
+from asmcfg.dialects.perfscript.codecache import CodeCache, Compiled
 from asmcfg.dialects.perfscript.perfmap import PerfMap
 from asmcfg.dialects.perfscript.samples import KERNEL_DSO, Sample
 from asmcfg.model import Compiler
-from asmcfg.model.timeline import Binned, Category
+from asmcfg.model.timeline import Binned, Category, JitLog, Window
 
 COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre", "JVMCI")
 """How perf's 15-character thread names of the JIT compiler threads begin."""
@@ -20,6 +21,19 @@ GC_THREADS = ("GC Thread", "G1 ", "ZDirector", "ZDriver", "ZStat", "ZWorker", "Z
               "ZRuntimeWorker", "Shenandoah", "ParGC", "Parallel GC", "Conc#", "GC ")
 """How the garbage collectors' thread names begin (G1, Parallel, ZGC, Shenandoah)."""
 _BY_COMPILER = {Compiler.C1: Category.C1, Compiler.C2: Category.C2, Compiler.JVMCI: Category.JVMCI}
+
+
+def code_cache(jit: JitLog) -> CodeCache:
+    """The code cache of the log `jit` was read from: each installed compilation's bytes and install time, in the
+    log's order (what `codecache.read_code_cache` reads, from the one pass `jit` took)."""
+    assert jit.pid is not None and jit.time_ms is not None
+    placed = sorted((t for t in jit.tasks if t.address is not None and t.size and t.installed_ms is not None),
+                    key=lambda t: t.installed_line)
+    compiled = tuple(
+        Compiled(NMethodRecord(t.compile_id, t.compiler, t.level, t.kind, t.method, t.bytecode_size, t.address, t.size,
+                               None, None, t.installed_line), (t.installed_ms or 0) * 1_000_000, order)
+        for order, t in enumerate(placed))
+    return CodeCache(jit.source, jit.pid, jit.time_ms, compiled, frozenset())
 
 
 def thread_category(comm: str) -> Category | None:
@@ -80,14 +94,14 @@ def _category(sample: Sample, when: int, held: Occupants, names: PerfMap | None)
     return (Category.JVM_OTHER if library == "libjvm.so" else Category.OTHER), None
 
 
-def read_binned(perf_script: str, log: str, window: tuple[float | None, float | None] = (None, None)) -> Binned:
-    """The samples of `perf_script` of `log`'s JVM, binned (its perf map named beside either file)."""
-    from asmcfg.dialects.perfscript.codecache import read_code_cache
+def read_binned(perf_script: str, log: str, jit: JitLog, window: Window = (None, None)) -> Binned:
+    """The samples of `perf_script` of the JVM of `log` (read as `jit`), binned (its perf map named beside either
+    file)."""
     from asmcfg.dialects.perfscript.heat import _perf_map
     from asmcfg.dialects.perfscript.samples import Reading, samples
     from asmcfg.sources.lines import display_name, read_lines
 
-    cache = read_code_cache(log)
+    cache = code_cache(jit)
     reading = Reading()
     return bin_samples(samples(read_lines(perf_script), reading), cache, _perf_map(cache, perf_script, log),
                        display_name(perf_script), window)
