@@ -187,6 +187,7 @@ def test_the_story_of_a_method_compiled_three_times(run: str) -> None:
     assert [(v["end_reason"], v["trap"] and (v["trap"]["method"], v["trap"]["bci"])) for v in top] == [
         ("uncommon_trap", ("Phases::hot", 15)), ("uncommon_trap", ("Phases::hot", 30)), ("end of run", None)]
     assert [v["trap"]["reason"] for v in top[:2]] == ["unstable_fused_if", "unstable_if"]
+    assert [v["trap"]["line"] for v in top[:2]] == [8, 10]  # `if (v < 0)`, `else if (v > 1_000_000)` in Phases.java
     assert top[0]["end_ms"] <= top[1]["start_ms"] and top[1]["end_ms"] <= top[2]["start_ms"]
     assert story["cycles"] == 2
     assert {"old": top[1]["compile_id"], "new": top[2]["compile_id"]} in story["diffs"]
@@ -194,7 +195,7 @@ def test_the_story_of_a_method_compiled_three_times(run: str) -> None:
     assert steady is not None and top[1]["end_ms"] <= steady and abs(steady - top[2]["start_ms"]) < bucket
     err = result.stderr
     assert f"asmcfg diff {PHASES / run} --compile-id {top[0]['compile_id']} --compile-id {top[1]['compile_id']}" in err
-    assert "ended: uncommon trap unstable_if (reinterpret) at Phases::hot@30" in err
+    assert "ended: uncommon trap unstable_if (reinterpret) at Phases::hot@30 (line 10)" in err
     assert f"warmed up at {timeline['steady_state_ms']:,} ms" in err
 
 

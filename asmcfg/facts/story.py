@@ -118,5 +118,6 @@ def ended_line(version: Version) -> str:
         return version.end_reason
     if stop.kind is EventKind.UNCOMMON_TRAP:
         where = f" at {stop.method}@{stop.bci}" if stop.bci is not None else ""
-        return f"uncommon trap {stop.reason} ({stop.action}){where}, log line {stop.line}"
+        line = f" (line {stop.source_line})" if stop.source_line is not None else ""
+        return f"uncommon trap {stop.reason} ({stop.action}){where}{line}, log line {stop.line}"
     return version.end_reason

@@ -69,7 +69,8 @@ class Version:
 def event_dict(event: JitEvent) -> dict[str, Any]:
     """An event as the JSON model writes it."""
     return {"t_ms": event.t_ms, "kind": event.kind, "compile_id": event.compile_id, "reason": event.reason,
-            "action": event.action, "bci": event.bci, "method": event.method, "line": event.line}
+            "action": event.action, "bci": event.bci, "method": event.method, "line": event.source_line,
+            "log_line": event.line}
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,6 +110,8 @@ class JitEvent:
     """A trap's or deoptimization's bci in `method`; an OSR migration's loop bci."""
     line: int
     """Line of the record in the log (0 for an event known from the samples)."""
+    source_line: int | None = None
+    """The Java source line of `method`'s `bci`, where the log's printed code names it (`; - Cls::m@15 (line 8)`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TextIO
 
+from asmcfg import describe
 from asmcfg.facts.story import Story, ended_line
 from asmcfg.facts.timeline import TOP_TIER, Timeline
 from asmcfg.model.timeline import CATEGORIES, EventKind, JitEvent
@@ -116,6 +117,7 @@ def _events(timeline: Timeline, out: TextIO) -> None:
 
 def _event_words(event: JitEvent) -> str:
     where = f" at {event.method}@{event.bci}" if event.bci is not None else f" {event.method}"
+    where += f" (line {event.source_line})" if event.source_line is not None else ""
     about = f" (id {event.compile_id})" if event.compile_id is not None else ""
     if event.kind is EventKind.UNCOMMON_TRAP:
         return f"uncommon trap {event.reason} ({event.action}){where}{about}"
@@ -136,8 +138,9 @@ def write_story(story: Story, timeline: Timeline, out: TextIO, diff_input: str) 
         head = f"  id {task.compile_id:<5} {task.compiler!s:<5} tier {task.level}{kind}"
         out.write(f"{head:<{_LABEL + 6}}{_life(version.start_ms or 0, version.end_ms or 0, samples, per, span, count)}"
                   "\n")
-        out.write(visible(f"      {version.start_ms:,} to {version.end_ms:,} ms, {version.samples:,} samples; "
-                          f"ended: {ended_line(version)}") + "\n")
+        taken = describe.count(version.samples, "sample")
+        out.write(visible(f"      {version.start_ms:,} to {version.end_ms:,} ms, {taken}; ended: {ended_line(version)}")
+                  + "\n")
     for old, new in story.diffs:
         out.write(visible(f"  asmcfg diff {diff_input} --compile-id {old} --compile-id {new}") + "\n")
 

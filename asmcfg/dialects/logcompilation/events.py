@@ -9,6 +9,7 @@ zero, with millisecond resolution.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.logcompilation.logxml import line_attrs, method_name, nmethod_record, to_int
@@ -23,6 +24,9 @@ _HEADS = (b"<task_queued ", b"<task ", b"<task_done ", b"<failure ", b"<nmethod 
           b"<hotspot_log ", b"<destroy_vm ", b"<tty_done ", b"<hotspot_log_done ", b"<compilation_log ",
           b"</compilation_log")
 _ENDS = ("destroy_vm", "tty_done", "hotspot_log_done")
+_SCOPE = re.compile(rb"; - (?:\(reexecute\) )?([^\s@]{1,1000})@(\d{1,9}) \(line (\d{1,9})\)")
+_MOST_LINES = 1_000_000
+"""Distinct (method, bci) scopes whose lines are kept at most."""
 
 
 def stamp_ms(text: str | None) -> int | None:
@@ -77,6 +81,8 @@ class _Reading:
     first_backwards: int = 0
     section: str = ""
     current: _Task | None = None
+    lines: dict[tuple[str, int], int] = field(default_factory=dict)
+    """The Java line of each (method, bci) the printed code names."""
     scoped: JitEvent | None = None
     """A fired trap or deoptimization whose innermost `<jvms>` scope is still to come."""
 
@@ -102,9 +108,21 @@ def read_jit_log(path: str) -> JitLog:
     reading = _Reading(display_name(path))
     with open_binary(path) as stream:
         for number, raw in enumerate(raw_lines(stream), 1):
-            if len(raw) < _MAX_LINE and raw.startswith(_HEADS):
+            if len(raw) >= _MAX_LINE:
+                continue
+            if raw.startswith(_HEADS):
                 _record(reading, raw, number)
+            elif b"(line " in raw:
+                _source_line(reading, raw)
     return _finished(reading)
+
+
+def _source_line(reading: _Reading, raw: bytes) -> None:
+    """A printed scope's Java line (`; - (reexecute) pkg.Cls::m@15 (line 8)`), kept by method and bci."""
+    found = _SCOPE.search(raw)
+    if found is not None and len(reading.lines) < _MOST_LINES:
+        key = (found.group(1).decode("utf-8", "replace"), int(found.group(2)))
+        reading.lines.setdefault(key, int(found.group(3)))
 
 
 def _record(reading: _Reading, raw: bytes, number: int) -> None:
@@ -240,4 +258,6 @@ def _finished(reading: _Reading) -> JitLog:
     ends = [reading.end, reading.latest, *(t.done for t in reading.tasks.values() if t.done is not None)]
     end = max((e for e in ends if e is not None), default=None)
     tasks = tuple(t.frozen() for _, t in sorted(reading.tasks.items()))
-    return JitLog(reading.name, reading.pid, reading.time_ms, end, tasks, tuple(reading.events), tuple(problems))
+    events = tuple(replace(e, source_line=reading.lines.get((e.method, e.bci))) if e.bci is not None else e
+                   for e in reading.events)
+    return JitLog(reading.name, reading.pid, reading.time_ms, end, tasks, events, tuple(problems))
