@@ -41,11 +41,11 @@ HELP = {
         '                                  input and exit.\n'
         '\n'
         'The run over time:\n'
-        '  --timeline                      Print the run over time on stderr (with\n'
-        '                                  --json, write it there) and exit: samples\n'
-        '                                  per bucket, compilations, deoptimizations,\n'
-        '                                  the warm-up point; with --method, that\n'
-        "                                  method's story.\n"
+        '  --timeline                      Print the run over time on stderr and exit\n'
+        '                                  (--json writes it, --html draws it as a\n'
+        '                                  page): samples per bucket, compilations,\n'
+        '                                  deoptimizations, the warm-up point; with\n'
+        "                                  --method, that method's story.\n"
         '  --bucket MS                     With --timeline: bucket length in ms.\n'
         '                                  [x>=1]\n'
         '  --from MS                       Count only the samples from MS ms after the\n'
@@ -149,9 +149,10 @@ HELP = {
         '  --list                          Print a table of the compilations in the input and exit.\n'
         '\n'
         'The run over time:\n'
-        '  --timeline                      Print the run over time on stderr (with --json, write it there)\n'
-        '                                  and exit: samples per bucket, compilations, deoptimizations, the\n'
-        "                                  warm-up point; with --method, that method's story.\n"
+        '  --timeline                      Print the run over time on stderr and exit (--json writes it,\n'
+        '                                  --html draws it as a page): samples per bucket, compilations,\n'
+        "                                  deoptimizations, the warm-up point; with --method, that method's\n"
+        '                                  story.\n'
         '  --bucket MS                     With --timeline: bucket length in ms.  [x>=1]\n'
         "  --from MS                       Count only the samples from MS ms after the JVM's start (a\n"
         '                                  record folder).  [x>=0]\n'

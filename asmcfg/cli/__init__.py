@@ -164,8 +164,9 @@ class _WithDiff(Grouped):
     help="How many measured hot paths to rank (with a profile).",
 )
 @click.option("--timeline", is_flag=True,
-              help="Print the run over time on stderr (with --json, write it there) and exit: samples per bucket, "
-                   "compilations, deoptimizations, the warm-up point; with --method, that method's story.")
+              help="Print the run over time on stderr and exit (--json writes it, --html draws it as a page): "
+                   "samples per bucket, compilations, deoptimizations, the warm-up point; with --method, that "
+                   "method's story.")
 @click.option("--bucket", type=click.IntRange(1), metavar="MS", help="With --timeline: bucket length in ms.")
 @click.option("--from", "from_ms", type=click.FloatRange(0), metavar="MS",
               help="Count only the samples from MS ms after the JVM's start (a record folder).")

@@ -33,10 +33,17 @@ def run(options: Options) -> int:
 
         pid = f"pid {jit.pid} " if jit.pid is not None else ""
         write_timeline(timeline, sys.stderr, f"{pid}{display_name(log)}", stories, flagged, options.input)
-    if options.json is not None:
+    if options.json is not None or options.html is not None:
         from asmcfg.render.files import write_to
 
-        write_to(options.json, lambda out: write_json(timeline, stories, flagged, out))
+        document = as_document(timeline, stories, flagged)
+    if options.json is not None:
+        write_to(options.json, lambda out: _dump(document, out))
+    if options.html is not None:
+        from asmcfg.render.timeline_html import timeline_page
+
+        page = timeline_page(document, f"{display_name(log)}: the run over time", options.input)
+        write_to(options.html, lambda out: _write(page, out))
     return 0
 
 
@@ -78,12 +85,20 @@ def _stories(timeline: Timeline, binned: Binned | None, selector: Selector) -> l
     return [story(timeline, binned, method)]
 
 
-def write_json(timeline: Timeline, stories: list[Story], flagged: list[Story], out: TextIO) -> None:
+def as_document(timeline: Timeline, stories: list[Story], flagged: list[Story]) -> dict[str, Any]:
     """`{"schema": 1, "timeline": {…}}`, with the storms and the chosen method's story."""
-    import json
-
     document: dict[str, Any] = {"schema": SCHEMA, "timeline": timeline.as_dict()}
     document["timeline"]["storms"] = [s.as_dict() for s in flagged]
     document["timeline"]["story"] = stories[0].as_dict() if stories else None
+    return document
+
+
+def _write(text: str, out: TextIO) -> None:
+    out.write(text)
+
+
+def _dump(document: dict[str, Any], out: TextIO) -> None:
+    import json
+
     json.dump(document, out, indent=1)
     out.write("\n")
