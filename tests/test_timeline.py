@@ -226,3 +226,27 @@ def test_from_and_to_keep_the_samples_of_a_stretch(window: tuple[str, ...]) -> N
     assert one.exit_code == 0, one.output
     assert "after the JVM's start only (--from, --to)" in one.stderr
     assert f": {expected:,} cpu-clock samples" in one.stderr
+
+
+def test_a_stamp_far_in_the_future_widens_the_buckets_and_stays_linear(tmp_path: Path) -> None:
+    def far(lines: list[str]) -> list[str]:
+        at = next(n for n, line in enumerate(lines) if line.startswith("<destroy_vm"))
+        lines[at] = "<destroy_vm stamp='999999999.000'/>"
+        return lines
+
+    log = _copy_log(tmp_path, far) / "jvmpid5529.xml"
+    code, stdout, err = _timeline(str(log), "--bucket", "1", "--json", "-")
+    assert code == 0, err
+    timeline = json.loads(stdout)["timeline"]
+    assert timeline["bucket_ms"] == 10_000_000 and len(timeline["buckets"]) == 0 and "would make more than 100,000 buckets" in err
+
+
+def test_control_characters_of_a_log_never_reach_the_terminal(tmp_path: Path) -> None:
+    def painted(lines: list[str]) -> list[str]:
+        at = next(n for n, line in enumerate(lines) if line.startswith("<uncommon_trap thread="))
+        lines[at + 1] = lines[at + 1].replace("method='Recompile osrLoop", "method='Re\x1b[31mcompile osrLoop")
+        return lines
+
+    log = _copy_log(tmp_path, painted) / "jvmpid5529.xml"
+    code, _, err = _timeline(str(log))
+    assert code == 0 and "\x1b" not in err and "uncommon trap unstable_if" in err
