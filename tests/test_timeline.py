@@ -238,7 +238,8 @@ def test_a_stamp_far_in_the_future_widens_the_buckets_and_stays_linear(tmp_path:
     code, stdout, err = _timeline(str(log), "--bucket", "1", "--json", "-")
     assert code == 0, err
     timeline = json.loads(stdout)["timeline"]
-    assert timeline["bucket_ms"] == 10_000_000 and len(timeline["buckets"]) == 0 and "would make more than 100,000 buckets" in err
+    assert timeline["bucket_ms"] == 10_000_000 and len(timeline["buckets"]) == 0
+    assert "would make more than 100,000 buckets" in err
 
 
 def test_control_characters_of_a_log_never_reach_the_terminal(tmp_path: Path) -> None:
