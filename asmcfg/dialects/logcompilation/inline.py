@@ -82,6 +82,9 @@ class InlineCollector:
     its `<parse>` opens; None when there is none."""
     _base: int = 0
     """How many scopes at the bottom of `_stack` are a late-inlined method's call site (not `<parse>` scopes)."""
+    _refused: int | None = None
+    """Where in its task's decisions the open `<call>`'s `<inline_fail>` is, which an `<intrinsic>` after it
+    replaces (C2 refuses to inline `Object::clone`, a native method, then replaces the call by its intrinsic)."""
 
     def feed(self, tag: Tag, line: int) -> None:
         """Take one tag of the log."""
@@ -96,13 +99,13 @@ class InlineCollector:
             self._on_parse(tag)
         elif name == "bc" and self._stack:
             self._stack[-1].bci = to_int(tag.attrs.get("bci"))
-            self._call = None
+            self._call, self._refused = None, None
         elif name == "call" and self._stack:
-            self._call = (self._chain(), self._names.get(tag.attrs.get("method", ""), ""))
+            self._call, self._refused = (self._chain(), self._names.get(tag.attrs.get("method", ""), "")), None
         elif name in ("inline_success", "inline_fail", "intrinsic") and self._call is not None:
             inlined = name != "inline_fail"
             self._decide(inlined, _intrinsic_reason(tag.attrs) if name == "intrinsic" else tag.attrs.get("reason", ""),
-                         line)
+                         line, name == "intrinsic")
         elif name in ("late_inline", "jvms"):
             self._on_late(tag)
 
@@ -113,7 +116,7 @@ class InlineCollector:
     def _enter_task(self, tag: Tag) -> None:
         self._names.clear()
         self._stack.clear()
-        self._call, self._late, self._base = None, None, 0
+        self._call, self._late, self._base, self._refused = None, None, 0, None
         self._task = None if tag.closing else to_int(tag.attrs.get("compile_id"))
         if self._task is not None:
             self.tasks[self._task] = method_name(tag.attrs.get("method", ""))
@@ -149,13 +152,19 @@ class InlineCollector:
         holder = self._names.get(attrs.get("holder", ""), "")
         return f"{holder}::{attrs.get('name', '')}" if holder else attrs.get("name", "")
 
-    def _decide(self, inlined: bool, reason: str, line: int) -> None:
+    def _decide(self, inlined: bool, reason: str, line: int, intrinsic: bool = False) -> None:
         assert self._task is not None and self._call is not None
         chain, callee = self._call
         caller, bci = chain[0]
         record = LogInline(self._task, caller, bci, sys.intern(callee.replace("/", ".")), inlined, sys.intern(reason),
                            line, chain)
-        self.inlines.setdefault(self._task, []).append(record)
+        decided = self.inlines.setdefault(self._task, [])
+        if intrinsic and self._refused is not None:
+            decided[self._refused] = record  # the intrinsic replaced the call: one decision
+            self._refused = None
+            return
+        self._refused = None if inlined else len(decided)
+        decided.append(record)
 
 
 def _intrinsic_reason(attrs: dict[str, str]) -> str:
