@@ -13,7 +13,8 @@ function h(tag, props, ...children) {
   return node;
 }
 
-// spec: rows; columns ({label, get, left, width, key, show, tip, link}); number(row): its page's number;
+// spec: rows; columns ({label, get, left, width, key, show, full, tip, link, fit}: full(row) the whole text of a
+// cell that shows it shortened, for its tooltip; fit: as wide as its longest text); number(row): its page's number;
 // matches(row, words); noun (what the count counts); pending(column, row): a value still being computed;
 // decorate(tr, row): its class and data attributes; href(number): a row's page.
 function indexTable(spec) {
@@ -58,7 +59,7 @@ function indexTable(spec) {
     const td = h("td", {className: (column.left ? "left" : "") + (pending ? " pending" : "")});
     if (column.link) td.append(h("a", {href: link(spec.number(row)), textContent: text}));
     else td.textContent = text;
-    if (column.left) td.title = text;
+    if (column.left) td.title = column.full ? visible(column.full(row)) : text;
     return td;
   }
 
