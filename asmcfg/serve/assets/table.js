@@ -14,7 +14,7 @@ function h(tag, props, ...children) {
 }
 
 // spec: rows; columns ({label, get, left, width, key, show, full, tip, link, fit}: full(row) the whole text of a
-// cell that shows it shortened, for its tooltip; fit: as wide as its longest text); number(row): its page's number;
+// cell that shows it shortened, for its tooltip; fit: as wide as its longest text, `most` at most); number(row): its page's number;
 // matches(row, words); noun (what the count counts); pending(column, row): a value still being computed;
 // decorate(tr, row): its class and data attributes; href(number): a row's page.
 function indexTable(spec) {
@@ -117,9 +117,27 @@ function indexTable(spec) {
     return parseInt(params.get("y") || "0", 10) || 0;
   }
 
+  // a column marked `fit` is as wide as its longest text (its values are all known at load), so none is cut
+  const ruler = document.createElement("canvas").getContext("2d");
+  ruler.font = getComputedStyle(document.body).font;
+  const pad = parseFloat(getComputedStyle(document.body).fontSize);  // the cells' padding: 0.5em a side
+  function fitted(column) {
+    let widest = 0;
+    for (const row of rows) {
+      const value = column.get(row);
+      if (value === null || value === undefined) continue;
+      widest = Math.max(widest, ruler.measureText(column.show ? column.show(value, row) : String(value)).width);
+    }
+    ruler.font = `bold ${ruler.font}`;  // and the header's longest word, which the header wraps at
+    for (const word of column.label.split(" ")) widest = Math.max(widest, ruler.measureText(word).width);
+    ruler.font = getComputedStyle(document.body).font;
+    const width = `max(${column.width || "0px"}, ${Math.ceil(widest + pad + 4)}px)`;
+    return column.most ? `min(${width}, ${column.most})` : width;
+  }
   $("#index thead tr").replaceChildren(...columns.map((c, n) => {
     const th = h("th", {textContent: c.label, title: (c.tip ? c.tip + "; " : "") + `sort by ${c.label}`});
-    if (c.width) th.style.width = c.width;
+    if (c.fit) th.style.width = fitted(c);
+    else if (c.width) th.style.width = c.width;
     th.addEventListener("click", () => {
       state.down = state.sort === n ? !state.down : false;
       state.sort = n;
