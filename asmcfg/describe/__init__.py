@@ -170,6 +170,14 @@ LOOP_COLOUR = "#7f9fcf"
 LOOP_FILLS = ("#f4f8ff", "#e8f0fd", "#dce8fb", "#d0e0f9")
 """Fill of a loop's cluster by nesting depth (1 first); deeper loops are darker."""
 HEAT_LEGEND = "heat: white (no samples) to red (the hottest block)"
+FLAG_LABELS = {
+    "%": "OSR: compiled for on-stack replacement, entered at a loop's bytecode",
+    "s": "synchronized method",
+    "!": "the method has exception handlers",
+    "b": "blocking: the thread that asked waited for this compilation",
+    "n": "native method (a wrapper HotSpot generates)",
+}
+"""The attribute characters HotSpot prints after a compile id (and a title shows in brackets, `[!]`)."""
 RUN_HEAT_TOP = 20.0
 """The share of the run's samples (percent) whose block the run scale fills full red (`run_heat_colour`)."""
 RUN_HEAT_LEGEND = (f"heat: the block's share of the run's samples, the same scale on both sides and in every pair: "

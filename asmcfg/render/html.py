@@ -46,6 +46,9 @@ class PageOptions:
     """Renderers tried, in order, on a compilation `render` cannot draw even without its loop clusters."""
     told: Told | None = None
     """Told how each compilation was drawn (the run's summary names those not drawn as asked)."""
+    unmeasured: str | None = None
+    """Why a compilation of a measured run holds no heat (`0 samples in this compilation …`): the page says it
+    rather than that no profile was given."""
     run_heat: bool = False
     """Heat fills on the scale of the run's samples, the same for every method (the diff page's two sides), rather
     than up to each method's hottest block."""
@@ -103,6 +106,7 @@ def view_model(result: Analysis, options: PageOptions, drawing: Drawing | None =
         "bold_path": list(dot.bold_path(result)),
         "files": {name: file for name in sorted(names) if "::" in name and (file := java_file(name)) is not None},
         "heat_scale": _heat_scale(result, options.run_heat),
+        "unmeasured": options.unmeasured,
         "heat_label": describe.RUN_HEAT_LEGEND if options.run_heat else describe.HEAT_LEGEND,
         "drawing": _drawing(drawing),
     }
@@ -140,6 +144,7 @@ def _vocabulary() -> dict[str, Any]:
         "loop_colour": describe.LOOP_COLOUR, "loop_fills": list(describe.LOOP_FILLS),
         "heat_label": describe.HEAT_LEGEND, "via_check": describe.VIA_CHECK,
         "no_debug_info": describe.NO_DEBUG_INFO,
+        "flags": describe.FLAG_LABELS,
     }
 
 

@@ -74,6 +74,7 @@
       this.selected = null; this.matches = []; this.current = -1; this.open = new Map();
       this.pane = $("#graph-pane");
       $("#title").textContent = visible(this.page.title);
+      $("#title").title = visible(this.page.title) + flagsText(this.m.flags).map((t) => "\n" + t).join("");
       this.minimap = new Minimap(this);
       this.source = new SourcePane(this);
       fillTables(this);
@@ -573,6 +574,7 @@
     const m = view.m, out = [];
     const c = m.counts;
     out.push(h("h2", {}, view.page.title));
+    for (const text of flagsText(m.flags)) out.push(h("p", {class: "hint flag"}, text));
     out.push(h("p", {}, `${c.instructions} instructions, ${c.blocks} blocks, ${m.loops.length} loops; ${m.isa} ${m.syntax}; JDK ${m.jdk} (${m.jdk_assumption}); read from ${m.source}:${m.line}`));
     if (m.loops.length) {
       out.push(h("h3", {}, "Loops"));
@@ -584,6 +586,10 @@
       out.push(h("h3", {}, "Hot paths (measured)"));
       out.push(table(["#", "share", "blocks", "ins/iter"], m.hot_paths.map((p, i) => [i + 1,
         Object.values(p.share).map(pct).join(" / "), h("span", {}, p.blocks.map((b) => [blockRef(view, b), " "])), p.instructions])));
+    } else if (m.hot_path.length && view.page.unmeasured) {  // the run was measured, this compilation took none
+      out.push(h("h3", {}, "Static hot path (entry → innermost loop along likely successors)"));
+      out.push(h("p", {class: "note unmeasured"}, `profile: ${view.page.unmeasured}`));
+      out.push(h("p", {}, m.hot_path.map((b) => [blockRef(view, b), " "])));
     } else if (m.hot_path.length) {
       out.push(h("h3", {}, "Static hot path (no profile: entry → innermost loop along likely successors)"));
       out.push(h("p", {}, m.hot_path.map((b) => [blockRef(view, b), " "])));
@@ -615,8 +621,17 @@
     $("#tables").replaceChildren(...out);
   }
 
+  // The title's bracketed flags ([!], [%]) in words, as HotSpot means them.
+  function flagsText(flags) {
+    return [...(flags || "")].filter((f) => V.flags[f]).map((f) => `[${f}] ${V.flags[f]}`);
+  }
+
   function fillLegend(view) {
-    const out = [h("h3", {}, "Blocks (fill by their most important tag)")];
+    const out = [h("h3", {}, "Flags in the title, in brackets")];
+    for (const [flag, label] of Object.entries(V.flags)) {
+      out.push(h("div", {class: (view.m.flags || "").includes(flag) ? "flag on" : "flag"}, h("code", {}, `[${flag}]`), ` ${label}`));
+    }
+    out.push(h("h3", {}, "Blocks (fill by their most important tag)"));
     for (const t of V.tags) out.push(h("div", {}, h("span", {class: "swatch", style: `background:${t.colour}`}), t.label));
     out.push(h("div", {}, h("span", {class: "swatch", style: `background:${V.fold_colour};border-style:dashed`}), V.fold_label));
     out.push(h("h3", {}, "Edges"));

@@ -12,7 +12,7 @@
   const COLUMNS = [
     {label: "#", width: "2.5em", fit: true, get: (r) => r.rank, tip: "the rank of `asmcfg diff OLD NEW`: " +
       (DATA.heat ? "hottest first" : "largest first")},
-    {label: "method", left: true, fit: true, most: "30vw", get: (r) => r.method, show: (v, r) => visible(r.short ?? v), full: (r) => r.method,
+    {label: "method", left: true, fit: true, most: "36vw", get: (r) => r.method, show: (v, r) => visible(r.short ?? v), full: (r) => r.method,
      link: true},
     {label: "compiler", left: true, width: "5.5em", get: (r) => r.compiler},
     {label: "OSR", width: "3em", fit: true, get: (r) => r.osr},

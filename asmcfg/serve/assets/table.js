@@ -117,21 +117,28 @@ function indexTable(spec) {
     return parseInt(params.get("y") || "0", 10) || 0;
   }
 
-  // a column marked `fit` is as wide as its longest text (its values are all known at load), so none is cut
-  const ruler = document.createElement("canvas").getContext("2d");
-  ruler.font = getComputedStyle(document.body).font;
+  // a column marked `fit` is as wide as its longest text (its values are all known at load), so none is cut; the
+  // texts are measured as the table sets them
+  const ruler = h("span", {});
+  ruler.style.cssText = "position:absolute; visibility:hidden; white-space:nowrap";
   const pad = parseFloat(getComputedStyle(document.body).fontSize);  // the cells' padding: 0.5em a side
+  function measure(text, bold) {
+    ruler.style.fontWeight = bold ? "bold" : "normal";
+    ruler.textContent = text;
+    return ruler.getBoundingClientRect().width;
+  }
   function fitted(column) {
-    let widest = 0;
+    const texts = new Set();
     for (const row of rows) {
       const value = column.get(row);
-      if (value === null || value === undefined) continue;
-      widest = Math.max(widest, ruler.measureText(column.show ? column.show(value, row) : String(value)).width);
+      if (value !== null && value !== undefined) texts.add(column.show ? column.show(value, row) : String(value));
     }
-    ruler.font = `bold ${ruler.font}`;  // and the header's longest word, which the header wraps at
-    for (const word of column.label.split(" ")) widest = Math.max(widest, ruler.measureText(word).width);
-    ruler.font = getComputedStyle(document.body).font;
-    const width = `max(${column.width || "0px"}, ${Math.ceil(widest + pad + 4)}px)`;
+    document.body.append(ruler);
+    let widest = 0;
+    for (const text of texts) widest = Math.max(widest, measure(text, false));
+    for (const word of column.label.split(" ")) widest = Math.max(widest, measure(word, true));  // headers wrap
+    ruler.remove();
+    const width = `max(${column.width || "0px"}, ${Math.ceil(widest + pad + 2)}px)`;
     return column.most ? `min(${width}, ${column.most})` : width;
   }
   $("#index thead tr").replaceChildren(...columns.map((c, n) => {
