@@ -178,7 +178,8 @@ def test_a_large_method_opens_on_its_loop_header_and_the_panel_fits_its_tables(b
     tables = page.evaluate("""() => { const tab = document.getElementById("tables");
         return [tab.scrollWidth <= tab.clientWidth + 1,
                 [...tab.querySelectorAll("table")].map(t => t.getBoundingClientRect().width <= tab.clientWidth),
-                [...tab.querySelectorAll("table.loops td:last-child")].map(td => td.getBoundingClientRect().width)]; }""")
+                [...tab.querySelectorAll("table.loops td:last-child")].map(td => td.getBoundingClientRect().width)];
+    }""")
     fits, each, calls = tables
     assert fits and all(each), "the summary's tables fit the side panel"
     assert min(calls) >= 60, "the Loops table's calls column is never one letter a line"

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asmcfg import describe
-from asmcfg.model import DialectName
 from asmcfg.serve import links
 from asmcfg.serve.opening import Row
 
 if TYPE_CHECKING:
+    from asmcfg.dialects import Dialect
     from asmcfg.run.log import Log
 
 COLUMNS = ("compiler", "id", "tier", "osr", "method", "bytecode", "code")
@@ -73,11 +73,12 @@ def build(log: Log) -> Index:
                              (n, c.compiler.value, c.compile_id, c.level, c.osr_bci, c.method, c.bytecode_size,
                               c.code_size, c.printed)))
         measured = measured or c.share is not None
-    return Index(entries, {"fired": log.log is not None or _dialect(log) is DialectName.LOGCOMPILATION,
+    dialect = _dialect(log)
+    return Index(entries, {"fired": log.log is not None or (dialect is not None and dialect.trap_records),
                            "heat": measured or log.profile is not None})
 
 
-def _dialect(log: Log) -> DialectName | None:
+def _dialect(log: Log) -> Dialect | None:
     """The input's dialect: `--input-format`, else the one its first lines name."""
     from itertools import islice
 
@@ -85,6 +86,6 @@ def _dialect(log: Log) -> DialectName | None:
     from asmcfg.sources.lines import read_lines
 
     if log.input_format is not None:
-        return log.input_format
+        return dialects.BY_NAME[log.input_format]
     head = [line.text for line in islice(read_lines(log.path), dialects.SAMPLE_LINES)]
-    return dialects.choose(head).name if head else None
+    return dialects.BY_NAME[dialects.choose(head).name] if head else None
