@@ -40,6 +40,8 @@ class Dialect(ABC):
     """Its name on the command line (`--input-format`) and in the JSON (`dialect`)."""
     signs: ClassVar[tuple[str, ...]] = ()
     """Text without which its sniff scores 0, so its reader is not even imported; empty: always tried."""
+    trap_records: ClassVar[bool] = False
+    """Whether its input carries the run's uncommon-trap records (which traps fired) as `--log` gives them."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

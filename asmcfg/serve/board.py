@@ -128,12 +128,13 @@ class Board:
         name = self._index.name
         lists = {
             **self._static,
-            "hottest": [_item(n, name(n), describe.percent((share,))) for share, n in heapq.nlargest(TOP, self._heat)],
-            "fired": [_item(n, f"{reason} in {name(n)}", f"{count}x")
+            "hottest": [_item(n, name(n), describe.percent((share,)))
+                        for share, n in heapq.nlargest(TOP, self._heat)],
+            "fired": [_item(n, name(n), f"{count}x", before=f"{reason} in ")
                       for count, n, reason in heapq.nlargest(TOP, self._fired)],
             "checks": [_item(n, name(n), f"{checks} ({ranges} range)")
                        for checks, ranges, n in heapq.nlargest(TOP, self._checks)],
-            "calls": [_item(n, f"{callee} in {name(n)}" + (f": {reason}" if reason else ""), f"{count}x")
+            "calls": [_item(n, name(n), f"{count}x", callee=callee, after=f": {reason}" if reason else "")
                       for (callee, reason), (count, n) in heapq.nlargest(TOP, self._calls.items(),
                                                                           key=lambda kv: kv[1][0])],
             "reasons": [{"text": reason or "(no log reason)", "value": f"{count}x"}
@@ -143,8 +144,16 @@ class Board:
         return lists
 
 
-def _item(n: int, text: str, value: str) -> dict[str, Any]:
-    return {"row": n, "text": text, "value": value}
+def _item(n: int, method: str, value: str, *, before: str = "", callee: str | None = None,
+          after: str = "") -> dict[str, Any]:
+    """A toplist's entry for row `n`: `before`, the callee `in` the row's method, `after`, as the page shows it, the
+    names short (`describe.short_name`), and whole for its tooltip (`full`); `value` the figure beside it."""
+    text = [before, describe.short_name(method), after]
+    full = [before, method, after]
+    if callee is not None:
+        text[0] += describe.short_name(callee) + " in "
+        full[0] += callee + " in "
+    return {"row": n, "text": "".join(text), "full": "".join(full), "value": value}
 
 
 def _static_lists(index: Index) -> dict[str, Any]:

@@ -186,7 +186,10 @@ def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pag
     from asmcfg.serve.opening import open_compilation
 
     done = enrich.enrich(open_compilation(options.reading, index.entries[n].row), how)
-    return pages.compilation_page(done.analysis, _page_options(options, done.analysis))
+    page = _page_options(options, done.analysis)
+    if done.overlay is not None and done.analysis.cfg.method.profile is None:  # the run measured, not this one
+        page = replace(page, unmeasured=done.overlay.message)
+    return pages.compilation_page(done.analysis, page)
 
 
 def _page_options(options: ServeOptions, result: Analysis) -> PageOptions:
