@@ -25,6 +25,7 @@ STAGES = (
     ("asmcfg.run",),
     ("asmcfg.serve",),
     ("asmcfg.record",),
+    ("asmcfg.whatif",),
     ("asmcfg.cli", "asmcfg.__main__", "asmcfg.launch", "asmcfg.help_text"),
 )
 """The pipeline's stages in order; a module may import its own stage and the ones before it.

@@ -48,7 +48,7 @@ USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
 """
 
 
-HELP_TOPICS = ("diff", "serve", "record")
+HELP_TOPICS = ("diff", "serve", "record", "whatif")
 """What `asmcfg help TOPIC` explains besides the main command."""
 
 
@@ -82,6 +82,10 @@ class _WithDiff(Grouped):
             from asmcfg.cli.record import record_command
 
             return record_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} record", **extra)
+        if words[:1] == ["whatif"]:
+            from asmcfg.cli.whatif import whatif_command
+
+            return whatif_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} whatif", **extra)
         return super().main(words, prog_name, **extra)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
