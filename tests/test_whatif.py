@@ -25,6 +25,11 @@ ADD, CALLS = 17, 18
 FAKE = textwrap.dedent('''\
     import lzma, os, signal, sys, time
     args = sys.argv[1:]
+    if "-XX:+PrintFlagsFinal" in args:
+        for flag in ("bool UseSuperWord = true", "intx LoopUnrollLimit = 60", "bool AlignVector = true",
+                     "bool PartialPeelLoop = true"):
+            print(f"     {flag}    {{C2 product}} {{default}}")
+        sys.exit(0)
     log = next(a.split("=", 1)[1] for a in args if a.startswith("-XX:LogFile="))
     mode = os.environ.get("FAKE_JAVA", "replay")
     with open(os.environ["FAKE_JAVA_PIDS"], "a") as pids:
@@ -197,3 +202,20 @@ def test_bad_options_are_usage_errors_before_anything_runs(fake: dict[str, str],
     done = whatif(fake, *args, mode="hang")
     assert done.returncode == 2 and not Path(fake["FAKE_JAVA_PIDS"]).exists()
     assert "Error: " in done.stderr
+
+
+def test_a_sweep_replays_each_switch_the_jvm_has_and_ranks_them(fake: dict[str, str]) -> None:
+    done = whatif(fake, "--compile-id", str(ADD), "--sweep", "--json", "-")
+    assert done.returncode == 0, done.stderr
+    said = done.stderr.splitlines()
+    assert said[0].startswith("whatif --sweep: WhatIf::add (compile id 17 of pid 19291), JDK 25.0.3+9-LTS: 3 "
+                              "switches in ")
+    assert "left out: PartialPeelLoop: this JVM has no such flag" not in said[0]  # it has it
+    assert "AlignVector: already true" in said[0] and "UseAVX: this JVM has no such flag" in said[0]
+    assert said[1] == "baseline matches the recording"
+    assert said[2].startswith("hottest loop: B13 (main loop x8), 28 instructions per iteration, 256-bit int (avx)")
+    document = json.loads(done.stdout)
+    assert document["sweep_schema"] == 1 and document["whatif"]["baseline_matches_recorded"] is True
+    ranked = [(row["option"], row["hottest_loop"]["after"]["vector_bits"]) for row in document["rows"]]
+    assert ranked == [("-XX:-UseSuperWord", None), ("-XX:LoopUnrollLimit=1", 256), ("-XX:-PartialPeelLoop", 256)]
+    assert_nothing_left(fake)

@@ -67,3 +67,16 @@ def test_dontinline_and_inline_change_the_recorded_inlining(folder: Path, tmp_pa
     inlining = document["whatif"]["inlining"]
     assert inlining["recorded"] == ["WhatIf::small@14"] and inlining["kept"] == []
     assert "the what-if changed: " in said
+
+
+def test_a_sweep_ranks_the_switches_and_superword_takes_the_vector_width(folder: Path, tmp_path: Path) -> None:
+    document, _ = whatif(folder, tmp_path, "--method", "WhatIf::add", "--sweep")
+    assert document["whatif"]["baseline_matches_recorded"] is True
+    rows = {row["option"]: row for row in document["rows"]}
+    assert "-XX:-UseSuperWord" in rows and "-XX:LoopUnrollLimit=1" in rows and all(
+        row["error"] is None for row in document["rows"])
+    assert document["hottest_loop"]["vector_bits"] >= 128
+    assert rows["-XX:-UseSuperWord"]["hottest_loop"]["after"]["vector_bits"] is None
+    assert rows["-XX:-DoEscapeAnalysis"]["changes"] == []  # add allocates nothing
+    ranks = {row["option"]: row["rank"] for row in document["rows"]}
+    assert ranks["-XX:-UseSuperWord"] < ranks["-XX:-DoEscapeAnalysis"]

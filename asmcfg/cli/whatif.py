@@ -22,11 +22,13 @@ Examples:
   asmcfg whatif rec -- -XX:-UseSuperWord
   # one compilation, a callee kept out, the diff as JSON
   asmcfg whatif rec --compile-id 42 --dontinline 'com.acme.Point::dist' --json -
+  # which C2 feature makes the hottest compilation what it is
+  asmcfg whatif rec --sweep
   # a replay file made by hand
   asmcfg whatif replay_pid123_compid42.log --classpath classes --java /opt/jdk-25/bin/java -- -XX:LoopUnrollLimit=1"""
 WHATIF_SECTIONS = (
     ("Which compilation", ("compile_id", "pattern", "pid")),
-    ("What if", ("inline", "dontinline", "disable_intrinsic")),
+    ("What if", ("inline", "dontinline", "disable_intrinsic", "sweep")),
     ("How to replay", ("java", "classpath", "timeout")),
     ("What to write", ("json_", "html", "quiet")),
     ("Other", ("debug", "help")),
@@ -53,6 +55,9 @@ class _WhatifCommand(Grouped):
               help="Keep this callee out in the what-if (-XX:CompileCommand=dontinline,...).")
 @click.option("--disable-intrinsic", multiple=True, metavar="NAME",
               help="Compile without this intrinsic (-XX:DisableIntrinsic=NAME, e.g. _arraycopy).")
+@click.option("--sweep", is_flag=True,
+              help="Replay once per switch of a built-in list (-XX:-UseSuperWord, -XX:LoopUnrollLimit=1, ...: those "
+                   "this JVM accepts), on every core, and rank them by what they change.")
 @click.option("--java", metavar="JAVA", help="The java to replay with (default: the installed JDK of the recording).")
 @click.option("--classpath", metavar="PATH", help="The class path (default: the recorded one).")
 @click.option("--timeout", type=click.FloatRange(1, 3600), default=60, show_default=True, metavar="SECONDS",
@@ -63,8 +68,8 @@ class _WhatifCommand(Grouped):
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 def whatif_command(input_: str, jvm_options: tuple[str, ...], compile_id: int | None, pattern: str | None,
                    pid: int | None, inline: tuple[str, ...], dontinline: tuple[str, ...],
-                   disable_intrinsic: tuple[str, ...], java: str | None, classpath: str | None, timeout: float,
-                   json_: str | None, html: str | None, quiet: bool, debug: bool) -> None:
+                   disable_intrinsic: tuple[str, ...], sweep: bool, java: str | None, classpath: str | None,
+                   timeout: float, json_: str | None, html: str | None, quiet: bool, debug: bool) -> None:
     """Replay one recorded compilation with changed JVM options or inlining, and show what changed."""
     from asmcfg.errors import InputError
     from asmcfg.run.pipeline import Selector
@@ -80,9 +85,12 @@ def whatif_command(input_: str, jvm_options: tuple[str, ...], compile_id: int | 
         asked += tuple(checks.compile_command("DisableIntrinsic", n) for n in disable_intrinsic)
     except InputError as error:
         raise click.BadParameter(error.message, param_hint="JVM_OPTIONS") from None
-    if not asked:
+    if sweep and (asked or html):
+        raise click.UsageError("--sweep replays its own list of switches: give no JVM options, --inline, "
+                               "--dontinline, --disable-intrinsic or --html with it")
+    if not asked and not sweep:
         raise click.UsageError("nothing to change: give JVM options after --, or --inline, --dontinline, "
                                "--disable-intrinsic")
     options = WhatifOptions(input_, Selector(pattern, compile_id), pid, asked, java, classpath, timeout, json_, html,
-                            quiet)
+                            quiet, sweep)
     sys.exit(guarded(lambda: run(options), input_, debug))

@@ -7,12 +7,13 @@ import dataclasses
 import os
 
 from asmcfg.run import outputs
+from asmcfg.whatif import source
 from asmcfg.whatif.mode import WhatifOptions
 
 
 def run(options: WhatifOptions) -> int:
     """Carry out one what-if (or a sweep); the exit status."""
-    from asmcfg.whatif import report, source
+    from asmcfg.whatif import report
     from asmcfg.whatif.mode import whatif
 
     outputs.check_targets(outputs.named(("--json", options.json), ("--html", options.html)), stdout=False)
@@ -23,6 +24,8 @@ def run(options: WhatifOptions) -> int:
         found = source.of_folder(options.input, options.selector, options.pid, options.java, options.class_path)
     else:
         found = source.of_file(options.input, options.java, options.class_path)
+    if options.sweep:
+        return _sweep(found, options)
     outcome = whatif(found, options.jvm_options, options.timeout)
     report.write_stderr(outcome, options.jvm_options, options.quiet)
     if options.json:
@@ -30,3 +33,48 @@ def run(options: WhatifOptions) -> int:
     if options.html:
         report.write_html(options.html, outcome, options.jvm_options)
     return 0
+
+
+def _sweep(found: source.Source, options: WhatifOptions) -> int:
+    """The sweep: the built-in switches this JVM takes, each replayed, ranked."""
+    import shutil
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from asmcfg.compare import items
+    from asmcfg.compare.match import diff
+    from asmcfg.render import indented
+    from asmcfg.render.files import write_to
+    from asmcfg.render.summary import stderr_console
+    from asmcfg.whatif import fidelity, sweep
+    from asmcfg.whatif.mode import analysed
+    from asmcfg.whatif.source import check_jdk
+    from asmcfg.whatif.sweepreport import Swept, document, write_table
+
+    check_jdk(found)
+    started = time.monotonic()
+    chosen, skipped = sweep.switches(sweep.flags(found.java, options.timeout))
+    folder = Path(tempfile.mkdtemp(prefix="asmcfg-whatif-"))
+    try:
+        baseline_run, ran = sweep.replays(found, chosen, folder, options.timeout)
+        baseline = analysed(baseline_run)
+        rows = sweep.rows(baseline, ran, analysed)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    recorded = None if found.recorded is None else diff(items.side(found.recorded), items.side(baseline))
+    hot = sweep.hottest_loop(items.side(baseline), recorded)
+    swept = Swept(found, baseline_run, None if recorded is None else fidelity.differences(recorded), hot,
+                  sweep.ranked(rows, hot), skipped, time.monotonic() - started, os.cpu_count() or 1)
+    if not options.quiet:
+        write_table(swept, stderr_console())
+    else:
+        stderr_console().print(fidelity.sentence(swept.fidelity), highlight=False, markup=False)
+    if options.json:
+        text = indented.dumps(document(swept)) + "\n"
+        write_to(options.json, lambda out: _write(out, text))
+    return 0
+
+
+def _write(out: object, text: str) -> None:
+    out.write(text)  # type: ignore[attr-defined]

@@ -47,6 +47,8 @@ class WhatifOptions:
     """Write the side-by-side page here."""
     quiet: bool = False
     """No tables on stderr."""
+    sweep: bool = False
+    """Replay once per switch of the built-in list instead (the what-if's options are then none)."""
 
 
 @dataclass(frozen=True, slots=True)

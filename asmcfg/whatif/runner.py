@@ -101,7 +101,7 @@ def run(replay: Replay, folder: Path, name: str, limit: float) -> Done:
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
         with _LOCK:
             child = subprocess.Popen(command, cwd=folder, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-                                     start_new_session=True, env=_env())
+                                     start_new_session=True, env=clean_env())
             _RUNNING.add(child)
         try:
             status = child.wait(timeout=limit)
@@ -142,7 +142,7 @@ def stop_all() -> None:
             os.killpg(child.pid, signal.SIGKILL)
 
 
-def _env() -> dict[str, str]:
+def clean_env() -> dict[str, str]:
     """asmcfg's environment without what would add options to the replay's JVM behind the check."""
     return {k: v for k, v in os.environ.items() if k not in ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")}
 
