@@ -31,6 +31,8 @@ class Inlining:
 
     def sentence(self) -> str:
         """One line: how many recorded inlinings were replayed as recorded, and what changed."""
+        if not self.recorded and not self.changed:
+            return "inlining: the recording inlined no callee, and the what-if inlined none"
         kept = f"{len(self.kept)} of {len(self.recorded)} recorded inlined callees replayed as recorded"
         if not self.changed:
             return f"inlining: {kept}; the what-if changed none"
