@@ -56,7 +56,8 @@ def write_html(target: str, outcome: Outcome, options: tuple[str, ...]) -> None:
     page = io.StringIO()
     write_diff_html(outcome.result, page, PageOptions(render=render, fold=True, others=others, told=told))
     text = page.getvalue()
-    said = "".join(f"<p class=\"whatif\" style=\"margin:4px 8px\">{html.escape(visible(line))}</p>" for line in lines(outcome, options))
+    said = "".join(f'<p class="whatif" style="margin:4px 8px">{html.escape(visible(line))}</p>'
+                   for line in lines(outcome, options))
     text = text.replace('<div class="sides"><span>old: ', said + '<div class="sides"><span>baseline: ', 1)
     text = text.replace("</span><span>new: ", "</span><span>what-if: ", 1)
     write_to(target, lambda out: _write(out, text))
