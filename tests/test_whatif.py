@@ -219,3 +219,9 @@ def test_a_sweep_replays_each_switch_the_jvm_has_and_ranks_them(fake: dict[str, 
     ranked = [(row["option"], row["hottest_loop"]["after"]["vector_bits"]) for row in document["rows"]]
     assert ranked == [("-XX:-UseSuperWord", None), ("-XX:LoopUnrollLimit=1", 256), ("-XX:-PartialPeelLoop", 256)]
     assert_nothing_left(fake)
+
+
+def test_a_replay_files_names_go_into_a_compile_command_only_when_plain() -> None:
+    assert replayfile.task("compile A main ([Ljava/lang/String;)V -1 4\n", "x.log").pattern == "A.main"
+    with pytest.raises(InputError, match="x.log:1: the class, method or signature holds characters"):
+        replayfile.task("compile A,quiet b ()V -1 4\n", "x.log")

@@ -8,10 +8,14 @@ from the replayed profile. CompileCommands are checked before both."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from asmcfg.errors import InputError
 
+_NAME = re.compile(r"[^\x00-\x20,'\"\\\x7f]{1,1000}")
+"""A class, method or signature as a replay file writes it: no control character, space, comma, quote or backslash
+(the class and method go into a CompileCommand)."""
 LARGEST_LINE = 1 << 20
 """A `compile` line longer than this is no replay file's (a real one is some hundred bytes)."""
 
@@ -86,6 +90,8 @@ def task(text: str, source: str) -> Task:
     if len(words) < 6:
         raise InputError(f"{where}: a compile line names the class, method, signature, entry bci and tier",
                          "whatif")
+    if any(not _NAME.fullmatch(word) for word in words[1:4]):
+        raise InputError(f"{where}: the class, method or signature holds characters no JVM name has", "whatif")
     return Task(words[1], words[2], words[3], _int(words[4:5], where), _int(words[5:6], where),
                 _inlining(words[6:], version, where), number)
 
