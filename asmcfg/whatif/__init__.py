@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import TextIO
 
 from asmcfg.run import outputs
 from asmcfg.whatif import source
@@ -36,45 +37,23 @@ def run(options: WhatifOptions) -> int:
 
 
 def _sweep(found: source.Source, options: WhatifOptions) -> int:
-    """The sweep: the built-in switches this JVM takes, each replayed, ranked."""
-    import shutil
-    import tempfile
-    import time
-    from pathlib import Path
-
-    from asmcfg.compare import items
-    from asmcfg.compare.match import diff
+    """The sweep: the built-in switches this JVM takes, each replayed, ranked; the table and the JSON."""
     from asmcfg.render import indented
     from asmcfg.render.files import write_to
     from asmcfg.render.summary import stderr_console
-    from asmcfg.whatif import fidelity, sweep
-    from asmcfg.whatif.mode import analysed
-    from asmcfg.whatif.source import check_jdk
-    from asmcfg.whatif.sweepreport import Swept, document, write_table
+    from asmcfg.whatif import fidelity
+    from asmcfg.whatif.sweepreport import document, swept, write_table
 
-    check_jdk(found)
-    started = time.monotonic()
-    chosen, skipped = sweep.switches(sweep.flags(found.java, options.timeout))
-    folder = Path(tempfile.mkdtemp(prefix="asmcfg-whatif-"))
-    try:
-        baseline_run, ran = sweep.replays(found, chosen, folder, options.timeout)
-        baseline = analysed(baseline_run)
-        rows = sweep.rows(baseline, ran, analysed)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    recorded = None if found.recorded is None else diff(items.side(found.recorded), items.side(baseline))
-    hot = sweep.hottest_loop(items.side(baseline), recorded)
-    swept = Swept(found, baseline_run, None if recorded is None else fidelity.differences(recorded), hot,
-                  sweep.ranked(rows, hot), skipped, time.monotonic() - started, os.cpu_count() or 1)
+    result = swept(found, options.timeout)
     if not options.quiet:
-        write_table(swept, stderr_console())
+        write_table(result, stderr_console())
     else:
-        stderr_console().print(fidelity.sentence(swept.fidelity), highlight=False, markup=False)
+        stderr_console().print(fidelity.sentence(result.fidelity), highlight=False, markup=False)
     if options.json:
-        text = indented.dumps(document(swept)) + "\n"
-        write_to(options.json, lambda out: _write(out, text))
+        text = indented.dumps(document(result)) + "\n"
+
+        def write(out: TextIO) -> None:
+            out.write(text)
+
+        write_to(options.json, write)
     return 0
-
-
-def _write(out: object, text: str) -> None:
-    out.write(text)  # type: ignore[attr-defined]

@@ -47,6 +47,12 @@ def write_json(target: str, outcome: Outcome, options: tuple[str, ...]) -> None:
 
 def write_html(target: str, outcome: Outcome, options: tuple[str, ...]) -> None:
     """`asmcfg diff`'s side-by-side page, the sides named baseline and what-if, the what-if's lines above."""
+    text = page_text(outcome, options)
+    write_to(target, lambda out: _write(out, text))
+
+
+def page_text(outcome: Outcome, options: tuple[str, ...]) -> str:
+    """The side-by-side page as text (RenderError when Graphviz could draw a side in no way)."""
     from asmcfg.compare.html import write_diff_html
     from asmcfg.render.html import PageOptions
     from asmcfg.run import drawings
@@ -60,8 +66,8 @@ def write_html(target: str, outcome: Outcome, options: tuple[str, ...]) -> None:
                    for line in lines(outcome, options))
     text = text.replace('<div class="sides"><span>old: ', said + '<div class="sides"><span>baseline: ', 1)
     text = text.replace("</span><span>new: ", "</span><span>what-if: ", 1)
-    write_to(target, lambda out: _write(out, text))
     drawings.finish(told, selected=True)
+    return text
 
 
 def _write(out: TextIO, text: str) -> None:

@@ -43,6 +43,37 @@ class Swept:
     """Replays run at once."""
 
 
+def swept(found: Source, timeout: float) -> Swept:
+    """Replay the compilation once per switch this JVM takes (and once as recorded), in a temporary folder removed
+    afterwards, and rank the switches."""
+    import os
+    import shutil
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from asmcfg.compare import items
+    from asmcfg.compare.match import diff
+    from asmcfg.whatif import sweep
+    from asmcfg.whatif.mode import analysed
+    from asmcfg.whatif.source import check_jdk
+
+    check_jdk(found)
+    started = time.monotonic()
+    chosen, skipped = sweep.switches(sweep.flags(found.java, timeout))
+    folder = Path(tempfile.mkdtemp(prefix="asmcfg-whatif-"))
+    try:
+        baseline_run, ran = sweep.replays(found, chosen, folder, timeout)
+        baseline = analysed(baseline_run)
+        rows = sweep.rows(baseline, ran, analysed)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    recorded = None if found.recorded is None else diff(items.side(found.recorded), items.side(baseline))
+    hot = sweep.hottest_loop(items.side(baseline), recorded)
+    return Swept(found, baseline_run, None if recorded is None else fidelity.differences(recorded), hot,
+                 sweep.ranked(rows, hot), skipped, time.monotonic() - started, os.cpu_count() or 1)
+
+
 def lines(swept: Swept) -> list[str]:
     """What the sweep says before its table."""
     source = swept.source
