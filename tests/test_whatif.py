@@ -80,7 +80,9 @@ def test_the_inlining_list_can_be_taken_out_and_the_rest_is_kept() -> None:
 @pytest.mark.parametrize(("text", "said"), [
     ("version 2\nciMethod A b ()V 1 2 3 4 5\n", "x.log: no `compile` line"),
     ("version 2\ncompile A b ()V -1\n", "x.log:2: a compile line names"),
-    ("version 2\ncompile A b ()V -1 4 inline 2 0 -1 0 A b ()V\n", "x.log:2: the inline list says 2 entries"),
+    ("version 2\ncompile A b ()V -1 4 inline 2 0 -1 0 A b ()V\n", "x.log:2: the inline list says 2 entries but "
+                                                                "ends after 1"),
+    ("version 2\ncompile A b ()V -1 4 inline 1 0 -1 0 @3 A b ()V 4 <appendix>\n", "x.log:2: a dynamic class"),
     ("version 2\ncompile A b ()V x 4\n", "x.log:2: expected a number, found 'x'"),
 ])
 def test_a_broken_replay_file_is_one_error_naming_its_line(text: str, said: str) -> None:
@@ -221,7 +223,16 @@ def test_a_sweep_replays_each_switch_the_jvm_has_and_ranks_them(fake: dict[str, 
     assert_nothing_left(fake)
 
 
+def test_a_dynamic_class_in_the_inlining_list_runs_to_its_semicolon() -> None:
+    # as JDK 25 writes a lambda's hidden class: named by the call site that made it
+    line = ("compile A run ()V -1 4 inline 2 0 -1 0 A run ()V 1 7 0 @7 A run ()V 7 <appendix> member <vmtarget> ; "
+            "<init> ()V\n")
+    found = replayfile.task("version 2\n" + line, "x.log")
+    assert [(e.depth, e.bci, e.callee) for e in found.inlining or ()] == [(0, -1, "A::run"),
+                                                                          (1, 7, "A$hidden::<init>")]
+
+
 def test_a_replay_files_names_go_into_a_compile_command_only_when_plain() -> None:
     assert replayfile.task("compile A main ([Ljava/lang/String;)V -1 4\n", "x.log").pattern == "A.main"
-    with pytest.raises(InputError, match="x.log:1: the class, method or signature holds characters"):
+    with pytest.raises(InputError, match=r"x\.log:1: the class, method or signature holds characters"):
         replayfile.task("compile A,quiet b ()V -1 4\n", "x.log")

@@ -90,6 +90,9 @@ def task(text: str, source: str) -> Task:
     if len(words) < 6:
         raise InputError(f"{where}: a compile line names the class, method, signature, entry bci and tier",
                          "whatif")
+    if words[1].startswith("@"):
+        raise InputError(f"{where}: the compiled method's class is a hidden class ({words[1]} …): a replay "
+                         "cannot print it by name", "whatif")
     if any(not _NAME.fullmatch(word) for word in words[1:4]):
         raise InputError(f"{where}: the class, method or signature holds characters no JVM name has", "whatif")
     return Task(words[1], words[2], words[3], _int(words[4:5], where), _int(words[5:6], where),
@@ -97,21 +100,41 @@ def task(text: str, source: str) -> Task:
 
 
 def _inlining(words: list[str], version: int, where: str) -> tuple[Inline, ...] | None:
-    """The `inline COUNT ...` list, None when there is none."""
+    """The `inline COUNT ...` list, None when there is none. An entry's class is one word, or a dynamic one (a
+    hidden class named by its call site: `@bci CLASS METHOD SIGNATURE BCI ... ;`) that runs to its `;`."""
     if not words or words[0] != "inline":
         return None
     count = _int(words[1:2], where)
-    size = 6 if version >= 2 else 5
-    entries = words[2:]
-    if count < 0 or len(entries) != count * size:
-        raise InputError(f"{where}: the inline list says {count} entries but holds {len(entries)} words", "whatif")
-    found = []
-    for n in range(count):
-        entry = entries[n * size:(n + 1) * size]
-        klass, method = entry[-3], entry[-2]
-        found.append(Inline(_int(entry[0:1], where), _int(entry[1:2], where),
-                            f"{klass.replace('/', '.')}::{method}"))
+    if count < 0 or count > len(words):
+        raise InputError(f"{where}: the inline list says {count} entries but holds {len(words) - 2} words", "whatif")
+    found: list[Inline] = []
+    at = 2
+    for _ in range(count):
+        if at + 3 > len(words):
+            raise InputError(f"{where}: the inline list says {count} entries but ends after {len(found)}", "whatif")
+        depth, bci = _int(words[at:at + 1], where), _int(words[at + 1:at + 2], where)
+        at += 3 if version >= 2 else 2
+        klass, at = _klass(words, at, where)
+        if at + 2 > len(words):
+            raise InputError(f"{where}: the inline list says {count} entries but ends after {len(found)}", "whatif")
+        found.append(Inline(depth, bci, f"{klass.replace('/', '.')}::{words[at]}"))
+        at += 2
+    if at != len(words):
+        raise InputError(f"{where}: the inline list says {count} entries but holds more words", "whatif")
     return tuple(found)
+
+
+def _klass(words: list[str], at: int, where: str) -> tuple[str, int]:
+    """The class at `at` (a dynamic one named by its call site's class) and where what follows it starts."""
+    if at >= len(words):
+        raise InputError(f"{where}: the inline list ends where a class is expected", "whatif")
+    if not words[at].startswith("@"):
+        return words[at], at + 1
+    try:
+        end = words.index(";", at)
+    except ValueError:
+        raise InputError(f"{where}: a dynamic class ({words[at]} …) without its closing `;`", "whatif") from None
+    return (words[at + 1] if at + 1 < end else "?") + "$hidden", end + 1
 
 
 def without_inlining(text: str, found: Task) -> str:
