@@ -11,6 +11,8 @@ from asmcfg.model import LoopFacts
 MATCHES = "baseline matches the recording"
 """What every output says when the baseline reproduces the recorded compilation."""
 NO_RECORDING = "no recorded compilation to compare the baseline with (a replay file given alone)"
+SHOWN = 8
+"""Differences the one line names; the JSON lists them all."""
 _COUNTED = (("blocks", "blocks"), ("loops", "loops"), ("instructions", "instructions"),
             ("uncommon_traps", "uncommon traps"))
 
@@ -38,7 +40,9 @@ def sentence(found: list[str] | None) -> str:
         return NO_RECORDING
     if not found:
         return MATCHES
-    return "baseline differs from the recording: " + "; ".join(found)
+    shown = "; ".join(found[:SHOWN])
+    more = f"; and {len(found) - SHOWN} more (--json lists them all)" if len(found) > SHOWN else ""
+    return f"baseline differs from the recording: {shown}{more}"
 
 
 def _loop_change(old: LoopItem, new: LoopItem) -> str:

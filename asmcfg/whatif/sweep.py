@@ -44,7 +44,7 @@ class Failed:
     """Its command."""
 
 
-Ran = runner.Done | Failed
+Ran = tuple[runner.Done, Analysis] | Failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +103,10 @@ def _option(name: str, wanted: object, value: str) -> str | None:
     return None if value == str(wanted) else f"-XX:{name}={wanted}"
 
 
-def replays(source: Source, options: list[str], folder: Path, timeout: float) -> tuple[runner.Done, list[Ran]]:
-    """The baseline and one replay per option, on every core; the baseline's failure is an error, an option's is
-    its row's."""
+def replays(source: Source, options: list[str], folder: Path, timeout: float,
+            analysed: Callable[[runner.Done], Analysis]) -> tuple[tuple[runner.Done, Analysis], list[Ran]]:
+    """The baseline and one replay per option, on every core, each read and analysed as soon as it ends (while the
+    others run); the baseline's failure is an error, an option's is its row's."""
     def one(n: int, option: str | None) -> Ran:
         chosen = () if option is None else (option,)
         text = without_inlining(source.text, source.task) if changes_inlining(chosen) and \
@@ -113,7 +114,8 @@ def replays(source: Source, options: list[str], folder: Path, timeout: float) ->
         replay = runner.Replay(option or "baseline", source.java, text, source.task, source.class_path,
                                source.module_path, chosen)
         try:
-            return runner.run(replay, folder, f"sweep{n}", timeout)
+            done = runner.run(replay, folder, f"sweep{n}", timeout)
+            return done, analysed(done)
         except InputError as error:
             if option is None:
                 raise
@@ -127,11 +129,11 @@ def replays(source: Source, options: list[str], folder: Path, timeout: float) ->
         finally:
             runner.stop_all()
     first = done[0]
-    assert isinstance(first, runner.Done)
+    assert not isinstance(first, Failed)
     return first, done[1:]
 
 
-def rows(baseline: Analysis, ran: list[Ran], analysed: Callable[[runner.Done], Analysis]) -> list[Row]:
+def rows(baseline: Analysis, ran: list[Ran]) -> list[Row]:
     """Each replay compared with the baseline."""
     before = items.side(baseline)
     found = []
@@ -139,8 +141,9 @@ def rows(baseline: Analysis, ran: list[Ran], analysed: Callable[[runner.Done], A
         if isinstance(one, Failed):
             found.append(Row(one.option, None, one.error, 0.0, one.argv))
         else:
-            option = one.replay.options[0]
-            found.append(Row(option, diff(before, items.side(analysed(one))), None, one.seconds, one.argv))
+            done, result = one
+            found.append(Row(done.replay.options[0], diff(before, items.side(result)), None, done.seconds,
+                             done.argv))
     return found
 
 

@@ -63,9 +63,8 @@ def swept(found: Source, timeout: float) -> Swept:
     chosen, skipped = sweep.switches(sweep.flags(found.java, timeout))
     folder = Path(tempfile.mkdtemp(prefix="asmcfg-whatif-"))
     try:
-        baseline_run, ran = sweep.replays(found, chosen, folder, timeout)
-        baseline = analysed(baseline_run)
-        rows = sweep.rows(baseline, ran, analysed)
+        (baseline_run, baseline), ran = sweep.replays(found, chosen, folder, timeout, analysed)
+        rows = sweep.rows(baseline, ran)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     recorded = None if found.recorded is None else diff(items.side(found.recorded), items.side(baseline))
