@@ -165,6 +165,13 @@ def _jvm(folder: str, pid: int) -> dict[str, object]:
     return {}
 
 
+def kept_ids(folder: str, pid: int) -> frozenset[int]:
+    """The compile ids record.json says the folder keeps replay data of, for JVM `pid`."""
+    kept = _jvm(folder, pid).get("replay")
+    ids = kept.get("compile_ids") if isinstance(kept, dict) else None
+    return frozenset(n for n in ids if isinstance(n, int)) if isinstance(ids, list) else frozenset()
+
+
 def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
