@@ -236,3 +236,16 @@ def test_a_replay_files_names_go_into_a_compile_command_only_when_plain() -> Non
     assert replayfile.task("compile A main ([Ljava/lang/String;)V -1 4\n", "x.log").pattern == "A.main"
     with pytest.raises(InputError, match=r"x\.log:1: the class, method or signature holds characters"):
         replayfile.task("compile A,quiet b ()V -1 4\n", "x.log")
+
+
+def test_the_thread_logs_a_killed_replay_leaves_are_removed_and_nothing_else(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from asmcfg.whatif import runner
+
+    monkeypatch.setattr(runner, "THREAD_LOGS", tmp_path)
+    (tmp_path / "hs_c7_pid99.log").write_text("<compilation_log/>")
+    (tmp_path / "hs_c7_pid98.log").write_text("another JVM's")
+    (tmp_path / "target").write_text("not a thread log")
+    os.symlink(tmp_path / "target", tmp_path / "hs_c8_pid99.log")
+    runner.remove_thread_logs(99)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hs_c7_pid98.log", "hs_c8_pid99.log", "target"]

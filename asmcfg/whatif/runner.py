@@ -8,6 +8,7 @@ import contextlib
 import os
 import re
 import signal
+import stat
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -112,6 +113,7 @@ def run(replay: Replay, folder: Path, name: str, limit: float) -> Done:
             _kill(child)
             with _LOCK:
                 _RUNNING.discard(child)
+            remove_thread_logs(child.pid)
     seconds = time.monotonic() - started
     said = _tail(out) + _tail(err)
     log = folder / (name + ".xml")
@@ -131,6 +133,21 @@ def run(replay: Replay, folder: Path, name: str, limit: float) -> Done:
                          "whatif")
     raise InputError(f"{replay.label}: the replay compiled nothing it could print{_why(_tail(out) + _tail(err))}",
                      "whatif")
+
+
+THREAD_LOGS = Path("/tmp")
+"""Where HotSpot writes each compiler thread's part of a LogCompilation log (`hs_c<TID>_pid<PID>.log`: merged into
+the log and removed when the JVM exits, left behind when it is killed or crashes)."""
+
+
+def remove_thread_logs(pid: int) -> None:
+    """Remove the compiler threads' logs a replay JVM left (this user's plain files only; a link or another
+    user's file stays)."""
+    for path in THREAD_LOGS.glob(f"hs_c*_pid{pid}.log"):
+        with contextlib.suppress(OSError):
+            found = os.lstat(path)
+            if stat.S_ISREG(found.st_mode) and found.st_uid == os.geteuid():
+                os.unlink(path)
 
 
 def stop_all() -> None:

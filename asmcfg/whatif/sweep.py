@@ -68,8 +68,8 @@ def flags(java: str, timeout: float) -> dict[str, str]:
     ones unlocked, as a replay has them)."""
     try:
         done = subprocess.run([java, "-XX:+UnlockDiagnosticVMOptions", "-XX:+UnlockExperimentalVMOptions",
-                               "-XX:+PrintFlagsFinal", "-version"], capture_output=True, timeout=timeout,
-                              check=False, stdin=subprocess.DEVNULL, env=runner.clean_env())
+                               "-XX:-UsePerfData", "-XX:+PrintFlagsFinal", "-version"], capture_output=True,
+                              timeout=timeout, check=False, stdin=subprocess.DEVNULL, env=runner.clean_env())
     except (OSError, subprocess.TimeoutExpired) as error:
         raise InputError(f"{java} -XX:+PrintFlagsFinal: {error}", "whatif") from None
     text = done.stdout.decode("utf-8", "replace")
