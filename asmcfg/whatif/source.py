@@ -98,7 +98,9 @@ def of_file(path: str, java: str | None, class_path: str | None) -> Source:
     chosen = java or shutil.which("java")
     if chosen is None:
         raise InputError("no java on PATH: give --java", path)
-    return Source(data.decode("utf-8", "replace"), found, chosen, None, class_path, None, None,
+    from asmcfg.record.capture import java_release
+
+    return Source(data.decode("utf-8", "replace"), found, chosen, java_release(chosen), class_path, None, None,
                   f"{found.name} ({os.path.basename(path)})")
 
 
@@ -108,8 +110,10 @@ def check_jdk(source: Source) -> int | None:
 
     major = java_major(java_release(source.java)) or java_major(source.release)
     if major is not None and major < REPLAY_SINCE:
+        alone = "" if source.recorded is not None else \
+            f" (that is {source.java}'s: give --java the JDK that wrote the replay file)"
         raise InputError(f"JDK {major} replays no compilation (-XX:+ReplayCompiles is in its debug builds only, "
-                         "product builds have it from JDK 20 on): record on JDK 21 or later", "whatif")
+                         f"product builds have it from JDK 20 on): record on JDK 21 or later{alone}", "whatif")
     return major
 
 
