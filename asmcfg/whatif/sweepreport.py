@@ -14,6 +14,7 @@ from asmcfg.compare.items import LoopItem
 from asmcfg.compare.report import item_dict
 from asmcfg.render import literal
 from asmcfg.whatif import fidelity, runner
+from asmcfg.whatif.options import changes_inlining
 from asmcfg.whatif.source import Source
 from asmcfg.whatif.sweep import Row, allocations, counterpart, real_calls
 
@@ -119,6 +120,8 @@ def _cells(row: Row, hot: LoopItem | None) -> list[str]:
              _cell(allocations(row.diff.old), allocations(row.diff.new))]
     changed = len(row.diff.changes)
     what = f"{changed} trap/check/call/poll change(s)" if changed else "no item moved"
+    if changes_inlining((row.option,)):
+        what += " (inlining decided afresh)"
     return [*loop, *whole, what]
 
 
@@ -150,7 +153,7 @@ def document(swept: Swept) -> dict[str, Any]:
     rows = []
     for n, row in enumerate(swept.rows, 1):
         entry: dict[str, Any] = {"rank": n, "option": row.option, "error": row.error, "seconds": round(row.seconds, 3),
-                                 "argv": list(row.argv)}
+                                 "inlining_decided_afresh": changes_inlining((row.option,)), "argv": list(row.argv)}
         if row.diff is not None:
             found, new = counterpart(row.diff, swept.hot)
             old_facts, new_facts = row.diff.old.facts, row.diff.new.facts
