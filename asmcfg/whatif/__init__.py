@@ -41,6 +41,7 @@ def _sweep(found: source.Source, options: WhatifOptions) -> int:
     from asmcfg.render import indented
     from asmcfg.render.files import write_to
     from asmcfg.render.summary import stderr_console
+    from asmcfg.terminal import visible
     from asmcfg.whatif import fidelity
     from asmcfg.whatif.sweepreport import document, swept, write_table
 
@@ -48,7 +49,7 @@ def _sweep(found: source.Source, options: WhatifOptions) -> int:
     if not options.quiet:
         write_table(result, stderr_console())
     else:
-        stderr_console().print(fidelity.sentence(result.fidelity), highlight=False, markup=False)
+        stderr_console().print(visible(fidelity.sentence(result.fidelity)), highlight=False, markup=False)
     if options.json:
         text = indented.dumps(document(result)) + "\n"
 
