@@ -45,7 +45,7 @@ USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
        asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff
        asmcfg record [OPTIONS] -- COMMAND  record a Java program's code
-       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation with other flags
+       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation changed
 """
 
 

@@ -21,11 +21,12 @@ Examples:
   # would the hot loop still vectorize without SuperWord?
   asmcfg whatif rec -- -XX:-UseSuperWord
   # one compilation, a callee kept out, the diff as JSON
-  asmcfg whatif rec --compile-id 42 --dontinline 'com.acme.Point::dist' --json -
+  asmcfg whatif rec --compile-id 42 --dontinline 'Point::dist' --json -
   # which C2 feature makes the hottest compilation what it is
   asmcfg whatif rec --sweep
-  # a replay file made by hand
-  asmcfg whatif replay_pid123_compid42.log --classpath classes --java /opt/jdk-25/bin/java -- -XX:LoopUnrollLimit=1"""
+  # a replay file made by hand, replayed by a JDK 25
+  asmcfg whatif replay_pid1_compid42.log --classpath classes \\
+      --java /opt/jdk-25/bin/java -- -XX:LoopUnrollLimit=1"""
 WHATIF_SECTIONS = (
     ("Which compilation", ("compile_id", "pattern", "pid")),
     ("What if", ("inline", "dontinline", "disable_intrinsic", "sweep")),
