@@ -9,6 +9,7 @@ HELP = {
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
         "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
         "       asmcfg record [OPTIONS] -- COMMAND  record a Java program's code\n"
+        '       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation changed\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as\n'
         '  DOT on stdout, with a hot-path summary on stderr.\n'
@@ -125,6 +126,7 @@ HELP = {
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
         "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
         "       asmcfg record [OPTIONS] -- COMMAND  record a Java program's code\n"
+        '       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation changed\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as DOT on stdout, with a\n'
         '  hot-path summary on stderr.\n'

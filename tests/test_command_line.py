@@ -59,7 +59,9 @@ def test_diff_help_groups_the_sides_the_outputs_and_the_gate() -> None:
 @pytest.mark.parametrize("columns", [80, 100])
 def test_every_help_line_fits_the_terminal(columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", str(columns))
-    for command, name in ((main, "asmcfg"), (diff_command, "asmcfg diff")):
+    from asmcfg.cli.whatif import whatif_command
+
+    for command, name in ((main, "asmcfg"), (diff_command, "asmcfg diff"), (whatif_command, "asmcfg whatif")):
         text = command.get_help(click.Context(command, info_name=name, **command.context_settings))
         assert max(len(line) for line in text.splitlines()) <= columns - 2
 

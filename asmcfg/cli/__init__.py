@@ -46,10 +46,11 @@ USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
        asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff
        asmcfg record [OPTIONS] -- COMMAND  record a Java program's code
+       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation changed
 """
 
 
-HELP_TOPICS = ("diff", "serve", "record")
+HELP_TOPICS = ("diff", "serve", "record", "whatif")
 """What `asmcfg help TOPIC` explains besides the main command."""
 
 
@@ -83,6 +84,10 @@ class _WithDiff(Grouped):
             from asmcfg.cli.record import record_command
 
             return record_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} record", **extra)
+        if words[:1] == ["whatif"]:
+            from asmcfg.cli.whatif import whatif_command
+
+            return whatif_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} whatif", **extra)
         return super().main(words, prog_name, **extra)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -15,6 +15,11 @@ DIRECTIVES = "c2print.json"
 """The compiler directives file written into the folder for the default printing."""
 DIRECTIVES_TEXT = '[ { match: "*.*", c2: { PrintAssembly: true } } ]\n'
 """Print every C2 compilation, none of C1's."""
+REPLAY_ALL = "*.*"
+"""`--replay`'s default: keep the replay data of every compilation printed."""
+REPLAY_PATTERN = re.compile(r"[A-Za-z0-9_$*/.:<>]+")
+"""What a `--replay` pattern may hold (HotSpot's Class::method globs): nothing a directives file or
+JAVA_TOOL_OPTIONS would have to quote."""
 LOG_PATTERN = "jvm%p.xml"
 """`-XX:LogFile` name: HotSpot expands `%p` to `pid<PID>`, so each JVM writes `jvmpid<PID>.xml`."""
 TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
@@ -41,6 +46,8 @@ class Asked:
     """Every C2 compilation, one method pattern, or all code."""
     pattern: str | None = None
     """The `--method` pattern (with `Printing.METHOD`)."""
+    replay: str | None = REPLAY_ALL
+    """The methods whose compilations' replay data HotSpot dumps (`DumpReplay`), or None for none."""
 
     def describe(self) -> str:
         """`c2`, `method PATTERN` or `all`: record.json's `printing`."""
@@ -84,7 +91,21 @@ def jvm_flags(folder: Path, asked: Asked, perf_map: bool) -> list[str]:
         flags.append(f"-XX:CompileCommand=print,{asked.pattern}")
     else:
         flags.append("-XX:+PrintAssembly")
+    if asked.replay is not None and asked.printing is not Printing.C2:  # C2 printing: in the directives file
+        replayed = asked.pattern if asked.printing is Printing.METHOD and asked.replay == REPLAY_ALL else asked.replay
+        flags.append(f"-XX:CompileCommand=DumpReplay,{replayed}")
     return flags
+
+
+def directives_text(asked: Asked) -> str:
+    """The directives file of the default printing: every C2 compilation printed, and the replay data of those
+    `--replay` names dumped (`DumpReplay`: the first directive that matches a method is the one applied)."""
+    if asked.replay is None:
+        return DIRECTIVES_TEXT
+    if asked.replay == REPLAY_ALL:
+        return '[ { match: "*.*", c2: { PrintAssembly: true, DumpReplay: true } } ]\n'
+    return (f'[ {{ match: "{asked.replay}", c2: {{ PrintAssembly: true, DumpReplay: true }} }},\n'
+            '  { match: "*.*", c2: { PrintAssembly: true } } ]\n')
 
 
 def runs_java(argv: list[str]) -> bool:
