@@ -90,6 +90,27 @@ def test_evidence_names_the_log_and_the_limit(run: Path) -> None:
     assert any("vtable chunks" in e for e in mega["evidence"]) and mega["whatif"] is None
 
 
+DEOPTS = [DATA / "findings" / "deopts17", DATA / "findings" / "deopts25"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run", DEOPTS, ids=lambda p: p.name)
+def test_deopt_cycle_found_for_the_program_not_for_its_twin(run: Path) -> None:
+    """tests/data/java/Deopts.java: hot() meets a new receiver type in each phase, twin() one type throughout."""
+    found = _findings(run)
+    cycles = [f for f in found if f["kind"] == FindingKind.DEOPT_CYCLE]
+    assert [f["method"] for f in cycles] == ["Deopts::hot"]
+    (cycle,) = cycles
+    perf = asmcfg.open(str(run)).enrichment.perf
+    assert perf is not None
+    c2 = [s.compile_id for s in perf.sampled() if s.method == "Deopts::hot" and s.compiler == "c2"]
+    assert cycle["compile_id"] == max(c2)  # the last C2 compilation, the one still entrant
+    assert cycle["scope"] == "Deopts::hot" and cycle["bci"] == 14  # invokevirtual area, the marked line
+    assert any(e.startswith("trap fired") and "class_check" in e for e in cycle["evidence"])
+    assert any("4 of 6 C2 compilations" in e or "made not entrant" in e for e in cycle["evidence"])
+    assert cycle["share"] is not None  # the C1 code's samples in between
+
+
 def test_log_keeps_the_call_profile() -> None:
     """The `<call>` record's count, the callee's bytecode size and the receiver types reach the decisions."""
     (log,) = (DATA / "findings" / "jdk17").glob("jvmpid*.xml.xz")

@@ -9,6 +9,7 @@ from itertools import islice
 
 from asmcfg.dialects.heat import CompileLog, Profiled, Recording
 from asmcfg.errors import InputError
+from asmcfg.model.log import LogDeopts
 from asmcfg.sources.lines import STDIN, read_lines
 
 
@@ -17,6 +18,14 @@ def read_log(path: str) -> CompileLog:
     from asmcfg.dialects.logcompilation import link
 
     return link.read(path)
+
+
+def read_deopts(path: str) -> LogDeopts | None:
+    """What the LogCompilation log at `path` says of compilations made not entrant and of the traps that fired;
+    None when `path` is no XML log."""
+    from asmcfg.dialects.logcompilation.deopts import read_deopts as read
+
+    return read(path)
 
 
 def read_profile(path: str, placed_by: str | None) -> Profiled | Recording:

@@ -46,8 +46,6 @@ LIMITS: dict[str, Limit] = {
 }
 """The `<inline_fail>` reasons that name a size or depth limit, with the limit."""
 DISPATCH = frozenset({CallKind.VIRTUAL, CallKind.INTERFACE})
-MAJOR = 0.9
-"""C2 inlines a site's major receiver when it takes this share of the calls (TypeProfileMajorReceiverPercent)."""
 
 
 def call_findings(result: Analysis, whatif: str) -> list[Finding]:
@@ -112,19 +110,19 @@ def _not_inlined(result: Analysis, call: Call, decision: LogInline, figure: str,
 
 
 def _megamorphic(result: Analysis, call: Call, decision: LogInline, figure: str) -> _Made | None:
-    """A virtual or interface call whose profile's receiver rows are full and hold less than C2 needs to inline."""
+    """A virtual or interface call C2 left in the code whose profile saw two receiver types or more: its inline
+    cache, which holds one type, has gone megamorphic and dispatches through a vtable or itable stub."""
     if decision.count is None or decision.count <= 0 or len(decision.receivers) < 2:
         return None
     recorded = sum(count for _, count in decision.receivers)
-    if recorded >= MAJOR * decision.count:
-        return None  # the recorded types cover the calls: C2 could have inlined them (bimorphic); not this kind
-    others = decision.count - recorded
+    others = max(0, decision.count - recorded)
     types = ", ".join(f"{name} {count:,}" for name, count in decision.receivers)
-    evidence = (_code(result, call), _logged(decision),
-                f"receiver types the profile recorded: {types}; {others:,} calls of other types "
-                f"({100 * others / decision.count:.0f}%)", figure)
-    cause = (f"the call of {decision.callee} saw more receiver types than C2 inlines (it inlines one or two), so "
-             f"it is a {call.kind} call through a stub on every trip")
+    rest = (f"; {others:,} calls of other types ({100 * others / decision.count:.0f}%)" if others else
+            "; no other type")
+    evidence = (_code(result, call), _logged(decision), f"receiver types the profile recorded: {types}{rest}", figure)
+    seen = "at least three receiver types, more than C2 inlines" if others else "two receiver types"
+    cause = (f"the call of {decision.callee} saw {seen}, and C2 left a {call.kind} call: an inline cache holds one "
+             "type, so every trip dispatches through a vtable or itable stub")
     return _Made(FindingKind.MEGAMORPHIC, cause, evidence,
-                 "make this call site see one or two receiver types (split the work by type, or branch on the type "
-                 "and call each class's method directly) so C2 can inline it behind a type check", None)
+                 "make this call site see one receiver type (split the work by type, or branch on the type and "
+                 "call each class's method directly) so C2 can inline it behind a type check", None)

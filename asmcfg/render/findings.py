@@ -52,4 +52,5 @@ def title(rank: int, each: Finding) -> str:
     at = f"{each.scope}@{each.bci}" if each.scope and each.bci is not None else ""
     line = f" line {each.line}" if each.line is not None else ""
     cid = f" (compile id {each.compile_id})" if each.compile_id is not None else ""
-    return f"{rank}. {cost} {each.kind} {each.method}{cid} {place} {at}{line}".rstrip()
+    return " ".join(part for part in (f"{rank}.", cost, str(each.kind), f"{each.method}{cid}", place, f"{at}{line}")
+                    if part.strip())

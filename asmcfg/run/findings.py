@@ -94,12 +94,31 @@ def run(options: Options, log: Log, progress: Progress) -> int:
         raise SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
     if perf is not None:
         found = _stub_share(found, perf.share(perf.code_cache.get(STUBS, 0)))
+    found += _deopt_cycles(log, options, perf.shares() if perf is not None else None)
     found = ranked(found)
     if options.json is not None:
         write_to(options.json, lambda out: render.write_json(found, out))
     if options.json != "-":
         write_to("-", lambda out: render.write_text(found, out, stats.analysed, measured))
     return 0
+
+
+def _deopt_cycles(log: Log, options: Options, shares: dict[int, float] | None) -> list[Finding]:
+    """The deopt cycles the LogCompilation log (the input or `--log`) shows, of the selected methods."""
+    from asmcfg.dialects.heatfiles import read_deopts
+    from asmcfg.facts.deopt_findings import deopt_findings
+    from asmcfg.model import Compiler
+
+    deopts = read_deopts(log.log or log.path) if (log.log or log.path) != "-" else None
+    if deopts is None:
+        return []
+    selector = options.selector
+
+    def wanted(method: str, compile_id: int) -> bool:
+        return ((selector.compile_id is None or selector.compile_id == compile_id)
+                and selector.compiler in (None, Compiler.C2) and selector.name_matches(method))
+
+    return deopt_findings(deopts, shares, wanted if selector.any else None)
 
 
 def measured_run(log: Log) -> bool:
