@@ -4,7 +4,7 @@ decision at the call: without a log there is no finding."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asmcfg.facts.findings_frame import at_site, block_where, is_hot
 from asmcfg.model import Analysis, Call, CallKind, LogInline
@@ -62,7 +62,26 @@ def call_findings(result: Analysis, whatif: str) -> list[Finding]:
             or _not_inlined(result, call, decision, heat.figure, whatif)
         if made is not None:
             found.append(_placed(made, result, call, heat.share, heat.estimate))
-    return found
+    return _merged(found)
+
+
+def _merged(found: list[Finding]) -> list[Finding]:
+    """One finding per kind and bytecode (scope and bci): a call inlined at several places is several calls in the
+    code, their evidence together, their measured shares summed."""
+    groups: dict[tuple[FindingKind, str, int | None, str], list[Finding]] = {}
+    for each in found:
+        groups.setdefault((each.kind, each.scope, each.bci, each.cause), []).append(each)
+    merged = []
+    for same in groups.values():
+        first = same[0]
+        if len(same) > 1:
+            shares = [f.share for f in same if f.share is not None]
+            first = replace(first, share=sum(shares) if shares else None,
+                            estimate=max((f.estimate for f in same if f.estimate is not None), default=None),
+                            cause=f"{first.cause} (at {len(same)} places: the bytecode was inlined more than once)",
+                            evidence=tuple(dict.fromkeys(e for f in same for e in f.evidence)))
+        merged.append(first)
+    return merged
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +106,8 @@ def _code(result: Analysis, call: Call) -> str:
 
 
 def _logged(decision: LogInline) -> str:
-    count = f", called {decision.count:,} times in the profile" if decision.count is not None else ""
+    known = decision.count is not None and decision.count >= 0  # -1: the site has no profile
+    count = f", called {decision.count:,} times in the profile" if known else ", no profile count at the site"
     return f"log line {decision.line}: {decision.callee} not inlined, reason '{decision.reason}'{count}"
 
 
@@ -103,8 +123,8 @@ def _not_inlined(result: Analysis, call: Call, decision: LogInline, figure: str,
     else:
         against = f"{limit.measure} against {limit.flag}" + (f"={limit.default}" if limit.default else "")
     evidence.append(figure)
-    cause = (f"C2 did not inline {decision.callee} here ('{decision.reason}': {against}), so the hot code pays a call "
-             "and C2 cannot optimise the callee's work together with the caller's")
+    cause = (f"C2 did not inline {decision.callee} here ('{decision.reason}': {against}), so the code pays a call "
+             "there and C2 cannot optimise the callee's work together with the caller's")
     command = f"{whatif} --inline {decision.callee}"
     return _Made(FindingKind.NOT_INLINED, cause, tuple(evidence), limit.suggestion, command)
 
@@ -122,7 +142,7 @@ def _megamorphic(result: Analysis, call: Call, decision: LogInline, figure: str)
     evidence = (_code(result, call), _logged(decision), f"receiver types the profile recorded: {types}{rest}", figure)
     seen = "at least three receiver types, more than C2 inlines" if others else "two receiver types"
     cause = (f"the call of {decision.callee} saw {seen}, and C2 left a {call.kind} call: an inline cache holds one "
-             "type, so every trip dispatches through a vtable or itable stub")
+             "type, so each call dispatches through a vtable or itable stub")
     return _Made(FindingKind.MEGAMORPHIC, cause, evidence,
                  "make this call site see one receiver type (split the work by type, or branch on the type and "
                  "call each class's method directly) so C2 can inline it behind a type check", None)

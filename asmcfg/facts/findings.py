@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from asmcfg.analyses.heat import heat_of
 from asmcfg.facts import calls_findings
 from asmcfg.facts.findings_frame import Where, at_site, innermost_loops, is_hot, loop_where, pre_loop_traps
-from asmcfg.model import Analysis, Check, Compiler, Edge, EdgeKind, LoopRole, PathKind
+from asmcfg.model import Analysis, Check, Compiler, Edge, EdgeKind, LoopRole, PathKind, RuntimePath
 from asmcfg.model.findings import Finding, FindingKind
 
 SKIPPED_ROLES = frozenset({LoopRole.PRE, LoopRole.POST, LoopRole.DRAIN})
@@ -95,8 +95,8 @@ def _checks_in_loops(result: Analysis) -> list[Finding]:
             counted[key] = counted.get(key, 0) + 1
         what = ", ".join(f"{n} × {key}" if n > 1 else key for key, n in counted.items())
         proof = "the index in bounds" if ranged else "the reference non-null"
-        cause = (f"{len(checks)} check(s) run on every trip of the loop at B{header} ({what}): C2 could not prove "
-                 f"{proof} before the loop, so it could not hoist the check out of it")
+        cause = (f"{len(checks)} check(s) sit inside the loop at B{header} ({what}): C2 could not prove {proof} "
+                 "before the loop, so it could not hoist the checks out of it")
         found.append(Finding(
             FindingKind.CHECK_IN_LOOP, result.cfg.method.header.compile_id, result.cfg.method.header.name, header,
             first.bci, first.line, first.scope, where.share, where.estimate, cause, tuple(evidence),
@@ -130,9 +130,10 @@ def _ins_text(result: Analysis, site: int) -> str:
 
 
 def _allocations_in_loops(result: Analysis) -> list[Finding]:
-    """One finding per allocation whose fast path (or slow call) sits in a hot loop."""
+    """One finding per hot loop and allocating bytecode whose allocation's fast path (or slow call) sits in the
+    loop (a bytecode inlined at several places allocates through several paths)."""
     inner = innermost_loops(result)
-    found = []
+    grouped: dict[tuple[int, str, int | None], list[RuntimePath]] = {}
     for path in result.runtime_paths:
         if path.kind is not PathKind.ALLOCATION:
             continue
@@ -142,22 +143,29 @@ def _allocations_in_loops(result: Analysis) -> list[Finding]:
         facts = result.loop_facts.get(loop.header)
         if facts is not None and facts.role in SKIPPED_ROLES:
             continue
+        site = at_site(result, path.site)
+        grouped.setdefault((loop.header, site.scope, site.bci), []).append(path)
+    loops = {loop.header: loop for loop in result.loops}
+    found = []
+    for (header, _, _), paths in grouped.items():
+        loop = loops[header]
         where = loop_where(result, loop)
         if not is_hot(where):
             continue
-        site = at_site(result, path.site)
-        slow_heat = heat_of(result, [path.slow])
-        evidence = (f"slow path B{path.slow}: call {path.what} ({_ins_text(result, path.site)})",
-                    f"inline fast path in B{', B'.join(map(str, path.fast))}" if path.fast else
-                    "no inline fast path branches to it",
-                    "the allocation is in the compiled code: escape analysis did not remove it",
-                    where.figure + (f"; its slow path {slow_heat[0]:.2f}%" if slow_heat and slow_heat[0] else ""))
-        cause = (f"the loop at B{loop.header} allocates ({site.text}) on every trip through {path.what}: the object "
-                 "escapes (or escape analysis gave up), so each trip pays the allocation and later its collection")
+        site = at_site(result, paths[0].site)
+        evidence = [f"slow path B{path.slow}: call {path.what} ({_ins_text(result, path.site)})"
+                    + (f", its inline fast path in B{', B'.join(map(str, path.fast))}" if path.fast else "")
+                    for path in paths]
+        slow = heat_of(result, [path.slow for path in paths])
+        evidence += ["the allocation is in the compiled code: escape analysis did not remove it",
+                     where.figure + (f"; its slow path {slow[0]:.2f}%" if slow and slow[0] else "")]
+        routines = ", ".join(dict.fromkeys(path.what for path in paths))
+        places = f" (at {len(paths)} places the bytecode was inlined)" if len(paths) > 1 else ""
+        cause = (f"the loop at B{header} allocates ({site.text}{places}) through {routines}: the object escapes "
+                 "(or escape analysis gave up), so each trip that allocates pays for it and later for its collection")
         found.append(Finding(
             FindingKind.ALLOCATION_IN_LOOP, result.cfg.method.header.compile_id, result.cfg.method.header.name,
-            loop.header, site.bci, site.line, site.scope, where.share, where.estimate, cause, evidence,
+            header, site.bci, site.line, site.scope, where.share, where.estimate, cause, tuple(evidence),
             "allocate once before the loop and reuse the object, or keep it from escaping (no store to a field or "
             "array, no call that is not inlined) so escape analysis can replace it by its fields"))
     return found
-
