@@ -141,8 +141,9 @@ def _megamorphic(result: Analysis, call: Call, decision: LogInline, figure: str)
             "; no other type")
     evidence = (_code(result, call), _logged(decision), f"receiver types the profile recorded: {types}{rest}", figure)
     seen = "at least three receiver types, more than C2 inlines" if others else "two receiver types"
-    cause = (f"the call of {decision.callee} saw {seen}, and C2 left a {call.kind} call: an inline cache holds one "
-             "type, so each call dispatches through a vtable or itable stub")
+    article = "an" if call.kind is CallKind.INTERFACE else "a"
+    cause = (f"the call of {decision.callee} saw {seen}, and C2 left {article} {call.kind} call: an inline cache "
+             "holds one type, so each call dispatches through a vtable or itable stub")
     return _Made(FindingKind.MEGAMORPHIC, cause, evidence,
                  "make this call site see one receiver type (split the work by type, or branch on the type and "
                  "call each class's method directly) so C2 can inline it behind a type check", None)

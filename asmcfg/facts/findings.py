@@ -81,8 +81,7 @@ def _checks_in_loops(result: Analysis) -> list[Finding]:
         hoisted = list(dict.fromkeys(s.text for s in sites if s.bci is not None and (s.scope, s.bci) in outside))
         predicates = pre_loop_traps(result, loop)
         if hoisted:
-            evidence.append("the same access is also checked outside this loop (in C2's pre-loop or a trip peeled "
-                            "off before it): " + ", ".join(hoisted))
+            evidence.append("the same bytecode is also checked outside this loop: " + ", ".join(hoisted))
         evidence.append(f"{len(predicates)} loop-predicate trap(s) before the loop"
                         + (f" ({', '.join(predicates)})" if predicates else
                            ": C2 hoisted no check out of it as a predicate"))
