@@ -18,9 +18,10 @@ from asmcfg.model.findings import Finding, FindingKind
 
 SKIPPED_ROLES = frozenset({LoopRole.PRE, LoopRole.POST, LoopRole.DRAIN})
 """C2's loop copies that run a few trips around the main loop: what is left in them costs little."""
-RANGE_ADVICE = ("index the array with the loop's own counter (a[i], a[i + c], with i running to a bound C2 can "
-                "see), or check the bounds once before the loop, so C2 can prove the accesses in range and drop the "
-                "checks")
+RANGE_ADVICE = ("an index read from memory or computed (a[idx[i]], a[i * k + j]) keeps its check: check the bounds "
+                "once before the loop where you can; an index that is the loop's own counter (a[i], i up to a bound "
+                "that does not change in the loop) loses it, unless C2 did not see a counted loop (a long counter, a "
+                "changing bound, OSR code)")
 NULL_ADVICE = "read the reference into a local before the loop, so C2 checks it once there"
 
 
@@ -85,6 +86,10 @@ def _checks_in_loops(result: Analysis) -> list[Finding]:
         evidence.append(f"{len(predicates)} loop-predicate trap(s) before the loop"
                         + (f" ({', '.join(predicates)})" if predicates else
                            ": C2 hoisted no check out of it as a predicate"))
+        osr = result.cfg.method.header.osr_bci
+        if osr is not None:
+            evidence.append(f"an OSR compilation (entered from the interpreter's loop at bci {osr}): C2 keeps "
+                            "checks in it that the method's own compilation may remove")
         evidence.append(where.figure)
         ranged = any(check is Check.RANGE for _, check in checks)
         first = sites[0]
