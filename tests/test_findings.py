@@ -111,6 +111,21 @@ def test_deopt_cycle_found_for_the_program_not_for_its_twin(run: Path) -> None:
     assert cycle["share"] is not None  # the C1 code's samples in between
 
 
+LOCKS = [DATA / "findings" / "locks17", DATA / "findings" / "locks25"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run", LOCKS, ids=lambda p: p.name)
+def test_lock_in_loop_found_for_the_program_not_for_its_twin(run: Path) -> None:
+    """tests/data/java/Locks.java: hot() locks a shared object in its loop, twin() one that never escapes."""
+    found = _findings(run)
+    locks = [f for f in found if f["kind"] == FindingKind.LOCK_IN_LOOP]
+    assert locks and all(f["scope"] == "Locks::hot" and f["line"] == 9 and f["bci"] == 15 for f in locks)
+    assert _hottest_c2(run, "Locks::hot") in {f["compile_id"] for f in locks}
+    assert _hottest_c2(run, "Locks::twin")  # the twin ran compiled, and took samples, without a finding
+    assert not [f for f in found if "Locks::twin" in (f["method"], f["scope"])]
+
+
 def test_log_keeps_the_call_profile() -> None:
     """The `<call>` record's count, the callee's bytecode size and the receiver types reach the decisions."""
     (log,) = (DATA / "findings" / "jdk17").glob("jvmpid*.xml.xz")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from asmcfg.analyses.heat import heat_of
 from asmcfg.facts import calls_findings
@@ -31,7 +32,7 @@ def findings(result: Analysis, source: str = "INPUT", run_measured: bool = False
     header = result.cfg.method.header
     if header.compiler is not Compiler.C2 or (run_measured and result.cfg.method.profile is None):
         return []
-    found = [*_checks_in_loops(result), *_allocations_in_loops(result)]
+    found = [*_checks_in_loops(result), *_paths_in_loops(result)]
     found += calls_findings.call_findings(result, whatif_prefix(source, header.compile_id))
     return ranked(found)
 
@@ -133,13 +134,45 @@ def _ins_text(result: Analysis, site: int) -> str:
     return f"0x{ins.address:x} {ins.mnemonic} {ins.operands}".rstrip()
 
 
-def _allocations_in_loops(result: Analysis) -> list[Finding]:
-    """One finding per hot loop and allocating bytecode whose allocation's fast path (or slow call) sits in the
-    loop (a bytecode inlined at several places allocates through several paths)."""
+@dataclass(frozen=True, slots=True)
+class _PathKind:
+    """How a runtime path in a hot loop is written as a finding."""
+
+    finding: FindingKind
+    does: str
+    """What each trip does (`allocates`)."""
+    why: str
+    """Why it is left in the code."""
+    kept: str
+    """The evidence line: the optimisation that did not remove it."""
+    suggestion: str
+
+
+_PATH_KINDS = {
+    PathKind.ALLOCATION: _PathKind(
+        FindingKind.ALLOCATION_IN_LOOP, "allocates",
+        "the object escapes (or escape analysis gave up), so each trip that allocates pays for it and later for "
+        "its collection", "the allocation is in the compiled code: escape analysis did not remove it",
+        "allocate once before the loop and reuse the object, or keep it from escaping (no store to a field or "
+        "array, no call that is not inlined) so escape analysis can replace it by its fields"),
+    PathKind.LOCK: _PathKind(
+        FindingKind.LOCK_IN_LOOP, "takes a monitor",
+        "the locked object escapes (a shared object, or one escape analysis could not follow), so the lock stays "
+        "and each trip that locks pays for a compare-and-swap and, contended, for the runtime's slow path",
+        "the monitor enter is in the compiled code: neither escape analysis nor lock coarsening removed it",
+        "take the lock once around the whole loop (or a batch of trips), or work on a local copy and publish the "
+        "result under one lock"),
+}
+"""The runtime paths whose place in a hot loop is a finding."""
+
+
+def _paths_in_loops(result: Analysis) -> list[Finding]:
+    """One finding per hot loop and bytecode whose allocation or monitor enter has its inline fast path (or its
+    slow call) in the loop (a bytecode inlined at several places is several paths in the code)."""
     inner = innermost_loops(result)
-    grouped: dict[tuple[int, str, int | None], list[RuntimePath]] = {}
+    grouped: dict[tuple[PathKind, int, str, int | None], list[RuntimePath]] = {}
     for path in result.runtime_paths:
-        if path.kind is not PathKind.ALLOCATION:
+        if path.kind not in _PATH_KINDS:
             continue
         loop = next((inner[b] for b in (*path.fast, path.slow) if b in inner), None)
         if loop is None:
@@ -148,12 +181,12 @@ def _allocations_in_loops(result: Analysis) -> list[Finding]:
         if facts is not None and facts.role in SKIPPED_ROLES:
             continue
         site = at_site(result, path.site)
-        grouped.setdefault((loop.header, site.scope, site.bci), []).append(path)
+        grouped.setdefault((path.kind, loop.header, site.scope, site.bci), []).append(path)
     loops = {loop.header: loop for loop in result.loops}
     found = []
-    for (header, _, _), paths in grouped.items():
-        loop = loops[header]
-        where = loop_where(result, loop)
+    for (kind, header, _, _), paths in grouped.items():
+        how = _PATH_KINDS[kind]
+        where = loop_where(result, loops[header])
         if not is_hot(where):
             continue
         site = at_site(result, paths[0].site)
@@ -161,15 +194,11 @@ def _allocations_in_loops(result: Analysis) -> list[Finding]:
                     + (f", its inline fast path in B{', B'.join(map(str, path.fast))}" if path.fast else "")
                     for path in paths]
         slow = heat_of(result, [path.slow for path in paths])
-        evidence += ["the allocation is in the compiled code: escape analysis did not remove it",
-                     where.figure + (f"; its slow path {slow[0]:.2f}%" if slow and slow[0] else "")]
+        evidence += [how.kept, where.figure + (f"; its slow path {slow[0]:.2f}%" if slow and slow[0] else "")]
         routines = ", ".join(dict.fromkeys(path.what for path in paths))
         places = f" (at {len(paths)} places the bytecode was inlined)" if len(paths) > 1 else ""
-        cause = (f"the loop at B{header} allocates ({site.text}{places}) through {routines}: the object escapes "
-                 "(or escape analysis gave up), so each trip that allocates pays for it and later for its collection")
-        found.append(Finding(
-            FindingKind.ALLOCATION_IN_LOOP, result.cfg.method.header.compile_id, result.cfg.method.header.name,
-            header, site.bci, site.line, site.scope, where.share, where.estimate, cause, tuple(evidence),
-            "allocate once before the loop and reuse the object, or keep it from escaping (no store to a field or "
-            "array, no call that is not inlined) so escape analysis can replace it by its fields"))
+        cause = f"the loop at B{header} {how.does} ({site.text}{places}) through {routines}: {how.why}"
+        header_ = result.cfg.method.header
+        found.append(Finding(how.finding, header_.compile_id, header_.name, header, site.bci, site.line, site.scope,
+                             where.share, where.estimate, cause, tuple(evidence), how.suggestion))
     return found

@@ -19,6 +19,8 @@ class FindingKind(Word):
     """A virtual or interface call in hot code whose profile saw more receiver types than C2 inlines."""
     ALLOCATION_IN_LOOP = "allocation-in-loop"
     """An allocation (its slow path a runtime call) inside a hot loop."""
+    LOCK_IN_LOOP = "lock-in-loop"
+    """A monitor enter (its fast path, or its slow call) inside a hot loop: the lock was not eliminated."""
     DEOPT_CYCLE = "deopt-cycle"
     """A method made not entrant and compiled again repeatedly."""
 
