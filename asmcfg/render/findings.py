@@ -23,8 +23,8 @@ def heading(found: Sequence[Finding], analysed: int, measured: bool) -> str:
     """What the list is and how it is ranked."""
     how = ("ranked by measured share of the run's samples" if measured else
            "no measured heat: ranked by a static estimate, loop depth × the loop's instructions")
-    return (f"{describe.count(len(found), 'finding')} in {describe.count(analysed, 'compilation')} analysed "
-            f"({how})")
+    counted = f"{describe.count(len(found), 'finding')} in {describe.count(analysed, 'compilation')} analysed"
+    return f"{counted} ({how})" if found else counted
 
 
 def write_text(found: Sequence[Finding], out: TextIO, analysed: int, measured: bool) -> None:

@@ -99,6 +99,7 @@ def run(options: Options, log: Log, progress: Progress) -> int:
     if options.json is not None:
         write_to(options.json, lambda out: render.write_json(found, out))
     if options.json != "-":
+        measured = measured or any(f.share is not None for f in found)
         write_to("-", lambda out: render.write_text(found, out, stats.analysed, measured))
     return 0
 
