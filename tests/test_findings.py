@@ -155,3 +155,13 @@ def test_without_heat_ranked_by_the_static_estimate() -> None:
     assert all(f["share"] is None for f in document["findings"]) and estimates == sorted(estimates, reverse=True)
     assert all(any("static estimate" in e for e in f["evidence"]) for f in document["findings"]
                if f["kind"] != FindingKind.NOT_INLINED)
+
+
+def test_one_compilation_of_a_recording() -> None:
+    """A selector picks the compilations whatever their share; the deopt cycle of another method stays out."""
+    cid = _hottest_c2(RUNS[0], "Findings::megaHot")
+    code, out, err = run_cli(str(RUNS[0]), "--findings", "--compile-id", str(cid), "--json", "-", "-q")
+    assert code == 0, err
+    found = json.loads(out)["findings"]
+    assert {f["compile_id"] for f in found} == {cid}
+    assert {f["kind"] for f in found} == {FindingKind.MEGAMORPHIC, FindingKind.CHECK_IN_LOOP}

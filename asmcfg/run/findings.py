@@ -58,15 +58,12 @@ class WithFindings:
 
 @dataclass(frozen=True, slots=True)
 class Sampled:
-    """A selection of the compilations that took at least `least` percent of a recording's samples."""
+    """The compilations of a recording that took at least `MIN_SHARE` percent of its samples (picklable)."""
 
     ids: frozenset[int]
-    also: Any
-    """The user's selector (a `Selector`), or None."""
 
     def __call__(self, method: Method) -> bool:
-        cid = method.header.compile_id
-        return cid is not None and cid in self.ids and (self.also is None or self.also.matches(method))
+        return method.header.compile_id in self.ids
 
 
 def run(options: Options, log: Log, progress: Progress) -> int:
@@ -80,9 +77,9 @@ def run(options: Options, log: Log, progress: Progress) -> int:
     source = log.folder or options.input
     perf = log.enrichment.perf
     select: Any = options.selector if options.selector.any else None
-    if perf is not None:  # only the compilations that took enough samples can hold a hot finding
+    if perf is not None and select is None:  # only compilations that took enough samples can hold a hot finding
         hot = frozenset(cid for cid, share in perf.shares().items() if share >= MIN_SHARE)
-        select = Sampled(hot, select)
+        select = Sampled(hot)
     stats = parallel.RunStats()
     found: list[Finding] = []
     measured = measured_run(log)
@@ -90,7 +87,7 @@ def run(options: Options, log: Log, progress: Progress) -> int:
         if isinstance(record, list):
             found.extend(record)
     progress.close()
-    if stats.analysed == 0 and (perf is None or options.selector.any):
+    if stats.analysed == 0 and options.selector.any:
         raise SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
     if perf is not None:
         found = _stub_share(found, perf.share(perf.code_cache.get(STUBS, 0)))
