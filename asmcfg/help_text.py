@@ -40,6 +40,19 @@ HELP = {
         '  --list                          Print a table of the compilations in the\n'
         '                                  input and exit.\n'
         '\n'
+        'The run over time:\n'
+        '  --timeline                      Print the run over time on stderr and exit\n'
+        '                                  (--json writes it, --html draws it as a\n'
+        '                                  page): samples per bucket, compilations,\n'
+        '                                  deoptimizations, the warm-up point; with\n'
+        "                                  --method, that method's story.\n"
+        '  --bucket MS                     With --timeline: bucket length in ms.\n'
+        '                                  [x>=1]\n'
+        '  --from MS                       Count only the samples from MS ms after the\n'
+        "                                  JVM's start (a record folder).  [x>=0]\n"
+        '  --to MS                         Count only the samples before MS ms after\n'
+        "                                  the JVM's start (a record folder).  [x>=0]\n"
+        '\n'
         'What to write:\n'
         '  --dot FILE|-                    Write DOT to FILE (stdout by default when no\n'
         '                                  other output is asked).\n'
@@ -138,6 +151,17 @@ HELP = {
         '  --top N                         With --all --html DIR: only the N hottest compilations (measured\n'
         '                                  heat), else the N largest.  [x>=1]\n'
         '  --list                          Print a table of the compilations in the input and exit.\n'
+        '\n'
+        'The run over time:\n'
+        '  --timeline                      Print the run over time on stderr and exit (--json writes it,\n'
+        '                                  --html draws it as a page): samples per bucket, compilations,\n'
+        "                                  deoptimizations, the warm-up point; with --method, that method's\n"
+        '                                  story.\n'
+        '  --bucket MS                     With --timeline: bucket length in ms.  [x>=1]\n'
+        "  --from MS                       Count only the samples from MS ms after the JVM's start (a\n"
+        '                                  record folder).  [x>=0]\n'
+        "  --to MS                         Count only the samples before MS ms after the JVM's start (a\n"
+        '                                  record folder).  [x>=0]\n'
         '\n'
         'What to write:\n'
         '  --dot FILE|-                    Write DOT to FILE (stdout by default when no other output is\n'

@@ -105,7 +105,7 @@ def test_deopt_cycle_found_for_the_program_not_for_its_twin(run: Path) -> None:
     assert perf is not None
     c2 = [s.compile_id for s in perf.sampled() if s.method == "Deopts::hot" and s.compiler == "c2"]
     assert cycle["compile_id"] == max(c2)  # the last C2 compilation, the one still entrant
-    assert cycle["scope"] == "Deopts::hot" and cycle["bci"] == 14  # invokevirtual area, the marked line
+    assert cycle["scope"] == "Deopts::hot" and cycle["bci"] == 14 and cycle["line"] == 13  # invokevirtual area
     assert any(e.startswith("trap fired") and "class_check" in e for e in cycle["evidence"])
     assert any("4 of 6 C2 compilations" in e or "made not entrant" in e for e in cycle["evidence"])
     assert cycle["share"] is not None  # the C1 code's samples in between

@@ -33,6 +33,7 @@ Examples:
 SECTIONS = (
     ("What to read", ("input_format", "syntax", "strict")),
     ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "top", "list_")),
+    ("The run over time", ("timeline", "bucket", "from_ms", "to_ms")),
     ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "findings", "quiet")),
     ("Heat and logs", ("profile", "pid", "skid", "log", "paths", "jdk")),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
@@ -165,6 +166,15 @@ class _WithDiff(Grouped):
     metavar="N",
     help="How many measured hot paths to rank (with a profile).",
 )
+@click.option("--timeline", is_flag=True,
+              help="Print the run over time on stderr and exit (--json writes it, --html draws it as a page): "
+                   "samples per bucket, compilations, deoptimizations, the warm-up point; with --method, that "
+                   "method's story.")
+@click.option("--bucket", type=click.IntRange(1), metavar="MS", help="With --timeline: bucket length in ms.")
+@click.option("--from", "from_ms", type=click.FloatRange(0), metavar="MS",
+              help="Count only the samples from MS ms after the JVM's start (a record folder).")
+@click.option("--to", "to_ms", type=click.FloatRange(0), metavar="MS",
+              help="Count only the samples before MS ms after the JVM's start (a record folder).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(__version__)
@@ -196,6 +206,10 @@ def main(
     skid: str,
     log: str | None,
     paths: int,
+    timeline: bool,
+    bucket: int | None,
+    from_ms: float | None,
+    to_ms: float | None,
     quiet: bool,
     debug: bool,
 ) -> None:
@@ -205,9 +219,10 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
-    if findings and (svg or html_ or dot or list_):
+    if findings and (svg or html_ or dot or list_ or timeline):
         raise click.UsageError("--findings writes the ranked findings (on stdout, or --json FILE): drop "
-                               + ("--svg" if svg else "--html" if html_ else "--dot" if dot else "--list"))
+                               + ("--svg" if svg else "--html" if html_ else "--dot" if dot else
+                                  "--list" if list_ else "--timeline"))
     if pid is not None and not os.path.isdir(input):
         raise click.UsageError("--pid chooses among the JVMs of a folder `asmcfg record` wrote: give the folder")
     from asmcfg.run import (  # loaded once the flags are read: --help and usage errors need none of it
@@ -245,6 +260,9 @@ def main(
         pid=pid,
         skid=skid == "previous",
         top=top,
+        timeline=timeline,
+        bucket=bucket,
+        window=(from_ms, to_ms),
     )
     context = click.get_current_context()
     typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -253,6 +271,12 @@ def main(
     problem = flags.unused(options, given) or outputs.run_problem(options)
     if problem is not None:
         raise click.UsageError(problem)
+    if from_ms is not None and to_ms is not None and to_ms <= from_ms:
+        raise click.UsageError(f"--to {to_ms:g} must come after --from {from_ms:g}")
+    if flags.mode(options) is flags.Mode.TIMELINE:
+        from asmcfg.run import timeline as timeline_run
+
+        sys.exit(guarded(lambda: timeline_run.run(options), input, debug))
     if flags.mode(options) is flags.Mode.EXPORT:
         from asmcfg.serve import export
 

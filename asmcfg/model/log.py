@@ -74,27 +74,3 @@ class LogInline:
                 "chain": [{"method": method, "bci": bci} for method, bci in self.chain]}
 
 
-
-@dataclass(frozen=True, slots=True)
-class LogFired:
-    """An uncommon trap the log saw fire at run time in a compilation (`<uncommon_trap thread=…>` and its
-    innermost `<jvms>`)."""
-
-    compile_id: int
-    reason: str
-    action: str
-    method: str
-    """`pkg.Class::name` of the innermost `<jvms>` (an inlined method for inlined code), or empty."""
-    bci: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class LogDeopts:
-    """What a whole log says of its compilations' lives: which were made, which made not entrant, which traps fired."""
-
-    compiled: dict[int, tuple[str, str, int | None]]
-    """compile id → (compiler, `pkg.Class::name`, 0 for an OSR compilation else None), from `<nmethod>`."""
-    not_entrant: dict[int, str]
-    """compile id → the stamp it was made not entrant at."""
-    fired: tuple[LogFired, ...]
-    """Run-time traps, in log order."""

@@ -103,20 +103,21 @@ def run(options: Options, log: Log, progress: Progress) -> int:
 
 def _deopt_cycles(log: Log, options: Options, shares: dict[int, float] | None) -> list[Finding]:
     """The deopt cycles the LogCompilation log (the input or `--log`) shows, of the selected methods."""
-    from asmcfg.dialects.heatfiles import read_deopts
+    from asmcfg.dialects.heatfiles import is_compile_log, read_jit_log
     from asmcfg.facts.deopt_findings import deopt_findings
     from asmcfg.model import Compiler
 
-    deopts = read_deopts(log.log or log.path) if (log.log or log.path) != "-" else None
-    if deopts is None:
+    path = log.log or log.path
+    if path == "-" or not is_compile_log(path):
         return []
+    jit = read_jit_log(path)
     selector = options.selector
 
     def wanted(method: str, compile_id: int) -> bool:
         return ((selector.compile_id is None or selector.compile_id == compile_id)
                 and selector.compiler in (None, Compiler.C2) and selector.name_matches(method))
 
-    return deopt_findings(deopts, shares, wanted if selector.any else None)
+    return deopt_findings(jit, shares, wanted if selector.any else None)
 
 
 def measured_run(log: Log) -> bool:

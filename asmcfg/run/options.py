@@ -64,3 +64,9 @@ class Options:
     """Credit each measured sample to the instruction before the one it names, in its block."""
     top: int | None = None
     """With `--all --html DIR`: export only the N hottest (measured) compilations, else the N largest."""
+    timeline: bool = False
+    """Print the run over time on stderr (with `json`, write it there) and stop."""
+    bucket: int | None = None
+    """With `timeline`: each bucket's length in ms (None: about 200 buckets across the run)."""
+    window: tuple[float | None, float | None] = (None, None)
+    """`--from`, `--to`: only the samples of this stretch of the run (ms from the JVM's start) count."""
