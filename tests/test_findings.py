@@ -165,3 +165,16 @@ def test_one_compilation_of_a_recording() -> None:
     found = json.loads(out)["findings"]
     assert {f["compile_id"] for f in found} == {cid}
     assert {f["kind"] for f in found} == {FindingKind.MEGAMORPHIC, FindingKind.CHECK_IN_LOOP}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("facts", [True, False], ids=["facts", "full"])
+def test_jsonl_records_carry_their_findings(facts: bool) -> None:
+    code, out, err = run_cli(str(RUNS[0]), "--jsonl", "-", *(["--facts"] if facts else []), "--findings", "-q")
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert all("findings" in r for r in records if "error" not in r)
+    by_id = {r["compile_id"]: r["findings"] for r in records if "error" not in r}
+    mega = by_id[_hottest_c2(RUNS[0], "Findings::megaHot")]
+    assert {f["kind"] for f in mega} == {FindingKind.MEGAMORPHIC, FindingKind.CHECK_IN_LOOP}
+    assert all(f["share"] is not None for found in by_id.values() for f in found)  # unsampled: none
