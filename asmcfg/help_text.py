@@ -71,6 +71,10 @@ HELP = {
         '                                  on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only,\n"
         '                                  no instruction lists.\n'
+        '  --findings                      What costs the most and why: the selected\n'
+        "                                  compilations' findings ranked by measured\n"
+        '                                  heat, on stdout (with --json FILE, as JSON;\n'
+        '                                  with --jsonl, in each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'
@@ -174,6 +178,9 @@ HELP = {
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines, on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only, no instruction\n"
         '                                  lists.\n'
+        "  --findings                      What costs the most and why: the selected compilations' findings\n"
+        '                                  ranked by measured heat, on stdout (with --json FILE, as JSON;\n'
+        '                                  with --jsonl, in each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'

@@ -34,7 +34,7 @@ SECTIONS = (
     ("What to read", ("input_format", "syntax", "strict")),
     ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "top", "list_")),
     ("The run over time", ("timeline", "bucket", "from_ms", "to_ms")),
-    ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "quiet")),
+    ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "findings", "quiet")),
     ("Heat and logs", ("profile", "pid", "skid", "log", "paths", "jdk")),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
     ("Other", ("debug", "version", "help")),
@@ -108,6 +108,9 @@ class _WithDiff(Grouped):
               help="Write the JSON model (schema 1) to FILE or stdout; with --list, the table's rows.")
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
+@click.option("--findings", is_flag=True,
+              help="What costs the most and why: the selected compilations' findings ranked by measured heat, on "
+                   "stdout (with --json FILE, as JSON; with --jsonl, in each record).")
 @click.option("--svg", metavar="FILE|-", help="Render the graph to SVG in FILE or on stdout.")
 @click.option("--html", "html_", metavar="FILE|-|DIR",
               help="Write the interactive report: one offline HTML page (with --all and a folder: an index and a page "
@@ -191,6 +194,7 @@ def main(
     json_: str | None,
     jsonl: str | None,
     facts: bool,
+    findings: bool,
     svg: str | None,
     html_: str | None,
     source_path: tuple[str, ...],
@@ -220,6 +224,10 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
+    if findings and (svg or html_ or dot or list_ or timeline):
+        raise click.UsageError("--findings writes the ranked findings (on stdout, or --json FILE): drop "
+                               + ("--svg" if svg else "--html" if html_ else "--dot" if dot else
+                                  "--list" if list_ else "--timeline"))
     if pid is not None and not os.path.isdir(input):
         raise click.UsageError("--pid chooses among the JVMs of a folder `asmcfg record` wrote: give the folder")
     from asmcfg.run import (  # loaded once the flags are read: --help and usage errors need none of it
@@ -238,6 +246,7 @@ def main(
         json=json_,
         jsonl=jsonl,
         facts=facts,
+        findings=findings,
         svg=svg,
         html=html_,
         source_path=source_path,

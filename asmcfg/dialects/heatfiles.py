@@ -20,6 +20,15 @@ def read_log(path: str) -> CompileLog:
     return link.read(path)
 
 
+def is_compile_log(path: str) -> bool:
+    """True when the file at `path` (plain or compressed) begins as an XML document, as a LogCompilation log does."""
+    from asmcfg.sources.split import open_binary
+
+    with open_binary(path) as stream:
+        head = stream.read(256)
+    return head.lstrip().startswith(b"<?xml")
+
+
 def read_profile(path: str, placed_by: str | None, window: Window = (None, None)) -> Profiled | Recording:
     """The heat `--profile` names: `perf script` samples placed by the `<nmethod>` records of the LogCompilation log
     `placed_by` (the run's `--log`, else its input), or perfasm output. A bounded `window` keeps the samples of that

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from asmcfg import describe
 from asmcfg.facts import report
+from asmcfg.facts.findings import findings
 from asmcfg.model import Analysis, Drawn, EdgeKind, JavaSources
 from asmcfg.render import dot, svgnodes
 from asmcfg.render.drawing import Drawing, draw
@@ -24,6 +25,7 @@ from asmcfg.render.json import SCHEMA, method_dict
 from asmcfg.render.quoting import visible
 from asmcfg.render.svg import Renderer
 from asmcfg.sources.java import java_file
+from asmcfg.sources.lines import display_name
 
 Render = Callable[[str], bytes]
 """DOT text in, SVG bytes out (Graphviz with the run's renderer and timeout)."""
@@ -109,6 +111,7 @@ def view_model(result: Analysis, options: PageOptions, drawing: Drawing | None =
         "unmeasured": options.unmeasured,
         "heat_label": describe.RUN_HEAT_LEGEND if options.run_heat else describe.HEAT_LEGEND,
         "drawing": _drawing(drawing),
+        "findings": [f.as_dict() for f in findings(result, display_name(result.cfg.method.source))],
     }
     return doc
 

@@ -69,6 +69,10 @@ def window_words(window: tuple[float | None, float | None]) -> str:
 
 
 def _run(options: Options, log: Log, progress: Progress) -> int:
+    if options.findings and options.jsonl is None:
+        from asmcfg.run import findings
+
+        return findings.run(options, log, progress)
     if options.jsonl is not None:
         return wholelog.run(options, log, progress)
     if options.list and not options.strict:  # a large log, or the cache's copy of one, is listed from its index

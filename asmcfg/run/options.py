@@ -50,6 +50,8 @@ class Options:
     """Write every selected method as JSON Lines here (`-` for stdout), analysed on all cores."""
     facts: bool = False
     """With `jsonl`: write each method's facts record (no instruction lists) instead of the full object."""
+    findings: bool = False
+    """Write the ranked findings (with `jsonl`: add each record's findings)."""
     profile: str | None = None
     """A perfasm file whose heat goes onto the graph (the input being a dump of the same run)."""
     paths: int = 3

@@ -79,6 +79,7 @@
       this.source = new SourcePane(this);
       fillTables(this);
       fillLegend(this);
+      fillFindings(this);
       $("#details").replaceChildren(h("p", {class: "hint"}, "Click a block to see its instructions, debug info, checks and trap."));
       showTab("tables"); // the summary until a block is clicked
       this.paneSize = [this.pane.clientWidth, this.pane.clientHeight];
@@ -626,6 +627,27 @@
     return [...(flags || "")].filter((f) => V.flags[f]).map((f) => `[${f}] ${V.flags[f]}`);
   }
 
+  // What costs the most in this compilation and why (--findings, docs/findings.md), ranked.
+  function fillFindings(view) {
+    const found = view.page.findings || [];
+    const tab = document.querySelector('#tabs button[data-tab="findings"]');
+    tab.textContent = `findings (${found.length})`;
+    const out = [h("h3", {}, found.length ? (found.some((f) => f.share !== null) ? "Ranked by share of the run's samples"
+      : "No measured heat: ranked by a static estimate, loop depth × the loop's instructions") : "No finding in this compilation")];
+    found.forEach((f, i) => {
+      const cost = f.share !== null ? pct(f.share) : f.estimate !== null ? `est. ${f.estimate}` : "";
+      const place = f.block === null ? "" : blockRef(view, f.block, f.kind.endsWith("-in-loop") ? `loop B${f.block}` : `B${f.block}`);
+      const at = f.scope && f.bci !== null ? `${f.scope}@${f.bci}` + (f.line !== null ? ` line ${f.line}` : "") : "";
+      out.push(h("div", {class: "finding"},
+        h("div", {class: "finding-head"}, `${i + 1}. `, h("b", {}, cost), ` ${f.kind} `, place, ` ${at}`),
+        h("p", {}, f.cause),
+        h("ul", {}, f.evidence.map((e) => h("li", {}, e))),
+        h("p", {}, h("b", {}, "try: "), f.suggestion),
+        f.whatif ? h("p", {}, h("b", {}, "test: "), h("code", {}, f.whatif)) : null));
+    });
+    $("#findings").replaceChildren(...out);
+  }
+
   function fillLegend(view) {
     const out = [h("h3", {}, "Flags in the title, in brackets")];
     for (const [flag, label] of Object.entries(V.flags)) {
@@ -844,7 +866,7 @@
 
   function showTab(name) {
     for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
-    for (const id of ["details", "tables", "legend"]) $("#" + id).hidden = id !== name;
+    for (const id of ["details", "tables", "legend", "findings"]) $("#" + id).hidden = id !== name;
   }
 
   function route() {

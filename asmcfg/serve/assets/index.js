@@ -38,7 +38,7 @@
     fired: KNOWN.fired ? null : "No log given: fired traps unknown (--log gives them).",
   };
   const NONE = {hottest: "No measured heat.", largest: "No main code sizes in the headers.",
-    most: "No method compiled twice.", fired: "None fired.", calls: "None.", checks: "None."};
+    most: "No method compiled twice.", fired: "None fired.", calls: "None.", checks: "None.", findings: "None."};
   function empties(finished, problem) {
     for (const [key, none] of Object.entries(NONE)) {
       const known = finished || key === "largest" || key === "most";
