@@ -19,8 +19,8 @@ ENUM_SWITCH = (DATA / "perfasm" / "public" / "ionutbalosin__jvm-performance-benc
                / "results__jdk-21__x86_64__perfasm__openjdk-hotspot-vm__EnumSwitchBenchmark.asm.gz")
 SWITCHES = DATA / "nohsdis" / "jdk17-Switches-print-nohsdis.txt"
 TRAPS_LOG = DATA / "logc" / "javac-jdk17-traps.xml.gz"
-MAIN_SECTIONS = ["What to read:", "Which compilation:", "The run over time:", "What to write:", "Heat and logs:", "Drawing:",
-                 "Other:"]
+MAIN_SECTIONS = ["What to read:", "Which compilation:", "The run over time:", "What to write:", "Heat and logs:",
+                 "Drawing:", "Other:"]
 DIFF_SECTIONS = ["The two sides:", "What to write:", "The gate:", "Drawing:", "Other:"]
 
 
