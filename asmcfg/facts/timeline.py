@@ -189,7 +189,7 @@ def _migrations(jit: JitLog, binned: Binned | None) -> list[JitEvent]:
 def warm_up(buckets: tuple[Bucket, ...]) -> tuple[int | None, str]:
     """The start of the first bucket from which every bucket with `WARM_MIN` samples in compiled Java code has
     `WARM_SHARE` of them in C2 or JVMCI code, and the sentence saying so."""
-    ci, c2, jvmci = (CATEGORIES.index(c) for c in (Category.C1, Category.C2, Category.JVMCI))
+    ci, c2, jvmci = [CATEGORIES.index(c) for c in (Category.C1, Category.C2, Category.JVMCI)]
     steady: int | None = None
     counted = 0
     for bucket in buckets:

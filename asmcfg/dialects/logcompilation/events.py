@@ -255,7 +255,7 @@ def _finished(reading: _Reading) -> JitLog:
     if reading.backwards:
         problems.append(f"{reading.name}:{reading.first_backwards}: {reading.backwards:,} stamps go back in time; "
                         "their events are kept where the log puts them")
-    ends = [reading.end, reading.latest, *(t.done for t in reading.tasks.values() if t.done is not None)]
+    ends = [reading.end, reading.latest, *[t.done for t in reading.tasks.values() if t.done is not None]]
     end = max((e for e in ends if e is not None), default=None)
     tasks = tuple(t.frozen() for _, t in sorted(reading.tasks.items()))
     events = tuple(replace(e, source_line=reading.lines.get((e.method, e.bci))) if e.bci is not None else e
