@@ -98,6 +98,8 @@ class Verdict(Word):
     """Records at that scope and bci name another reason or action."""
     UNLOGGED = "unlogged"
     """The compiler logged no trap there."""
+    NO_RECORDS = "no_records"
+    """The compiler logs no trap records at all (a JVMCI compiler such as Graal): only firings are compared."""
 
 
 class TrapOrigin(Word):
