@@ -160,7 +160,30 @@ def test_diff_counts_graals_traps_and_fails_on_them_as_new() -> None:
                            "--fail-on", "new-trap", "-q")
     assert code == 5
     assert "--fail-on new-trap: unreached0 / reinterpret at iadd, Main::work@13" in err
-    code, out, err = run_cli("diff", path, str(GRAAL / "jdk25-print.txt"), "--method", "Main::work", "--compiler",
+    code, _, err = run_cli("diff", path, str(GRAAL / "jdk25-print.txt"), "--method", "Main::work", "--compiler",
                              "jvmci", "--fail-on", "new-trap", "--json", "-")
     assert code == 0, err
     assert "new-trap" not in err
+
+
+@pytest.mark.parametrize("jdk", sorted(RUNS))
+def test_graals_type_switch_is_three_type_checks_against_klass_constants_failing_into_its_deopt(jdk: int) -> None:
+    path = f"{RUNS[jdk]}-print.txt"
+    document = _method(path, _compile_id(path, "Main::work"))
+    checks = document["type_checks"]
+    assert [c["classes"] for c in checks] == [["klass constant #0"], ["klass constant #1"], ["klass constant #2"]]
+    assert {c["fails_to"] for c in checks} == {"type_checked_inlining"}
+    compares = {i["address"]: i for b in document["blocks"] for i in b["instructions"]}
+    for check in checks:
+        compare = compares[check["address"]]
+        assert compare["mnemonic"] == "cmpq" and "(%rip)" in compare["operands"]
+        assert "type_check" in next(b for b in document["blocks"] if b["id"] == check["block"])["tags"]
+    # the class words are 8-byte class pointers in the pool: Main$Square's, Main$Rect's, Main$Tri's
+    pool = re.findall(r"^\s*0x[0-9a-f]+:\s+0x[0-9a-f]{8}\s+0x([0-9a-f]{16})", (GRAAL / path).read_text(), re.M)
+    assert len({int(v, 16) for v in pool[:3]}) == 3
+
+
+def test_a_compare_with_a_class_named_by_its_metadata_stays_named() -> None:
+    path = "jdk25-print.txt"
+    checks = _method(path, _compile_id(path, "Main::kind"))["type_checks"]
+    assert [c["classes"] for c in checks] == [["Main$Square"], ["Main$Rect"], ["Main$Tri"]]

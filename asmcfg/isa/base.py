@@ -125,6 +125,15 @@ class Isa:
         """(register, value) when `ins` moves an immediate into a register."""
         return None
 
+    def klass_load(self, ins: Instruction) -> str | None:
+        """The register (64-bit name) `ins` loads an object's class word into (`movl 8(%rdx), %eax`), if it does."""
+        return None
+
+    def constant_compare(self, ins: Instruction, next_address: int) -> tuple[str, int] | None:
+        """(register, address) when `ins` compares a register with a pc-relative constant (`cmpq -0x47(%rip),
+        %rax`), the address the constant is read from; `next_address` is the next instruction's."""
+        return None
+
     def written_register(self, ins: Instruction) -> str | None:
         """The register `ins` writes as its destination operand, as its 64-bit name, if any."""
         return None

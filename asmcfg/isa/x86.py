@@ -59,6 +59,10 @@ _INTEL_REG_IMM = re.compile(r"^([a-z]\w*)\s*,\s*(-?(?:0x)?[0-9a-fA-F]+[hH]?)$")
 _ATT_DEST = re.compile(r",\s*%(\w+)$")
 _INTEL_DEST = re.compile(r"^([a-z]\w*)\s*(?:,|$)")
 _LEGACY = {"a", "b", "c", "d"}
+_ATT_KLASS_LOAD = re.compile(r"^(?:0x)?8\(%(\w+)\)\s*,\s*%(\w+)$")
+_INTEL_KLASS_LOAD = re.compile(r"^(\w+)\s*,\s*[dq]word ptr \[(\w+) \+ (?:0x)?8\]$")
+_ATT_RIP_COMPARE = re.compile(r"^(-?(?:0x)?[0-9a-fA-F]+)\(%rip\)\s*,\s*%(\w+)$")
+_INTEL_RIP_COMPARE = re.compile(r"^(\w+)\s*,\s*qword ptr \[rip(?:\s*([+-])\s*((?:0x)?[0-9a-fA-F]+h?))?\]$")
 
 
 def full_register(name: str) -> str:
@@ -186,8 +190,38 @@ class X86(Isa):
         value = parse_int(text)
         return None if value is None else (full_register(register), value)
 
+    def klass_load(self, ins: Instruction) -> str | None:
+        """`movl 8(%rdx), %eax` / `mov eax, dword ptr [rdx + 8]`: the class word of the object in rdx into rax."""
+        if not self.base_mnemonic(ins.mnemonic).startswith("mov"):
+            return None
+        operands = ins.operands.strip()
+        att = _ATT_KLASS_LOAD.match(operands)
+        if att:
+            return full_register(att.group(2))
+        intel = _INTEL_KLASS_LOAD.match(operands)
+        return full_register(intel.group(1)) if intel else None
+
+    def constant_compare(self, ins: Instruction, next_address: int) -> tuple[str, int] | None:
+        """`cmpq -0x47(%rip), %rax` / `cmp rax, qword ptr [rip - 0x47]`: rax against the 8 bytes at the address."""
+        if not self.base_mnemonic(ins.mnemonic).startswith("cmp"):
+            return None
+        operands = ins.operands.strip()
+        att = _ATT_RIP_COMPARE.match(operands)
+        if att:
+            register, displacement = att.group(2), parse_int(att.group(1))
+        else:
+            intel = _INTEL_RIP_COMPARE.match(operands)
+            if intel is None:
+                return None
+            register, displacement = intel.group(1), parse_int(intel.group(3) or "0")
+            displacement = None if displacement is None else (-displacement if intel.group(2) == "-" else displacement)
+        return None if displacement is None else (full_register(register), next_address + displacement)
+
     def written_register(self, ins: Instruction) -> str | None:
-        """The destination register of a two- or one-operand instruction (AT&T: the last; Intel: the first)."""
+        """The destination register of a two- or one-operand instruction (AT&T: the last; Intel: the first); none for
+        a compare or test, which writes only the flags."""
+        if self.base_mnemonic(ins.mnemonic).startswith(("cmp", "test", "j")):
+            return None
         operands = ins.operands.strip()
         match = _ATT_DEST.search(operands) if "%" in operands else _INTEL_DEST.match(operands)
         return full_register(match.group(1)) if match else None
