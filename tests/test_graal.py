@@ -187,3 +187,21 @@ def test_a_compare_with_a_class_named_by_its_metadata_stays_named() -> None:
     path = "jdk25-print.txt"
     checks = _method(path, _compile_id(path, "Main::kind"))["type_checks"]
     assert [c["classes"] for c in checks] == [["Main$Square"], ["Main$Rect"], ["Main$Tri"]]
+
+
+@pytest.mark.parametrize(("argv", "env", "expected"), [
+    (["java", "-XX:+UnlockExperimentalVMOptions", "-XX:+UseJVMCICompiler", "Main"], {}, True),
+    (["java", "-XX:+UseGraalJIT", "-XX:-UseJVMCICompiler", "Main"], {}, False),
+    (["mvn", "test"], {"JAVA_TOOL_OPTIONS": "-XX:+EnableJVMCI -XX:+UseJVMCICompiler"}, True),
+    (["java", "-XX:-UseJVMCICompiler", "Main"], {"JAVA_TOOL_OPTIONS": "-XX:+UseJVMCICompiler"}, False),
+    (["sh", "-c", "java -XX:+UseGraalJIT Main"], {}, True),
+    (["java", "Main"], {}, False),
+])
+def test_record_sees_a_jvmci_jit_on_the_command_line_or_in_the_environment(
+        argv: list[str], env: dict[str, str], expected: bool) -> None:
+    from asmcfg.record import capture
+
+    assert capture.uses_jvmci(argv, env) is expected
+    text = capture.directives_text(capture.uses_jvmci(argv, env))
+    assert ("c1: { PrintAssembly: true }" in text) is expected
+    assert "c2: { PrintAssembly: true }" in text

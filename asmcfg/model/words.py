@@ -252,6 +252,9 @@ class Place(Word):
 
     NMETHOD = "nmethod"
     """In a compilation of the log: the compiled code asmcfg draws."""
+    JIT_COMPILER = "JIT compiler in compiled code"
+    """In compiled code a JVMCI compiler thread ran: a Java JIT compiler's own work (jargraal's C1-compiled
+    `jdk.graal.*` methods), not the program's."""
     CODE_CACHE = "code cache, not an nmethod"
     """In JIT-made code that is no compilation: the interpreter, `vtable chunks`, stubs, adapters."""
     LIBJVM = "libjvm.so"

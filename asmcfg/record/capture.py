@@ -15,6 +15,17 @@ DIRECTIVES = "c2print.json"
 """The compiler directives file written into the folder for the default printing."""
 DIRECTIVES_TEXT = '[ { match: "*.*", c2: { PrintAssembly: true } } ]\n'
 """Print every C2 compilation, none of C1's."""
+JVMCI_DIRECTIVES_TEXT = (
+    '[ { match: ["jdk/graal/*.*", "org/graalvm/*.*", "jdk/vm/ci/*.*", "jdk/internal/vm/compiler/*.*"], '
+    "c1: { PrintAssembly: false } },\n"
+    '  { match: "*.*", c1: { PrintAssembly: true }, c2: { PrintAssembly: true } } ]\n'
+)
+"""With a JVMCI compiler as the JIT: HotSpot gives its compilations the directives' `c1:` block, so C1's are
+printed with them; the compiler's own classes (jargraal's, compiled by C1) are left out."""
+JVMCI_JIT = ("-XX:+UseJVMCICompiler", "-XX:+UseGraalJIT")
+"""The flags that make a JVMCI compiler (Graal) the JIT; their `-XX:-` forms undo them."""
+JVMCI_NOTE = ("a JVMCI compiler is the JIT: its compilations are printed, and C1's with them (HotSpot gives both "
+              "the directives' c1 block), the compiler's own classes left out")
 LOG_PATTERN = "jvm%p.xml"
 """`-XX:LogFile` name: HotSpot expands `%p` to `pid<PID>`, so each JVM writes `jvmpid<PID>.xml`."""
 TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
@@ -85,6 +96,25 @@ def jvm_flags(folder: Path, asked: Asked, perf_map: bool) -> list[str]:
     else:
         flags.append("-XX:+PrintAssembly")
     return flags
+
+
+def uses_jvmci(argv: list[str], env: dict[str, str]) -> bool:
+    """True when the command's JVM takes a JVMCI compiler as its JIT: `-XX:+UseJVMCICompiler` or
+    `-XX:+UseGraalJIT` on the command line or in JAVA_TOOL_OPTIONS / JDK_JAVA_OPTIONS, the last word winning."""
+    words = [*env.get(TOOL_OPTIONS, "").split(), *env.get("JDK_JAVA_OPTIONS", "").split()]
+    words += [w for arg in argv for w in arg.split()]
+    chosen = False
+    for word in words:
+        if word in JVMCI_JIT:
+            chosen = True
+        elif word in (f.replace("+", "-", 1) for f in JVMCI_JIT):
+            chosen = False
+    return chosen
+
+
+def directives_text(jvmci: bool) -> str:
+    """The directives file's text: C2's compilations, or a JVMCI compiler's too."""
+    return JVMCI_DIRECTIVES_TEXT if jvmci else DIRECTIVES_TEXT
 
 
 def runs_java(argv: list[str]) -> bool:
