@@ -205,3 +205,33 @@ def test_record_sees_a_jvmci_jit_on_the_command_line_or_in_the_environment(
     text = capture.directives_text(capture.uses_jvmci(argv, env))
     assert ("c1: { PrintAssembly: true }" in text) is expected
     assert "c2: { PrintAssembly: true }" in text
+
+
+def test_a_graal_compilations_inlining_comes_from_its_debug_info_and_says_no_decision_data_exists() -> None:
+    path = "jdk25-record-replace.xml"
+    document = _method(path, _compile_id(path, "java.lang.StringLatin1::replace"))
+    assert document["inlining"] == []  # the log holds no decisions of a JVMCI compiler
+    inlined = {(r["callee"], r["site"]) for r in document["inlined_by_debug_info"]}
+    assert ("java.lang.StringLatin1::canEncode", "java.lang.StringLatin1::replace@1") in inlined
+    assert ("jdk.internal.misc.Unsafe::allocateUninitializedArray",
+            "java.lang.StringConcatHelper::newArray@21 <- java.lang.StringLatin1::replace@48") in inlined
+    # every chain is one the code's debug info prints
+    frames = {tuple((f["method"], f["bci"]) for f in i.get("frames", [])) for b in document["blocks"]
+              for i in b["instructions"]}
+    deepest = max(frames, key=len)
+    assert len(deepest) == 4 and len(inlined) == 5
+    code, _, err = run_cli(str(GRAAL / path), "--compile-id", str(document["compile_id"]), "--dot", "/dev/null")
+    assert code == 0
+    assert "no decision data: a JVMCI compiler logs no inlining decisions; the debug info shows 5 inlined" in err
+
+
+def test_diff_of_c2_against_graal_pairs_traps_by_method_and_bci_across_the_encodings() -> None:
+    code, out, err = run_cli("diff", str(GRAAL / "jdk17-c2-print.txt"), str(GRAAL / "jdk17-print.txt"), "--method",
+                             "Main::work", "--old-compiler", "c2", "--new-compiler", "jvmci", "--json", "-")
+    assert code == 0, err
+    changes = [c for c in json.loads(out)["changes"] if c["what"] == "trap"]
+    paired = {(c["old"]["reason"], c["new"]["reason"]) for c in changes if c["change"] == "reason"}
+    assert paired == {("range_check", "range_check"), ("null_check", "null_check")}
+    assert {c["old"]["reason"] for c in changes if c["change"] == "removed"} == {"unstable_if"}
+    assert {c["new"]["reason"] for c in changes if c["change"] == "added"} == {
+        "unreached0", "type_checked_inlining", "null_check"}
