@@ -60,12 +60,8 @@ def test_record_under_graal_prints_graals_compilations_and_credits_its_trap(tmp_
     traps = [b["trap"] for b in method["blocks"] if b["trap"]]
     assert {"null_check", "range_check", "unreached0"} <= {t["reason"] for t in traps}
     assert sum(t["log"]["fired"] for t in traps if t["reason"] == "unreached0") == 1
-    if PERF_OK:
-        places = json.loads((folder / "record.json").read_text())
-        assert places["perf"]["used"]
-        summary = subprocess.run([sys.executable, "-m", "asmcfg", str(folder), "--list"], capture_output=True,
-                                 check=True)
-        assert b"the JIT compiler's own compiled code (JVMCI compiler threads)" in summary.stderr + summary.stdout
+    if PERF_OK:  # the run's own summary: the compiler threads' samples in compiled code are the JIT's
+        assert "the JIT compiler's own compiled code (JVMCI compiler threads)" in err.decode()
 
 
 def _wait_for_graals_compilation(folder: Path, running: subprocess.Popen[bytes]) -> None:
