@@ -235,3 +235,14 @@ def test_diff_of_c2_against_graal_pairs_traps_by_method_and_bci_across_the_encod
     assert {c["old"]["reason"] for c in changes if c["change"] == "removed"} == {"unstable_if"}
     assert {c["new"]["reason"] for c in changes if c["change"] == "added"} == {
         "unreached0", "type_checked_inlining", "null_check"}
+
+
+def test_serves_index_counts_graals_traps_and_the_one_that_fired() -> None:
+    import asmcfg
+    from asmcfg.serve.board import reduce
+
+    log = asmcfg.open(str(GRAAL / "jdk17-log.xml"))
+    row = next(r for r in log.compilations() if r.compiler == "jvmci" and r.method == "Main::work")
+    reduced = reduce(log.analyse(row).analysis)
+    assert reduced["traps"] == {"null_check": 2, "range_check": 1, "type_checked_inlining": 1, "unreached0": 1}
+    assert reduced["fired"] == 1 and reduced["fired_by"] == {"unreached0": 1}
