@@ -246,3 +246,13 @@ def test_serves_index_counts_graals_traps_and_the_one_that_fired() -> None:
     reduced = reduce(log.analyse(row).analysis)
     assert reduced["traps"] == {"null_check": 2, "range_check": 1, "type_checked_inlining": 1, "unreached0": 1}
     assert reduced["fired"] == 1 and reduced["fired_by"] == {"unreached0": 1}
+
+
+def test_graals_own_loop_nest_is_no_strip_mined_loop() -> None:
+    # Main::main's `while` (polling around System.nanoTime) holds the `for` loop, which calls work and kind and so
+    # needs no poll of its own: C2's strip-mined shape, but the source's own nest; no C2 copy role is given
+    document = _method("jdk25-record-main-osr.xml.xz", 1191)
+    loops = document["loops"]
+    assert len(loops) == 3 and {loop["depth"] for loop in loops} == {1, 2}
+    assert all(loop["role"] is None and not loop["strip_mined_outer"] for loop in loops)
+    assert sum(1 for b in document["blocks"] if "safepoint_poll" in b["tags"]) == 1
