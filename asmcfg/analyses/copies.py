@@ -34,7 +34,7 @@ from asmcfg.model import Analysis, Compiler, Feature, Loop, LoopFacts, LoopRole
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
     """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not. Never a JVMCI
-    compiler's: Graal drops the poll of a counted int loop, so its source's own nest has the same shape."""
+    compiler's: a Graal loop that calls needs no poll of its own, so a source's own nest can have that shape."""
     if _jvmci(result):
         return False
     mine = frozenset(loop.blocks)
