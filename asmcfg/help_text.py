@@ -9,6 +9,7 @@ HELP = {
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
         "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
         "       asmcfg record [OPTIONS] -- COMMAND  record a Java program's code\n"
+        '       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation changed\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as\n'
         '  DOT on stdout, with a hot-path summary on stderr.\n'
@@ -40,6 +41,19 @@ HELP = {
         '  --list                          Print a table of the compilations in the\n'
         '                                  input and exit.\n'
         '\n'
+        'The run over time:\n'
+        '  --timeline                      Print the run over time on stderr and exit\n'
+        '                                  (--json writes it, --html draws it as a\n'
+        '                                  page): samples per bucket, compilations,\n'
+        '                                  deoptimizations, the warm-up point; with\n'
+        "                                  --method, that method's story.\n"
+        '  --bucket MS                     With --timeline: bucket length in ms.\n'
+        '                                  [x>=1]\n'
+        '  --from MS                       Count only the samples from MS ms after the\n'
+        "                                  JVM's start (a record folder).  [x>=0]\n"
+        '  --to MS                         Count only the samples before MS ms after\n'
+        "                                  the JVM's start (a record folder).  [x>=0]\n"
+        '\n'
         'What to write:\n'
         '  --dot FILE|-                    Write DOT to FILE (stdout by default when no\n'
         '                                  other output is asked).\n'
@@ -57,6 +71,10 @@ HELP = {
         '                                  on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only,\n"
         '                                  no instruction lists.\n'
+        '  --findings                      What costs the most and why: the selected\n'
+        "                                  compilations' findings ranked by measured\n"
+        '                                  heat, on stdout (with --json FILE, as JSON;\n'
+        '                                  with --jsonl, in each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'
@@ -112,6 +130,7 @@ HELP = {
         '       asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations\n'
         "       asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff\n"
         "       asmcfg record [OPTIONS] -- COMMAND  record a Java program's code\n"
+        '       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation changed\n'
         '\n'
         '  Build the control-flow graph of a HotSpot JIT compilation and write it as DOT on stdout, with a\n'
         '  hot-path summary on stderr.\n'
@@ -135,6 +154,17 @@ HELP = {
         '                                  heat), else the N largest.  [x>=1]\n'
         '  --list                          Print a table of the compilations in the input and exit.\n'
         '\n'
+        'The run over time:\n'
+        '  --timeline                      Print the run over time on stderr and exit (--json writes it,\n'
+        '                                  --html draws it as a page): samples per bucket, compilations,\n'
+        "                                  deoptimizations, the warm-up point; with --method, that method's\n"
+        '                                  story.\n'
+        '  --bucket MS                     With --timeline: bucket length in ms.  [x>=1]\n'
+        "  --from MS                       Count only the samples from MS ms after the JVM's start (a\n"
+        '                                  record folder).  [x>=0]\n'
+        "  --to MS                         Count only the samples before MS ms after the JVM's start (a\n"
+        '                                  record folder).  [x>=0]\n'
+        '\n'
         'What to write:\n'
         '  --dot FILE|-                    Write DOT to FILE (stdout by default when no other output is\n'
         '                                  asked).\n'
@@ -148,6 +178,9 @@ HELP = {
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines, on all cores.\n'
         "  --facts                         With --jsonl: each compilation's facts only, no instruction\n"
         '                                  lists.\n'
+        "  --findings                      What costs the most and why: the selected compilations' findings\n"
+        '                                  ranked by measured heat, on stdout (with --json FILE, as JSON;\n'
+        '                                  with --jsonl, in each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'

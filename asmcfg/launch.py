@@ -51,7 +51,7 @@ def _command() -> None:
 
 def _list_large(path: str) -> None:
     """Exit with the listing of `path` when it is a file large enough for the index; return otherwise."""
-    if path.startswith("-") or path in ("diff", "serve", "record"):  # an option, stdin, or a subcommand
+    if path.startswith("-") or path in ("diff", "serve", "record", "whatif"):  # an option, stdin, or a subcommand
         return
     from asmcfg.run import wholelog
 

@@ -195,7 +195,8 @@ def _check_checks(result: Analysis, table: Isa) -> None:
         require(edge in edges, f"{reason} on an edge that is not in the graph: {edge}")
         ins = instructions[edge.site]
         if reason == "range_check":
-            require(edge.kind is EdgeKind.TAKEN, "range_check on an edge that is not a taken branch")
+            either = edge.kind is EdgeKind.TAKEN or (edge.kind is EdgeKind.FALLTHROUGH and table.flow(ins) is Flow.COND)
+            require(either, "range_check on an edge that is not a branch's taken or not-taken side")
             require(table.base_mnemonic(ins.mnemonic) in table.unsigned_conditional,
                     f"range_check on {ins.mnemonic!r}, not an unsigned branch")
         elif reason == "null_check":

@@ -68,6 +68,55 @@ def constant_rows(path: Path) -> Counter[int]:
     return rows
 
 
+_INSTRUCTION = re.compile(r"^\s+0x[0-9a-f]+:\s+([a-z][\w.]*)\s*(.*)")
+_UNSIGNED = frozenset({"jae", "jnb", "jb", "jnae", "ja", "jnbe", "jbe", "jna", "jc", "jnc",
+                       "b.hs", "b.lo", "b.hi", "b.ls", "b.cs", "b.cc"})
+_REQUEST = re.compile(r"(?:\$(0x[0-9a-f]+),\s*%esi|\besi,\s*(0x[0-9a-f]+)|\bw1,\s*#(0x[0-9a-f]+|\d+))")
+_RANGE_CHECK = 3
+"""HotSpot's `Reason_range_check` (JDK 17 and 25)."""
+
+
+def not_taken_range_checks(path: Path) -> Counter[int]:
+    """Per C2 compile id, the unsigned branches whose not-taken side runs straight (no branch, jump, call or
+    return) into an UncommonTrapBlob call whose trap request names range_check: `cmp; jb <body>`, then the trap.
+    facts.jsonl counts the taken side only."""
+    found: Counter[int] = Counter()
+    compile_id = None
+    lines = read_text(path).splitlines()
+    for n, line in enumerate(lines):
+        header = _HEADER.search(line)
+        if header:
+            compile_id = int(header.group(2)) if header.group(1) == "c2" else None
+            continue
+        ins = _INSTRUCTION.match(line)
+        if compile_id is not None and ins and ins.group(1) in _UNSIGNED and _traps_after(lines, n + 1) == _RANGE_CHECK:
+            found[compile_id] += 1
+    return found
+
+
+def _traps_after(lines: list[str], start: int) -> int | None:
+    """The trap reason of the UncommonTrapBlob call that straight-line code from line `start` reaches, or None."""
+    request = None
+    for n in range(start, min(start + 40, len(lines))):
+        ins = _INSTRUCTION.match(lines[n])
+        if not ins:
+            continue
+        mnemonic, rest = ins.groups()
+        value = _REQUEST.search(rest)
+        if value and mnemonic in ("movl", "mov", "movn"):
+            number = int(next(v for v in value.groups() if v), 0)
+            request = ~number & 0xFFFFFFFF if mnemonic == "movn" else number
+        if mnemonic.startswith(("j", "b", "call", "ret", "cb", "tb")):
+            end = n + 1
+            while end < len(lines) and end < n + 8 and not _INSTRUCTION.match(lines[end]):
+                end += 1
+            comments = " ".join(lines[n:end])
+            if mnemonic.startswith(("call", "bl")) and "UncommonTrapBlob" in comments and request is not None:
+                return (~request & 0xFFFFFFFF) >> 3 & 31
+            return None
+    return None
+
+
 def run_cli(*args: str) -> tuple[int, str, str]:
     """Run asmcfg in-process; (exit code, stdout, stderr)."""
     result = CliRunner().invoke(main, list(args), prog_name="asmcfg", catch_exceptions=False)

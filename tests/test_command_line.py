@@ -19,7 +19,8 @@ ENUM_SWITCH = (DATA / "perfasm" / "public" / "ionutbalosin__jvm-performance-benc
                / "results__jdk-21__x86_64__perfasm__openjdk-hotspot-vm__EnumSwitchBenchmark.asm.gz")
 SWITCHES = DATA / "nohsdis" / "jdk17-Switches-print-nohsdis.txt"
 TRAPS_LOG = DATA / "logc" / "javac-jdk17-traps.xml.gz"
-MAIN_SECTIONS = ["What to read:", "Which compilation:", "What to write:", "Heat and logs:", "Drawing:", "Other:"]
+MAIN_SECTIONS = ["What to read:", "Which compilation:", "The run over time:", "What to write:", "Heat and logs:",
+                 "Drawing:", "Other:"]
 DIFF_SECTIONS = ["The two sides:", "What to write:", "The gate:", "Drawing:", "Other:"]
 
 
@@ -59,7 +60,9 @@ def test_diff_help_groups_the_sides_the_outputs_and_the_gate() -> None:
 @pytest.mark.parametrize("columns", [80, 100])
 def test_every_help_line_fits_the_terminal(columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", str(columns))
-    for command, name in ((main, "asmcfg"), (diff_command, "asmcfg diff")):
+    from asmcfg.cli.whatif import whatif_command
+
+    for command, name in ((main, "asmcfg"), (diff_command, "asmcfg diff"), (whatif_command, "asmcfg whatif")):
         text = command.get_help(click.Context(command, info_name=name, **command.context_settings))
         assert max(len(line) for line in text.splitlines()) <= columns - 2
 

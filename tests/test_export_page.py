@@ -83,8 +83,9 @@ def test_a_row_opens_its_page_whose_panel_works_and_back_keeps_the_filter(browse
 
 def test_a_toplist_entry_opens_its_compilation(browser: Any, exported: Path) -> None:
     page = open_offline(browser, exported / "index.html", W, H)
-    assert page.locator(".toplist").count() == 6
+    assert page.locator(".toplist").count() == 7
     assert page.inner_text("#top-largest li").startswith("Shapes::total")
+    assert page.inner_text("#top-findings li").startswith("check-in-loop Shapes::totalPerim@")
     page.click("#top-largest li a")
     page.wait_for_selector("body[data-ready]")
     assert page.url.endswith("/id-15.html") and "15" in page.title() and "Shapes::total" in page.title()

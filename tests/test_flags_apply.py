@@ -29,6 +29,7 @@ MODE_ARGS: dict[Mode, tuple[str, ...]] = {
     Mode.LIST: ("--list",),
     Mode.JSONL: ("--jsonl", "-"),
     Mode.FACTS: ("--jsonl", "-", "--facts"),
+    Mode.TIMELINE: ("--timeline", "--json", "-"),
 }
 
 

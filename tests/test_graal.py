@@ -199,12 +199,15 @@ def test_a_compare_with_a_class_named_by_its_metadata_stays_named() -> None:
 ])
 def test_record_sees_a_jvmci_jit_on_the_command_line_or_in_the_environment(
         argv: list[str], env: dict[str, str], expected: bool) -> None:
+    from asmcfg.model.words import Printing
     from asmcfg.record import capture
 
     assert capture.uses_jvmci(argv, env) is expected
-    text = capture.directives_text(capture.uses_jvmci(argv, env))
-    assert ("c1: { PrintAssembly: true }" in text) is expected
-    assert "c2: { PrintAssembly: true }" in text
+    for replay in (None, capture.REPLAY_ALL, "Main::work"):
+        text = capture.directives_text(capture.Asked(Printing.C2, replay=replay), capture.uses_jvmci(argv, env))
+        assert ("c1: { PrintAssembly: true }" in text) is expected
+        assert ('match: ["jdk/graal/*.*"' in text) is expected
+        assert "c2: { PrintAssembly: true" in text and text.startswith("[ ") and text.endswith(" ]\n")
 
 
 def test_a_graal_compilations_inlining_comes_from_its_debug_info_and_says_no_decision_data_exists() -> None:

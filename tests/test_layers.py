@@ -23,8 +23,9 @@ STAGES = (
     ("asmcfg.render",),
     ("asmcfg.compare",),
     ("asmcfg.run",),
-    ("asmcfg.serve",),
     ("asmcfg.record",),
+    ("asmcfg.whatif",),
+    ("asmcfg.serve",),
     ("asmcfg.cli", "asmcfg.__main__", "asmcfg.launch", "asmcfg.help_text"),
 )
 """The pipeline's stages in order; a module may import its own stage and the ones before it.

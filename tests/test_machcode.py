@@ -24,6 +24,10 @@ from asmcfg.sources.lines import Line, read_lines
 NOHSDIS = Path(__file__).parent / "data" / "nohsdis"
 FACTS: list[dict[str, Any]] = json.loads((NOHSDIS / "facts.json").read_text())
 FILES = sorted(p.name for p in NOHSDIS.glob("*print-nohsdis*"))
+NOT_TAKEN_RANGE_CHECKS = {("hotspot/jdk25/Shapes/print-nohsdis.txt", 39): 1}
+"""The range checks of the no-hsdis files whose trap is on the not-taken side of their branch, which facts.jsonl does
+not count: `Shapes::total`'s OSR loop, `cmpl %r10d, %r13d; jb <body>`, then the range_check trap (as id 40 of the
+hsdis file of JDK 25, where tests/test_facts.py counts them from the text)."""
 _ROW = re.compile(r"^\s*0x[0-9a-f]+: ((?:[0-9a-f]{2,4} ?)+(?:\| (?:[0-9a-f]{2,4} ?)+)*)$")
 
 
@@ -58,12 +62,15 @@ def test_facts_of_every_c2_method(fact_file: str) -> None:
         assert got["instructions"] == fact["instructions"]
         assert got["uncommon_trap_calls"] == fact["uncommon_trap_calls"]
         assert got["trap_reasons"] == fact["trap_reasons"]
-        assert got["range_check_branches"] == fact["range_check_branches"]
+        # facts.jsonl counts the branches whose taken side traps; asmcfg also those whose not-taken side does
+        not_taken = NOT_TAKEN_RANGE_CHECKS.get((fact_file, fact["compile_id"]), 0)
+        assert got["range_check_branches"] == fact["range_check_branches"] + not_taken
         assert got["safepoint_polls"] == fact["safepoint_polls"]
         trap_blocks = [b for b, tags in result.tags.items() if "uncommon_trap" in tags]
         assert len(trap_blocks) == fact["uncommon_trap_calls"]
         range_edges = [edge for edge, kind in result.checks.items() if kind == "range_check"]
-        assert len(range_edges) == fact["range_check_branches"]
+        assert len([e for e in range_edges if e.kind is EdgeKind.TAKEN]) == fact["range_check_branches"]
+        assert len([e for e in range_edges if e.kind is EdgeKind.FALLTHROUGH]) == not_taken
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -63,12 +63,20 @@ def test_a_java_program_is_recorded_with_its_printed_c2_code_and_its_samples(
     pid = jvm["pid"]
     said = done.stderr.decode()
     assert f"Hottest compilations of pid {pid} (RecHot)" in said and f"open: asmcfg {folder} (the hottest" in said
+    replayed, home = jvm.pop("replay"), jvm.pop("java_home")
+    assert Path(home).resolve() == java.resolve().parent.parent
     assert jvm == {"pid": pid, "main": "RecHot", "log": f"jvmpid{pid}.xml", "complete": True, "salvaged": None,
-                   "printed": jvm["printed"]}
+                   "printed": jvm["printed"],
+                   "class_path": str(classes), "module_path": None, "command": "RecHot 1200 0"}
+    # the replay data of every printed C2 compilation, moved out of the working folder into one archive
+    assert replayed["archive"] == f"replay-pid{pid}.zip" and len(replayed["compile_ids"]) >= jvm["printed"]
+    assert sorted(p.name for p in folder.glob("replay*")) == [replayed["archive"]]
+    assert not list(tmp_path.glob("replay_pid*")) and record_json["working_folder"] == str(tmp_path)
     assert record_json["how_flags_were_passed"] == "command line and JAVA_TOOL_OPTIONS"
     assert record_json["printing"] == "c2" and record_json["exit_status"] == 0
     assert record_json["perf"]["used"] is True  # type: ignore[index]
-    assert (folder / "c2print.json").read_text() == '[ { match: "*.*", c2: { PrintAssembly: true } } ]\n'
+    assert (folder / "c2print.json").read_text() == \
+        '[ { match: "*.*", c2: { PrintAssembly: true, DumpReplay: true } } ]\n'
     listing = subprocess.run([sys.executable, "-m", "asmcfg", str(folder / f"jvmpid{pid}.xml"), "--list"],
                              capture_output=True, text=True, check=True).stdout
     c2_rows = [row.split() for row in listing.splitlines() if row.startswith("c2")]
@@ -115,8 +123,9 @@ def test_without_perf_the_code_is_recorded_alone(classes: Path, tmp_path: Path) 
     assert "-XX:CompileCommand=print,RecHot::mix" in record_json["jvm_flags"]  # type: ignore[operator]
     assert "DumpPerfMapAtExit" not in record_json["jvm_flags"]  # type: ignore[operator]
     assert done.stdout.endswith(b"done ok\n") and b"CompileCommand" not in done.stdout  # the JVM's echo is logged
-    assert sorted(p.name for p in folder.iterdir()) == [f"jvmpid{record_json['jvms'][0]['pid']}.xml",  # type: ignore[index]
-                                                       "record.json"]
+    pid = record_json["jvms"][0]["pid"]  # type: ignore[index]
+    assert "-XX:CompileCommand=DumpReplay,RecHot::mix" in record_json["jvm_flags"]  # type: ignore[operator]
+    assert sorted(p.name for p in folder.iterdir()) == [f"jvmpid{pid}.xml", "record.json", f"replay-pid{pid}.zip"]
 
 
 def test_all_code_prints_c1_compilations_too(classes: Path, tmp_path: Path) -> None:

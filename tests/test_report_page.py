@@ -151,7 +151,7 @@ def test_panes_resize_by_dragging_and_hide_and_show(browser: Any, tensor: Path) 
     page = open_offline(browser, tensor, W, H)
     graph = lambda: _box(page, "#graph-pane")["width"]  # noqa: E731
     start = graph()
-    assert start >= W / 2, "the graph gets at least half the window"
+    assert start >= 0.4 * W, "the graph gets at least 40% of the window beside a panel whose tables fit and a source"
     for splitter, dx in (("#split-side", -150), ("#split-source", 100)):
         bar = _box(page, splitter)
         page.mouse.move(bar["x"] + 3, bar["y"] + 200)

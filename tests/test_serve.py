@@ -105,8 +105,9 @@ def test_a_row_opens_its_report_whose_panel_works_and_back_keeps_the_filter(brow
 def test_a_toplist_entry_opens_its_compilation(browser: Any, shapes: Served) -> None:
     page = _open(browser, shapes.url)
     page.wait_for_selector("body[data-analysed]")
-    assert page.locator(".toplist").count() == 6
+    assert page.locator(".toplist").count() == 7
     assert page.inner_text("#top-largest li").startswith("Shapes::total")
+    assert page.inner_text("#top-findings li").startswith("check-in-loop Shapes::totalPerim@")
     most = page.locator("#top-most li").all_inner_texts()
     assert most[0].endswith("5 compilations") and most[0].startswith("Shapes::totalPerim")
     page.click("#top-largest li a")
@@ -148,7 +149,8 @@ def test_measured_heat_fills_its_column_and_ranks_the_hottest(browser: Any, tmp_
     try:
         page = _open(browser, served.url)
         page.wait_for_selector("body[data-analysed]")
-        assert page.locator('#index tr[data-compile-id="524"] td').nth(13).inner_text() == "95.72%"
+        heat = page.locator("#index th").all_inner_texts().index("heat")
+        assert page.locator('#index tr[data-compile-id="524"] td').nth(heat).inner_text() == "95.72%"
         shares = page.locator("#top-hottest li .value").all_inner_texts()
         assert shares == ["95.72%", "94.57%", "93.72%"], "as --list's share column"
         assert "tensorSum4" in page.locator("#top-hottest li a").first.inner_text()

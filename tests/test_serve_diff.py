@@ -16,6 +16,8 @@ from corpus import DATA, run_cli
 from pages import CHROMIUM, NO_CHROMIUM, launch
 from served import Served
 
+from asmcfg import describe
+
 HSDIS = DATA / "hsdis"
 TENSOR = tuple(HSDIS / f"jdk{jdk}-Tensor4D-printassembly-full.txt.gz" for jdk in (17, 25))
 W, H = 1400, 900
@@ -74,14 +76,15 @@ def test_the_index_lists_the_pairs_the_whole_log_diff_lists_in_its_order(browser
     page = _open(browser, tensor.url)
     rows = _rows(page)
     pairs = [r for r in rows if r[0] == "pair"]
-    expected = [[str(p["rank"]), p["method"], p["compiler"], _osr(p["osr_bci"]), str(p["old_compile_id"]),
-                 str(p["new_compile_id"])] for p in whole["pairs"]]
+    expected = [[str(p["rank"]), describe.short_name(p["method"]), p["compiler"], _osr(p["osr_bci"]),
+                 str(p["old_compile_id"]), str(p["new_compile_id"])] for p in whole["pairs"]]
     assert [r[1:7] for r in pairs] == expected, "every pair, ranked as `asmcfg diff OLD NEW` ranks them"
     assert len(pairs) == 9 and pairs[0][2] == "Tensor4D::sum4" and pairs[0][4] == "40"
     assert all(r[7] == r[5] and r[8] == r[6] == r[9] for r in pairs), "data-old-id, data-new-id, data-compile-id"
     only = {(r[0], r[2], r[3], r[7] or r[8]) for r in rows if r[0] != "pair"}
-    assert only == {("old", m["method"], m["compiler"], str(m["compile_id"])) for m in whole["only_old"]} | {
-        ("new", m["method"], m["compiler"], str(m["compile_id"])) for m in whole["only_new"]}
+    short = describe.short_name
+    assert only == {("old", short(m["method"]), m["compiler"], str(m["compile_id"])) for m in whole["only_old"]} | {
+        ("new", short(m["method"]), m["compiler"], str(m["compile_id"])) for m in whole["only_new"]}
     assert len(only) == 5 and ("old", "Tensor4D::sum4", "c1", "7") in only
     sum4 = page.locator('#index tr[data-kind="pair"][data-old-id="10"] td')
     assert sum4.nth(1).inner_text() == "Tensor4D::sum4"

@@ -1,11 +1,15 @@
-"""Range checks and null checks: branches whose taken path reaches a range_check/null_check trap."""
+"""Range checks and null checks: branches whose taken path reaches a range_check/null_check trap.
+
+A range check is an unsigned compare and branch of either polarity: `cmp; jae <trap>`, or, as C2 lays out some
+loops (OSR loops among them), `cmp; jb <loop body>` with the trap on the not-taken side, right after the branch.
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from asmcfg.analyses.context import Context, add_tags
-from asmcfg.model import Analysis, Check, EdgeKind, Flow, Tag
+from asmcfg.model import Analysis, Check, Edge, EdgeKind, Flow, Tag
 
 _MAX_HOPS = 32
 _CHECKS = {check.value: check for check in Check}
@@ -18,7 +22,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     tags: dict[int, set[Tag]] = {}
     for edges in ctx.successors.values():
         for edge in edges:
-            reason, path = _check_of(ctx, result, edge.kind, edge.site, edge.dst)
+            reason, path = _check_of(ctx, result, edge)
             if reason is None:
                 continue
             checks[edge] = reason
@@ -27,13 +31,14 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     return add_tags(replace(result, checks=checks), tags)
 
 
-def _check_of(
-    ctx: Context, result: Analysis, kind: EdgeKind, site: int, dst: int | str
-) -> tuple[Check | None, list[int]]:
+def _check_of(ctx: Context, result: Analysis, edge: Edge) -> tuple[Check | None, list[int]]:
+    kind, site, dst = edge.kind, edge.site, edge.dst
     if not isinstance(dst, int):
         return None, []
     if kind is EdgeKind.EXCEPTION:
         return Check.NULL, [dst]
+    if kind is EdgeKind.FALLTHROUGH:
+        return _fallthrough_check(ctx, result, edge.src, site, dst)
     if kind is not EdgeKind.TAKEN:
         return None, []
     path = failure_path(ctx, result, dst)
@@ -42,10 +47,29 @@ def _check_of(
     reason = _CHECKS.get(result.traps[path[-1]].reason)
     if reason is None:
         return None, []
-    mnemonic = ctx.table.base_mnemonic(ctx.cfg.method.instructions[site].mnemonic)
-    if reason is Check.RANGE and mnemonic not in ctx.table.unsigned_conditional:
+    if reason is Check.RANGE and not _unsigned(ctx, site):
         return None, []
     return reason, path
+
+
+def _fallthrough_check(
+    ctx: Context, result: Analysis, src: int, site: int, dst: int
+) -> tuple[Check | None, list[int]]:
+    """A range check whose trap is on the not-taken side of an unsigned branch whose taken side is no failure
+    path (`cmp; jb <body>`, then the trap)."""
+    if ctx.layout.flows[site] is not Flow.COND or not _unsigned(ctx, site):
+        return None, []
+    path = failure_path(ctx, result, dst)
+    if not path or _CHECKS.get(result.traps[path[-1]].reason) is not Check.RANGE:
+        return None, []
+    taken = [e.dst for e in ctx.successors.get(src, ()) if e.kind is EdgeKind.TAKEN]
+    if any(isinstance(other, int) and failure_path(ctx, result, other) for other in taken):
+        return None, []
+    return Check.RANGE, path
+
+
+def _unsigned(ctx: Context, site: int) -> bool:
+    return ctx.table.base_mnemonic(ctx.cfg.method.instructions[site].mnemonic) in ctx.table.unsigned_conditional
 
 
 def failure_path(ctx: Context, result: Analysis, start: int) -> list[int]:

@@ -33,7 +33,8 @@ Examples:
 SECTIONS = (
     ("What to read", ("input_format", "syntax", "strict")),
     ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "top", "list_")),
-    ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "quiet")),
+    ("The run over time", ("timeline", "bucket", "from_ms", "to_ms")),
+    ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "findings", "quiet")),
     ("Heat and logs", ("profile", "pid", "skid", "log", "paths", "jdk")),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
     ("Other", ("debug", "version", "help")),
@@ -45,10 +46,11 @@ USAGE_FORMS = """Usage: {name} [OPTIONS] [FILE]
        asmcfg diff [OPTIONS] OLD [NEW]    compare two compilations
        asmcfg serve [OPTIONS] FILE [NEW]  explore a log, or two logs' diff
        asmcfg record [OPTIONS] -- COMMAND  record a Java program's code
+       asmcfg whatif [OPTIONS] DIR -- OPTS  replay a compilation changed
 """
 
 
-HELP_TOPICS = ("diff", "serve", "record")
+HELP_TOPICS = ("diff", "serve", "record", "whatif")
 """What `asmcfg help TOPIC` explains besides the main command."""
 
 
@@ -82,6 +84,10 @@ class _WithDiff(Grouped):
             from asmcfg.cli.record import record_command
 
             return record_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} record", **extra)
+        if words[:1] == ["whatif"]:
+            from asmcfg.cli.whatif import whatif_command
+
+            return whatif_command.main(words[1:], prog_name=f"{prog_name or 'asmcfg'} whatif", **extra)
         return super().main(words, prog_name, **extra)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -102,6 +108,9 @@ class _WithDiff(Grouped):
               help="Write the JSON model (schema 1) to FILE or stdout; with --list, the table's rows.")
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
+@click.option("--findings", is_flag=True,
+              help="What costs the most and why: the selected compilations' findings ranked by measured heat, on "
+                   "stdout (with --json FILE, as JSON; with --jsonl, in each record).")
 @click.option("--svg", metavar="FILE|-", help="Render the graph to SVG in FILE or on stdout.")
 @click.option("--html", "html_", metavar="FILE|-|DIR",
               help="Write the interactive report: one offline HTML page (with --all and a folder: an index and a page "
@@ -162,6 +171,15 @@ class _WithDiff(Grouped):
     metavar="N",
     help="How many measured hot paths to rank (with a profile).",
 )
+@click.option("--timeline", is_flag=True,
+              help="Print the run over time on stderr and exit (--json writes it, --html draws it as a page): "
+                   "samples per bucket, compilations, deoptimizations, the warm-up point; with --method, that "
+                   "method's story.")
+@click.option("--bucket", type=click.IntRange(1), metavar="MS", help="With --timeline: bucket length in ms.")
+@click.option("--from", "from_ms", type=click.FloatRange(0), metavar="MS",
+              help="Count only the samples from MS ms after the JVM's start (a record folder).")
+@click.option("--to", "to_ms", type=click.FloatRange(0), metavar="MS",
+              help="Count only the samples before MS ms after the JVM's start (a record folder).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(__version__)
@@ -176,6 +194,7 @@ def main(
     json_: str | None,
     jsonl: str | None,
     facts: bool,
+    findings: bool,
     svg: str | None,
     html_: str | None,
     source_path: tuple[str, ...],
@@ -192,6 +211,10 @@ def main(
     skid: str,
     log: str | None,
     paths: int,
+    timeline: bool,
+    bucket: int | None,
+    from_ms: float | None,
+    to_ms: float | None,
     quiet: bool,
     debug: bool,
 ) -> None:
@@ -201,6 +224,10 @@ def main(
         raise click.UsageError("--svg renders one method: choose it with --method or --compile-id instead of --all")
     if facts and jsonl is None:
         raise click.UsageError("--facts shapes the --jsonl records: give --jsonl FILE too")
+    if findings and (svg or html_ or dot or list_ or timeline):
+        raise click.UsageError("--findings writes the ranked findings (on stdout, or --json FILE): drop "
+                               + ("--svg" if svg else "--html" if html_ else "--dot" if dot else
+                                  "--list" if list_ else "--timeline"))
     if pid is not None and not os.path.isdir(input):
         raise click.UsageError("--pid chooses among the JVMs of a folder `asmcfg record` wrote: give the folder")
     from asmcfg.run import (  # loaded once the flags are read: --help and usage errors need none of it
@@ -219,6 +246,7 @@ def main(
         json=json_,
         jsonl=jsonl,
         facts=facts,
+        findings=findings,
         svg=svg,
         html=html_,
         source_path=source_path,
@@ -237,6 +265,9 @@ def main(
         pid=pid,
         skid=skid == "previous",
         top=top,
+        timeline=timeline,
+        bucket=bucket,
+        window=(from_ms, to_ms),
     )
     context = click.get_current_context()
     typed = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -245,6 +276,12 @@ def main(
     problem = flags.unused(options, given) or outputs.run_problem(options)
     if problem is not None:
         raise click.UsageError(problem)
+    if from_ms is not None and to_ms is not None and to_ms <= from_ms:
+        raise click.UsageError(f"--to {to_ms:g} must come after --from {from_ms:g}")
+    if flags.mode(options) is flags.Mode.TIMELINE:
+        from asmcfg.run import timeline as timeline_run
+
+        sys.exit(guarded(lambda: timeline_run.run(options), input, debug))
     if flags.mode(options) is flags.Mode.EXPORT:
         from asmcfg.serve import export
 

@@ -24,7 +24,7 @@ Examples:
   asmcfg record --method 'com.acme.Parser::*' -- mvn -q test"""
 RECORD_SECTIONS = (
     ("Where", ("output",)),
-    ("What to print", ("pattern", "all_code")),
+    ("What to print", ("pattern", "all_code", "replay")),
     ("Heat", ("perf", "event", "frequency")),
     ("Other", ("debug", "help")),
 )
@@ -53,6 +53,9 @@ class _RecordCommand(Grouped):
 @click.option("--method", "pattern", metavar="PATTERN",
               help="Print only this method's compilations (-XX:CompileCommand=print,PATTERN: Class::method, globs).")
 @click.option("--all-code", is_flag=True, help="Print every compilation, C1's too (-XX:+PrintAssembly).")
+@click.option("--replay", metavar="PATTERN|none", default="*.*",
+              help="Keep the replay data of these methods' printed compilations for `asmcfg whatif` (Class::method "
+                   "globs; default: every one; none: no replay data).")
 @click.option("--perf/--no-perf", default=None,
               help="Record samples with Linux perf (default: when perf is on PATH and may record).")
 @click.option("--event", default=DEFAULT_EVENT, show_default=True, metavar="EVENT",
@@ -61,7 +64,7 @@ class _RecordCommand(Grouped):
               metavar="HZ", help="perf's samples per second.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 def record_command(command: tuple[str, ...], output: str | None, pattern: str | None, all_code: bool,
-                   perf: bool | None, event: str, frequency: int, debug: bool) -> None:
+                   replay: str, perf: bool | None, event: str, frequency: int, debug: bool) -> None:
     """Run a Java program and record its JIT-compiled code (and where it spent its time) into a folder."""
     from asmcfg.model.words import Printing
     from asmcfg.record.capture import Asked
@@ -71,6 +74,13 @@ def record_command(command: tuple[str, ...], output: str | None, pattern: str | 
         raise click.UsageError("--method prints one pattern, --all-code everything: give one of them")
     if pattern is not None and not pattern.strip():
         raise click.UsageError("--method needs a pattern such as Class::method")
-    asked = Asked(Printing.METHOD, pattern) if pattern else Asked(Printing.ALL if all_code else Printing.C2)
+    from asmcfg.record.capture import REPLAY_PATTERN
+
+    if replay != "none" and not REPLAY_PATTERN.fullmatch(replay):
+        raise click.BadParameter("a pattern such as Class::method (letters, digits, _ $ * / . : < >), or none",
+                                 param_hint="--replay")
+    replayed = None if replay == "none" else replay
+    printing = Printing.METHOD if pattern else Printing.ALL if all_code else Printing.C2
+    asked = Asked(printing, pattern, replayed)
     options = RecordOptions(list(command), output, asked, perf, event, frequency)
     sys.exit(guarded(lambda: record(options), command[0], debug))

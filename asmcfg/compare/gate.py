@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from asmcfg.compare import where
 from asmcfg.compare.items import CallItem, TrapItem
-from asmcfg.compare.match import Diff, check_keys, pair
+from asmcfg.compare.match import Diff, check_keys
+from asmcfg.compare.pairing import pair
 
 CONDITIONS = ("new-trap", "check-in-loop", "lost-vector", "not-inlined", "grew:PCT")
 """The conditions `--fail-on` accepts."""

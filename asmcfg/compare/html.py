@@ -8,6 +8,7 @@ page inherits the outer page's Content-Security-Policy, which so names both scri
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import io
 import re
@@ -32,7 +33,8 @@ def script_hashes() -> str:
 
 
 def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
-    """Write the side-by-side page of `result` to `out`."""
+    """Write the side-by-side page of `result` to `out`: the two sides' heat on the run's scale, one for both."""
+    options = dataclasses.replace(options, run_heat=True)
     frames = {}
     for name, side in (("old", result.old), ("new", result.new)):
         page = io.StringIO()
@@ -43,6 +45,11 @@ def write_diff_html(result: Diff, out: TextIO, options: PageOptions) -> None:
     script = _asset("diff.js")
     legend = " ".join(f'<span class="key" style="border-color:{describe.DIFF_COLOURS[s]};'
                       f'background:{describe.DIFF_FILLS[s]}">{s}</span>' for s in ("added", "removed", "changed"))
+    if result.old.result.block_heat or result.new.result.block_heat:
+        steps = ", ".join(describe.run_heat_colour(s) for s in describe.RUN_HEAT_STEPS)
+        legend += (f' <span class="key" title="{html.escape(describe.RUN_HEAT_LEGEND)}" style="border-color:#999;'
+                   f'background:linear-gradient(to right, {steps})">heat: share of the run, red at '
+                   f'{describe.RUN_HEAT_TOP:g}%</span>')
     parts = {
         "TITLE": html.escape(f"asmcfg diff: {titles['old']} -> {titles['new']}"),
         "OLD_TITLE": html.escape(titles["old"]), "NEW_TITLE": html.escape(titles["new"]),

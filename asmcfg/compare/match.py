@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from asmcfg.compare import encodings
 from asmcfg.compare.blocks import pair_blocks
 from asmcfg.compare.facts import Inlined, Scope
 from asmcfg.compare.items import CallItem, CheckItem, LoopItem, PollItem, Side, TrapItem
+from asmcfg.compare.pairing import pair, pair_apart
 
-T = TypeVar("T")
 Item = TrapItem | CheckItem | CallItem | PollItem | Inlined
 """Anything a change can name."""
 _PLACE = "place"
@@ -104,33 +103,11 @@ def methods(scope: Scope) -> tuple[str, ...]:
     return tuple(m for m, _ in scope)
 
 
-def pair(
-    old: Sequence[T], new: Sequence[T], keys: Sequence[Callable[[T], Hashable]]
-) -> tuple[list[tuple[T, T]], list[T], list[T]]:
-    """Pair items by each key in turn (first come, first paired); returns pairs, unpaired old, unpaired new."""
-    pairs: list[tuple[T, T]] = []
-    left_old, left_new = list(old), list(new)
-    for key in keys:
-        buckets: dict[Hashable, list[T]] = {}
-        for item in left_new:
-            buckets.setdefault(key(item), []).append(item)
-        still: list[T] = []
-        for item in left_old:
-            bucket = buckets.get(key(item))
-            if bucket:
-                pairs.append((item, bucket.pop(0)))
-            else:
-                still.append(item)
-        paired = {id(n) for _, n in pairs}
-        left_old, left_new = still, [n for n in left_new if id(n) not in paired]
-    return pairs, left_old, left_new
-
-
 def diff(old: Side, new: Side) -> Diff:
     """Match everything the two sides hold."""
     loops = match_loops(old.loops, new.loops)
     matched: list[Matched] = []
-    changes = [*_traps(old, new, matched), *_checks(old, new, matched), *_calls(old, new, matched),
+    changes = [*_traps(old, new, matched), *_checks(old, new, loops, matched), *_calls(old, new, matched),
                *_polls(old, new, matched)]
     return Diff(old, new, loops, tuple(changes), pair_blocks(old, new, loops), tuple(matched))
 
@@ -240,12 +217,21 @@ def check_keys() -> list[Callable[[CheckItem], Hashable]]:
     return [lambda c: (c.kind, c.bytecode, c.scope), lambda c: (c.kind, c.bytecode, methods(c.scope))]
 
 
-def _checks(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
+def _checks(old: Side, new: Side, loops: Sequence[LoopPair], matched: list[Matched]) -> list[Change]:
+    """Checks paired in the loops paired (a post-loop's check with the other post-loop's), then in or out of any
+    loop, then anywhere; what stays unpaired was added or removed, or entered or left a loop."""
+    counterpart = {p.old.header: p.new.header for p in loops if p.old is not None and p.new is not None}
+    through = [
+        (lambda c: (c.kind, c.bytecode, c.scope, counterpart.get(c.loop, -1) if c.loop is not None else None),
+         lambda c: (c.kind, c.bytecode, c.scope, c.loop)),
+        (lambda c: (c.kind, c.bytecode, methods(c.scope), counterpart.get(c.loop, -1) if c.loop is not None else None),
+         lambda c: (c.kind, c.bytecode, methods(c.scope), c.loop)),
+    ]
     inside = [
         lambda c: (c.kind, c.bytecode, c.scope, c.loop is None),
         lambda c: (c.kind, c.bytecode, methods(c.scope), c.loop is None),
     ]
-    pairs, gone, came = pair(old.checks, new.checks, [*inside, *check_keys()])
+    pairs, gone, came = pair_apart(old.checks, new.checks, [*through, *[(k, k) for k in [*inside, *check_keys()]]])
     matched += [Matched("check", o, n) for o, n in pairs]
     changes = []
     for o, n in pairs:

@@ -13,7 +13,8 @@ from typing import Any
 
 from asmcfg.compare import gate, report
 from asmcfg.compare.gate import Failure
-from asmcfg.compare.match import Diff, check_keys, pair
+from asmcfg.compare.match import Diff, check_keys
+from asmcfg.compare.pairing import pair
 from asmcfg.model import Compiler
 
 WHOLE_SCHEMA = 4

@@ -9,6 +9,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
+from asmcfg import describe
 from asmcfg.compare.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
 from asmcfg.render import literal
 from asmcfg.render.listing import MAIN_CODE
@@ -104,6 +105,7 @@ def write_index(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names:
     out.write("".join(f"<th>{esc(c)}</th>" for c in columns(rows)) + "</tr></thead><tbody>\n")
     for n, row in enumerate(rank(rows), 1):
         cells = [esc(c) for c in pair_cells(row, heat)]
+        cells[0] = _name(row.key.method)
         if row.page is not None:
             cells[0] = f"<a href=\"{html.escape(row.page, quote=True)}\">{cells[0]}</a>"
         state = "changed" if row.headline.changed else "same"
@@ -115,10 +117,20 @@ def write_index(rows: list[PairRow], only: tuple[list[Lone], list[Lone]], names:
         out.write(f"<h2>Only in {esc(name)}</h2>\n<table class=\"only\" id=\"only-{which}\"><thead><tr>"
                   + "".join(f"<th>{esc(c)}</th>" for c in lone_columns(measured)) + "</tr></thead><tbody>\n")
         for method in rank_lone(lone):
-            out.write("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in lone_cells(method, measured))
+            cells = [esc(c) for c in lone_cells(method, measured)]
+            cells[0] = _name(method.key.method)
+            out.write("<tr>" + "".join(f"<td>{c}</td>" for c in cells)
                       + "</tr>\n")
         out.write("</tbody></table>\n")
     out.write("</body></html>\n")
+
+
+def _name(method: str) -> str:
+    """A method's cell: its short name (`describe.short_name`), the whole name in its tooltip."""
+    short = describe.short_name(method)
+    if short == method:
+        return _text(method)
+    return f'<span title="{_text(method)}">{_text(short)}</span>'
 
 
 def _text(value: str) -> str:

@@ -6,6 +6,8 @@ here too.
 
 from __future__ import annotations
 
+import math
+
 from asmcfg.describe.diff import (  # re-exported: callers read every label from `describe`
     CHANGE_LABELS as CHANGE_LABELS,
     DIFF_COLOURS as DIFF_COLOURS,
@@ -28,6 +30,10 @@ from asmcfg.describe.meaning import (  # re-exported: callers read every label f
     loop_text as loop_text,
     type_check_text as type_check_text,
     vector_text as vector_text,
+)
+from asmcfg.describe.names import (  # re-exported: callers read every label from `describe`
+    SHORT_NAME as SHORT_NAME,
+    short_name as short_name,
 )
 from asmcfg.describe.profile import (  # re-exported: callers read every label from `describe`
     EVEX_ADVICE as EVEX_ADVICE,
@@ -164,6 +170,20 @@ LOOP_COLOUR = "#7f9fcf"
 LOOP_FILLS = ("#f4f8ff", "#e8f0fd", "#dce8fb", "#d0e0f9")
 """Fill of a loop's cluster by nesting depth (1 first); deeper loops are darker."""
 HEAT_LEGEND = "heat: white (no samples) to red (the hottest block)"
+FLAG_LABELS = {
+    "%": "OSR: compiled for on-stack replacement, entered at a loop's bytecode",
+    "s": "synchronized method",
+    "!": "the method has exception handlers",
+    "b": "blocking: the thread that asked waited for this compilation",
+    "n": "native method (a wrapper HotSpot generates)",
+}
+"""The attribute characters HotSpot prints after a compile id (and a title shows in brackets, `[!]`)."""
+RUN_HEAT_TOP = 20.0
+"""The share of the run's samples (percent) whose block the run scale fills full red (`run_heat_colour`)."""
+RUN_HEAT_LEGEND = (f"heat: the block's share of the run's samples, the same scale on both sides and in every pair: "
+                   f"white (no samples) to red ({RUN_HEAT_TOP:g}% or more)")
+RUN_HEAT_STEPS = (0.0, 1.0, 5.0, 10.0, RUN_HEAT_TOP)
+"""The shares the run scale's legend shows."""
 HOT_PATH_LABEL = "hot path (bold red border and edges)"
 FOLD_LABEL = "folded chain of cold blocks (F…; click to expand in the page, --no-fold to draw)"
 CHECK_LABEL = "check edge to a failure path (orange)"
@@ -219,6 +239,12 @@ def heat_colour(share: float, hottest: float) -> str:
     ratio = 0.0 if hottest <= 0 else max(0.0, min(1.0, share / hottest))
     green_blue = int(255 - ratio * 200)
     return f"#ff{green_blue:02x}{green_blue:02x}"
+
+
+def run_heat_colour(share: float) -> str:
+    """A fill on the white-to-red scale of `heat_colour` for a block holding `share` percent of the run's samples,
+    the same for every method: the square root of its share of RUN_HEAT_TOP (0.61% a pale pink, 19% near red)."""
+    return heat_colour(math.sqrt(max(0.0, min(share, RUN_HEAT_TOP)) / RUN_HEAT_TOP), 1.0)
 
 
 def address(value: int | None) -> str | None:

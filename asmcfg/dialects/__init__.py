@@ -8,14 +8,15 @@ import below."""
 from __future__ import annotations
 
 from asmcfg.dialects.base import Reader, ReadOptions
-from asmcfg.dialects.dialect import BY_NAME, SAMPLE_LINES, Choice, Dialect, choose, indexer, open_reader, registry
+from asmcfg.dialects.dialect import BY_NAME, Choice, Dialect, choose, indexer, open_reader, registry
 from asmcfg.dialects.hsdis import Hsdis
 from asmcfg.dialects.logcompilation import LogCompilation
 from asmcfg.dialects.machcode import Machcode
 from asmcfg.dialects.perfasm import Perfasm
+from asmcfg.hotspot.printcompilation import SAMPLE_LINES, sample_of
 
 __all__ = ["BY_NAME", "DIALECTS", "REGISTRY", "SAMPLE_LINES", "Choice", "Dialect", "Hsdis", "LogCompilation",
-           "Machcode", "Perfasm", "ReadOptions", "Reader", "choose", "indexer", "open_reader"]
+           "Machcode", "Perfasm", "ReadOptions", "Reader", "choose", "indexer", "open_reader", "sample_of"]
 
 REGISTRY: tuple[Dialect, ...] = registry()
 """Every dialect, in the order they are tried when two score the same."""

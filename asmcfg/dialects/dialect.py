@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from asmcfg.dialects.base import Chunk, Counts, Cut, Index, IndexRecord, Reader, ReadOptions, Scan
 from asmcfg.errors import InputError
+from asmcfg.hotspot.printcompilation import SAMPLE_LINES, Sample, printing_compilations
 from asmcfg.model import DialectName
 
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from asmcfg.model import Method
     from asmcfg.sources.lines import Line, Meter
 
-SAMPLE_LINES = 400
-"""Lines at the start of the input its dialect is sniffed from."""
 BY_NAME: dict[DialectName, Dialect] = {}
 """Every dialect by its name, entered when its class is defined."""
 Numbered = tuple[IndexRecord, "int | None"]
@@ -41,6 +40,8 @@ class Dialect(ABC):
     """Its name on the command line (`--input-format`) and in the JSON (`dialect`)."""
     signs: ClassVar[tuple[str, ...]] = ()
     """Text without which its sniff scores 0, so its reader is not even imported; empty: always tried."""
+    trap_records: ClassVar[bool] = False
+    """Whether its input carries the run's uncommon-trap records (which traps fired) as `--log` gives them."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -155,10 +156,19 @@ def indexer(sample: list[str], forced: DialectName | None = None) -> Index:
 def open_reader(
     lines: Iterable[Line], source: str, forced: DialectName | None = None, options: ReadOptions | None = None
 ) -> tuple[Dialect, Reader, Iterator[Line]]:
-    """Sniff the first lines, build the matching reader, and give back the whole line stream."""
+    """Sniff the first lines (past a run's PrintCompilation lines, `hotspot.printcompilation`), build the matching
+    reader, and give back the whole line stream."""
     iterator = iter(lines)
     head = list(itertools.islice(iterator, SAMPLE_LINES))
     if not head:
         raise InputError("input is empty: no HotSpot output to read (see asmcfg --help)", source)
-    dialect = BY_NAME[choose([line.text for line in head], forced).name]
+    sample = [line.text for line in head]
+    if printing_compilations(sample):
+        past = Sample(sample)
+        for line in iterator if not past.whole() else ():
+            head.append(line)
+            if past.add(line.text):
+                break
+        sample = past.lines
+    dialect = BY_NAME[choose(sample, forced).name]
     return dialect, dialect.reader(source, options), itertools.chain(head, iterator)

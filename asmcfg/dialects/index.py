@@ -14,10 +14,11 @@ from itertools import starmap
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from asmcfg.dialects.base import Buffer, IndexRecord, Scan, Search, Window
-from asmcfg.dialects.dialect import SAMPLE_LINES, indexer
+from asmcfg.dialects.dialect import indexer
 from asmcfg.dialects.header import header_fields, section_bounds
 from asmcfg.dialects.scan import Serial, Split
 from asmcfg.errors import InputError
+from asmcfg.hotspot.printcompilation import sample_of
 from asmcfg.model import Compiler, DialectName
 from asmcfg.processes.start import forkable
 from asmcfg.sources.lines import Meter
@@ -144,7 +145,7 @@ def index_stream(stream: Stream, source: str = "", forced: DialectName | None = 
 
 def _indexed(head: bytes, scan: Scan, forced: DialectName | None) -> Iterator[IndexRecord]:
     """The compilations `scan` finds with the indexer of the dialect the input's `head` is written in."""
-    sample = [text.rstrip("\r") for text in head.decode("utf-8", "replace").split("\n")[:SAMPLE_LINES]]
+    sample = sample_of(text.rstrip("\r") for text in head.decode("utf-8", "replace").split("\n"))
     yield from indexer(sample, forced)(scan)
 
 

@@ -60,10 +60,17 @@ class LogInline:
     """The call's inlining chain as (method, bci), innermost first: (`caller`, `bci`), then the method `caller` was
     inlined into and the bci of that call, out to the compiled method. It tells apart the decisions at one method
     and bci inlined at several places (a recursive method inlined into itself)."""
+    count: int | None = None
+    """The `<call>`'s `count`: how often the profile saw the call site run, when the log says."""
+    callee_bytes: int | None = None
+    """The callee's bytecode size (its `<method bytes=…>`), when the log says."""
+    receivers: tuple[tuple[str, int], ...] = ()
+    """The receiver types the profile recorded at the call site with their counts (`receiver`, `receiver2`)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The decision's fields but its compile id, as the JSON model writes them."""
         return {"caller": self.caller, "bci": self.bci, "callee": self.callee, "inlined": self.inlined,
                 "reason": self.reason, "line": self.line,
                 "chain": [{"method": method, "bci": bci} for method, bci in self.chain]}
+
 

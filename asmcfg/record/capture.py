@@ -15,13 +15,15 @@ DIRECTIVES = "c2print.json"
 """The compiler directives file written into the folder for the default printing."""
 DIRECTIVES_TEXT = '[ { match: "*.*", c2: { PrintAssembly: true } } ]\n'
 """Print every C2 compilation, none of C1's."""
-JVMCI_DIRECTIVES_TEXT = (
-    '[ { match: ["jdk/graal/*.*", "org/graalvm/*.*", "jdk/vm/ci/*.*", "jdk/internal/vm/compiler/*.*"], '
-    "c1: { PrintAssembly: false } },\n"
-    '  { match: "*.*", c1: { PrintAssembly: true }, c2: { PrintAssembly: true } } ]\n'
-)
-"""With a JVMCI compiler as the JIT: HotSpot gives its compilations the directives' `c1:` block, so C1's are
-printed with them; the compiler's own classes (jargraal's, compiled by C1) are left out."""
+REPLAY_ALL = "*.*"
+"""`--replay`'s default: keep the replay data of every compilation printed."""
+REPLAY_PATTERN = re.compile(r"[A-Za-z0-9_$*/.:<>]+")
+"""What a `--replay` pattern may hold (HotSpot's Class::method globs): nothing a directives file or
+JAVA_TOOL_OPTIONS would have to quote."""
+JVMCI_OWN = ('[ { match: ["jdk/graal/*.*", "org/graalvm/*.*", "jdk/vm/ci/*.*", "jdk/internal/vm/compiler/*.*"], '
+             "c1: { PrintAssembly: false } },\n  ")
+"""With a JVMCI compiler as the JIT, the first directive: the compiler's own classes (jargraal's, compiled by C1)
+are not printed. HotSpot gives a JVMCI compilation the directives' `c1:` block, so the others print C1's too."""
 JVMCI_JIT = ("-XX:+UseJVMCICompiler", "-XX:+UseGraalJIT")
 """The flags that make a JVMCI compiler (Graal) the JIT; their `-XX:-` forms undo them."""
 JVMCI_NOTE = ("a JVMCI compiler is the JIT: its compilations are printed, and C1's with them (HotSpot gives both "
@@ -52,6 +54,8 @@ class Asked:
     """Every C2 compilation, one method pattern, or all code."""
     pattern: str | None = None
     """The `--method` pattern (with `Printing.METHOD`)."""
+    replay: str | None = REPLAY_ALL
+    """The methods whose compilations' replay data HotSpot dumps (`DumpReplay`), or None for none."""
 
     def describe(self) -> str:
         """`c2`, `method PATTERN` or `all`: record.json's `printing`."""
@@ -95,6 +99,9 @@ def jvm_flags(folder: Path, asked: Asked, perf_map: bool) -> list[str]:
         flags.append(f"-XX:CompileCommand=print,{asked.pattern}")
     else:
         flags.append("-XX:+PrintAssembly")
+    if asked.replay is not None and asked.printing is not Printing.C2:  # C2 printing: in the directives file
+        replayed = asked.pattern if asked.printing is Printing.METHOD and asked.replay == REPLAY_ALL else asked.replay
+        flags.append(f"-XX:CompileCommand=DumpReplay,{replayed}")
     return flags
 
 
@@ -112,9 +119,20 @@ def uses_jvmci(argv: list[str], env: dict[str, str]) -> bool:
     return chosen
 
 
-def directives_text(jvmci: bool) -> str:
-    """The directives file's text: C2's compilations, or a JVMCI compiler's too."""
-    return JVMCI_DIRECTIVES_TEXT if jvmci else DIRECTIVES_TEXT
+def directives_text(asked: Asked, jvmci: bool = False) -> str:
+    """The directives file of the default printing: every C2 compilation printed, and the replay data of those
+    `--replay` names dumped (`DumpReplay`: the first directive that matches a method is the one applied); with a
+    JVMCI compiler as the JIT (`jvmci`), its compilations printed too, through the `c1:` block."""
+    if asked.replay is None:
+        text = DIRECTIVES_TEXT
+    elif asked.replay == REPLAY_ALL:
+        text = '[ { match: "*.*", c2: { PrintAssembly: true, DumpReplay: true } } ]\n'
+    else:
+        text = (f'[ {{ match: "{asked.replay}", c2: {{ PrintAssembly: true, DumpReplay: true }} }},\n'
+                '  { match: "*.*", c2: { PrintAssembly: true } } ]\n')
+    if not jvmci:
+        return text
+    return JVMCI_OWN + text.removeprefix("[ ").replace("c2: {", "c1: { PrintAssembly: true }, c2: {")
 
 
 def runs_java(argv: list[str]) -> bool:

@@ -17,6 +17,10 @@ _PRINTED_END = b"</print_nmethod>"
 _STAMP = re.compile(rb"stamp='(\d+(?:\.\d+)?)'")
 _RELEASE = re.compile(rb"<release>\s*([^<\s]+)\s*</release>")
 _COMMAND = re.compile(rb"<command>([^<]*)</command>")
+_PROPERTIES = re.compile(rb"<properties>([^<]*)</properties>")
+_KEPT_PROPERTIES = {"java.home": "java_home", "java.class.path": "class_path", "jdk.module.path": "module_path"}
+"""The properties of a log's head that record.json keeps (what a replay of its compilations needs), by their
+field's name."""
 _JDK8_VM = re.compile(r"1\.8\.|25\.\d+-b\d+")
 """JDK 8's releases: `1.8.0_392` (the JDK) or `25.392-b08` (its VM's own numbering, which a log names)."""
 _CHUNK = 8 << 20
@@ -43,6 +47,9 @@ class JvmLog:
     """The last stamp in the log: about how long the JVM ran, in seconds."""
     main: str | None = None
     """The JVM's main class or jar (the first word of its command), when the log names it."""
+    launched: dict[str, str | None] | None = None
+    """`java_home`, `class_path`, `module_path` and `command` (main class or jar and arguments) from the log's
+    head, each None when the log names none."""
 
     @property
     def jdk8(self) -> bool:
@@ -82,7 +89,7 @@ def read(path: Path, pid: int) -> JvmLog:
     stamps = _STAMP.findall(tail)
     return JvmLog(pid, path.name, tail.rstrip().endswith(_CLOSE), opened, opened > closed,
                   release.group(1).decode("ascii", "replace") if release else None,
-                  float(stamps[-1]) if stamps else None, main_of(head))
+                  float(stamps[-1]) if stamps else None, main_of(head), launched_of(head))
 
 
 def main_of(head: bytes) -> str | None:
@@ -93,6 +100,20 @@ def main_of(head: bytes) -> str | None:
     if not words:
         return None
     return os.path.basename(words[0]) or words[0]
+
+
+def launched_of(head: bytes) -> dict[str, str | None]:
+    """What a replay of the JVM's compilations needs from a log's head: its `java.home`, class path, module path
+    (the `<properties>` HotSpot logs), and its command after the JVM's options (`sun.java.command`)."""
+    found = _PROPERTIES.search(head)
+    kept: dict[str, str | None] = dict.fromkeys((*_KEPT_PROPERTIES.values(), "command"))
+    for line in html.unescape(found.group(1).decode("utf-8", "replace")).splitlines() if found else ():
+        name, _, value = line.partition("=")
+        if name in _KEPT_PROPERTIES:
+            kept[_KEPT_PROPERTIES[name]] = value
+        elif name == "sun.java.command":
+            kept["command"] = value
+    return kept
 
 
 def salvage(log: JvmLog, moved: list[str], map_lost: bool) -> str | None:

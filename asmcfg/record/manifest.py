@@ -40,6 +40,10 @@ class Manifest:
     """Per JVM: `pid`, `log`, `complete`, `salvaged` (what a cut log still holds and what is lost), `printed`."""
     notes: list[str] = field(default_factory=list)
     """Everything asmcfg said about the recording, one sentence each."""
+    working_folder: str = ""
+    """The folder the command started in (a relative class path of a JVM it ran is relative to it)."""
+    replay: str | None = None
+    """`--replay`: the methods whose replay data was kept, or None for none."""
 
     def as_json(self) -> dict[str, Any]:
         """The record, keys in the documented order."""
@@ -54,6 +58,8 @@ class Manifest:
             "jvm_flags": " ".join(self.jvm_flags),
             "how_flags_were_passed": str(self.passing),
             "printing": self.printing,
+            "replay": self.replay,
+            "working_folder": self.working_folder,
             "perf": self.perf,
             "jvms": self.jvms,
             "notes": self.notes,

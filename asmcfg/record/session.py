@@ -14,7 +14,7 @@ from typing import TextIO
 
 from asmcfg.errors import CommandError, InputError
 from asmcfg.model.words import Printing
-from asmcfg.record import capture, folder as record_folder, launch, logs, perfrun
+from asmcfg.record import capture, folder as record_folder, launch, logs, perfrun, replay
 from asmcfg.record.folder import RecordFolder
 from asmcfg.record.manifest import Manifest, now
 from asmcfg.terminal import visible
@@ -70,12 +70,13 @@ def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFo
     argv, path = options.command, folder.path
     jvmci = options.asked.printing is Printing.C2 and capture.uses_jvmci(argv, dict(os.environ))
     if options.asked.printing is Printing.C2:
-        folder.write_text(capture.DIRECTIVES, capture.directives_text(jvmci))
+        folder.write_text(capture.DIRECTIVES, capture.directives_text(options.asked, jvmci))
     perf_map = verdict.perf is not None and _perf_map_known(argv)
     flags = capture.jvm_flags(path, options.asked, perf_map)
     started = capture.launch(argv, flags, dict(os.environ))
     manifest = Manifest(list(argv), flags, started.passing, options.asked.describe(), now(),
-                        _perf_record(options, verdict, path))
+                        _perf_record(options, verdict, path), working_folder=os.getcwd(),
+                        replay=options.asked.replay)
     notes = [verdict.note] if verdict.note else []
     if jvmci:
         notes.append(capture.JVMCI_NOTE)
@@ -169,13 +170,30 @@ def _after(manifest: Manifest, perf: str | None, folder: RecordFolder, options: 
         map_lost = perf is not None and not perfrun.move_map(log.pid, folder)
         moved = logs.move_thread_logs(log, folder, (perfrun.TMP, Path.cwd()), manifest.started.timestamp() - 1)
         salvaged = logs.salvage(log, moved, map_lost)
+        kept = _replay(log, folder, options, manifest)
         manifest.jvms.append({"pid": log.pid, "main": log.main, "log": log.name, "complete": log.complete,
-                              "salvaged": salvaged, "printed": log.printed})
+                              "salvaged": salvaged, "printed": log.printed, **(log.launched or {}),
+                              "replay": kept})
         if salvaged:
             manifest.notes.append(f"{log.name}: {salvaged}")
     problems.extend(_nothing_to_show(found, path, options, ended, _seconds(manifest)))
     manifest.notes.extend(problems)
     return problems, found
+
+
+def _replay(log: logs.JvmLog, folder: RecordFolder, options: RecordOptions,
+            manifest: Manifest) -> dict[str, object] | None:
+    """Keep the JVM's replay files (written into its working folder: the one asmcfg runs in, for a JVM it started
+    itself) in the folder: record.json's `replay` of that JVM (`archive`, `compile_ids`), None without any."""
+    if options.asked.replay is None:
+        return None
+    kept = replay.keep(log.pid, folder, (Path.cwd(),), manifest.started.timestamp() - 1)
+    if kept is None:
+        if log.printed:
+            manifest.notes.append(f"{log.name}: no replay data found in {Path.cwd()} (the JVM ran in another "
+                                  "folder, or its JDK wrote none): asmcfg whatif cannot replay its compilations")
+        return None
+    return {"archive": kept.archive, "compile_ids": list(kept.compile_ids)}
 
 
 def _nothing_to_show(found: list[logs.JvmLog], folder: Path, options: RecordOptions, ended: launch.Ended,

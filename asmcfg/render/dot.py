@@ -78,10 +78,12 @@ def block_label(result: Analysis, block: Block) -> str:
 
 
 def write_dot(
-    result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg", legend: bool = True, clusters: bool = True
+    result: Analysis, out: TextIO, fold: bool = True, name: str = "cfg", legend: bool = True, clusters: bool = True,
+    run_heat: bool = False,
 ) -> None:
     """Write the graph of `result` to `out` (`legend`: draw the legend as a cluster, the HTML page has its own;
-    `clusters`: draw each loop as a cluster, left out when Graphviz cannot lay them out)."""
+    `clusters`: draw each loop as a cluster, left out when Graphviz cannot lay them out; `run_heat`: heat fills on
+    the scale of the run's samples, `describe.run_heat_colour`, rather than up to this method's hottest block)."""
     groups = folds(result) if fold else []
     folded = {b: f"fold{g.blocks[0]}" for g in groups for b in g.blocks}
     nodes = len(result.cfg.blocks) - len(folded) + len(groups)
@@ -90,7 +92,7 @@ def write_dot(
     out.write(f'  node [shape=box style="rounded,filled" fontname={quote(describe.FONT)} fontsize=10];\n')
     out.write(f"  edge [fontname={quote(describe.FONT)} fontsize=9];\n")
     notes = _fold_notes(result, folded)
-    bold, hottest = set(bold_path(result)), hottest_share(result)
+    bold, hottest = set(bold_path(result)), None if run_heat else hottest_share(result)
     for block in result.cfg.blocks:
         if block.id not in folded:
             props = _block_attrs(result, block, notes.get(block.id, []), bold, hottest)
@@ -132,12 +134,13 @@ def hottest_share(result: Analysis) -> float:
     return max((h[0] for h in result.block_heat.values() if h), default=0.0)
 
 
-def _block_attrs(result: Analysis, block: Block, notes: list[str], bold: set[int], hottest: float) -> dict[str, str]:
+def _block_attrs(result: Analysis, block: Block, notes: list[str], bold: set[int],
+                 hottest: float | None) -> dict[str, str]:
     tags = result.block_tags(block.id)
     heat = result.block_heat.get(block.id)
     fill = describe.fill_for(tags)
     if heat is not None and result.block_heat:
-        fill = describe.heat_colour(heat[0], hottest)
+        fill = describe.run_heat_colour(heat[0]) if hottest is None else describe.heat_colour(heat[0], hottest)
     label = block_label(result, block) + "".join(note + "\n" for note in notes)
     props = {"label": label, "fillcolor": fill, "id": f"b{block.id}"}
     evidence = result.trap_log.get(block.id)

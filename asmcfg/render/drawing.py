@@ -41,25 +41,26 @@ class Drawing:
 
 
 def draw(
-    result: Analysis, render: Render, others: Sequence[Renderer] = (), fold: bool = True, legend: bool = True
+    result: Analysis, render: Render, others: Sequence[Renderer] = (), fold: bool = True, legend: bool = True,
+    run_heat: bool = False,
 ) -> Drawing:
     """`result` drawn by `render`, else by it without loop clusters, else by each of `others` the same way: all the
     tries within one renderer's timeout (or the page's, `svg.budget`); none when the graph is too tangled."""
-    texts = {True: _dot(result, fold, legend, True)}
+    texts = {True: _dot(result, fold, legend, True, run_heat)}
     tangled = too_tangled(texts[True])
     if tangled is not None:
         return Drawing(None, Drawn.NOT_DRAWN, "", False, ((tangled, True),))
     with budget():
-        return _tries(result, texts, render, others, fold, legend)
+        return _tries(result, texts, render, others, fold, legend, run_heat)
 
 
 def _tries(result: Analysis, texts: dict[bool, str], render: Render, others: Sequence[Renderer], fold: bool,
-           legend: bool) -> Drawing:
+           legend: bool, run_heat: bool) -> Drawing:
     failures: list[tuple[str, bool]] = []
     for n, renderer in enumerate([Renderer("", render), *others]):
         for clusters in (True, False):
             if clusters not in texts:
-                texts[False] = _dot(result, fold, legend, False)
+                texts[False] = _dot(result, fold, legend, False, run_heat)
             if not clusters and texts[False] == texts[True]:
                 continue  # no loop was a cluster: the same text again would fail the same way
             try:
@@ -72,7 +73,7 @@ def _tries(result: Analysis, texts: dict[bool, str], render: Render, others: Seq
     return Drawing(None, Drawn.NOT_DRAWN, "", False, tuple(failures))
 
 
-def _dot(result: Analysis, fold: bool, legend: bool, clusters: bool) -> str:
+def _dot(result: Analysis, fold: bool, legend: bool, clusters: bool, run_heat: bool) -> str:
     text = io.StringIO()
-    dot.write_dot(result, text, fold, legend=legend, clusters=clusters)
+    dot.write_dot(result, text, fold, legend=legend, clusters=clusters, run_heat=run_heat)
     return text.getvalue()

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from asmcfg import describe
 from asmcfg.facts import report
+from asmcfg.facts.findings import findings
 from asmcfg.model import Analysis, Drawn, EdgeKind, JavaSources
 from asmcfg.render import dot, svgnodes
 from asmcfg.render.drawing import Drawing, draw
@@ -24,6 +25,7 @@ from asmcfg.render.json import SCHEMA, method_dict
 from asmcfg.render.quoting import visible
 from asmcfg.render.svg import Renderer
 from asmcfg.sources.java import java_file
+from asmcfg.sources.lines import display_name
 
 Render = Callable[[str], bytes]
 """DOT text in, SVG bytes out (Graphviz with the run's renderer and timeout)."""
@@ -46,6 +48,12 @@ class PageOptions:
     """Renderers tried, in order, on a compilation `render` cannot draw even without its loop clusters."""
     told: Told | None = None
     """Told how each compilation was drawn (the run's summary names those not drawn as asked)."""
+    unmeasured: str | None = None
+    """Why a compilation of a measured run holds no heat (`0 samples in this compilation …`): the page says it
+    rather than that no profile was given."""
+    run_heat: bool = False
+    """Heat fills on the scale of the run's samples, the same for every method (the diff page's two sides), rather
+    than up to each method's hottest block."""
 
 
 def _asset(name: str) -> str:
@@ -66,7 +74,7 @@ def page_script() -> str:
 def view_drawing(result: Analysis, options: PageOptions) -> Drawing:
     """The compilation drawn for the page (loops clustered when Graphviz can, no legend: the page has its own),
     or why it could not be; `options.told` hears of it."""
-    drawing = draw(result, options.render, options.others, options.fold, legend=False)
+    drawing = draw(result, options.render, options.others, options.fold, legend=False, run_heat=options.run_heat)
     if options.told is not None:
         options.told(result, drawing)
     return drawing
@@ -99,8 +107,11 @@ def view_model(result: Analysis, options: PageOptions, drawing: Drawing | None =
         "focus_blocks": report.focus_blocks(result),
         "bold_path": list(dot.bold_path(result)),
         "files": {name: file for name in sorted(names) if "::" in name and (file := java_file(name)) is not None},
-        "heat_scale": _heat_scale(result),
+        "heat_scale": _heat_scale(result, options.run_heat),
+        "unmeasured": options.unmeasured,
+        "heat_label": describe.RUN_HEAT_LEGEND if options.run_heat else describe.HEAT_LEGEND,
         "drawing": _drawing(drawing),
+        "findings": [f.as_dict() for f in findings(result, display_name(result.cfg.method.source))],
     }
     return doc
 
@@ -114,10 +125,12 @@ def _drawing(drawing: Drawing | None) -> dict[str, Any]:
     return {"how": how, "note": note}
 
 
-def _heat_scale(result: Analysis) -> list[dict[str, Any]]:
+def _heat_scale(result: Analysis, run_heat: bool) -> list[dict[str, Any]]:
     hottest = dot.hottest_share(result)
     if not result.block_heat:
         return []
+    if run_heat:
+        return [{"share": share, "colour": describe.run_heat_colour(share)} for share in describe.RUN_HEAT_STEPS]
     return [{"share": round(hottest * s / 4, 2), "colour": describe.heat_colour(hottest * s / 4, hottest)}
             for s in range(5)]
 
@@ -134,6 +147,7 @@ def _vocabulary() -> dict[str, Any]:
         "loop_colour": describe.LOOP_COLOUR, "loop_fills": list(describe.LOOP_FILLS),
         "heat_label": describe.HEAT_LEGEND, "via_check": describe.VIA_CHECK,
         "no_debug_info": describe.NO_DEBUG_INFO,
+        "flags": describe.FLAG_LABELS,
     }
 
 

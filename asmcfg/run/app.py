@@ -53,12 +53,26 @@ def opened(options: Options) -> Log:
     """The input the options name, opened as they ask (a record folder resolved, its JVM said on stderr)."""
     log = Log(options.input, log=options.log, profile=options.profile, pid=options.pid,
               input_format=options.input_format, syntax=options.syntax, jdk=options.jdk, paths=options.paths,
-              skid=options.skid, strict=options.strict)
+              skid=options.skid, strict=options.strict, window=options.window)
     say_notes(log, options.quiet)
+    if options.window != (None, None) and not options.quiet:
+        sys.stderr.write(window_words(options.window) + "\n")
     return log
 
 
+def window_words(window: tuple[float | None, float | None]) -> str:
+    """What `--from`/`--to` keep, in one sentence."""
+    low, high = window
+    kept = (f"from {low:g} ms" if high is None else f"before {high:g} ms" if low is None
+            else f"from {low:g} to {high:g} ms")
+    return f"samples {kept} after the JVM's start only (--from, --to)"
+
+
 def _run(options: Options, log: Log, progress: Progress) -> int:
+    if options.findings and options.jsonl is None:
+        from asmcfg.run import findings
+
+        return findings.run(options, log, progress)
     if options.jsonl is not None:
         return wholelog.run(options, log, progress)
     if options.list and not options.strict:  # a large log, or the cache's copy of one, is listed from its index

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from asmcfg import dialects
@@ -88,7 +87,7 @@ def _sniffed(path: str) -> DialectName | None:
     """The dialect the input's first lines name; None for standard input, which is read once, whole."""
     if path == STDIN:
         return None
-    head = [line.text for line in islice(read_lines(path), dialects.SAMPLE_LINES)]
+    head = dialects.sample_of(line.text for line in read_lines(path))
     return dialects.choose(head).name if head else None
 
 

@@ -18,6 +18,7 @@ from asmcfg.run.pipeline import analyse_method
 if TYPE_CHECKING:
     from asmcfg.dialects.heat import CompileLog, HeatSource, OverlayReport, Profiled, Recording
     from asmcfg.model import Analysis
+    from asmcfg.model.timeline import Window
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,8 @@ def measured(methods: Iterator[Method], how: Enrichment) -> Iterator[Method]:
 
 
 def load(log: str | None, profile: str | None, jdk: int | None = None, paths: int = 3,
-         strict_log: bool = False, *, source: str | None = None, skid: bool = False) -> Enrichment:
+         strict_log: bool = False, *, source: str | None = None, skid: bool = False,
+         window: Window = (None, None)) -> Enrichment:
     """The enrichment the options name, with the log and the profile read now (a bad one writes nothing).
 
     `profile` is JMH perfasm output or `perf script` text (told apart by its first lines); the samples of the
@@ -93,7 +95,7 @@ def load(log: str | None, profile: str | None, jdk: int | None = None, paths: in
         from asmcfg.dialects.heat import Recording
         from asmcfg.dialects.heatfiles import read_profile
 
-        heat = read_profile(profile, log or source)
+        heat = read_profile(profile, log or source, window)
         if isinstance(heat, Recording):
             sampled = heat
         else:

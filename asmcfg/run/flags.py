@@ -22,13 +22,16 @@ class Mode(Enum):
     LIST = "--list"
     JSONL = "--jsonl"
     FACTS = "--jsonl --facts"
+    TIMELINE = "--timeline"
 
 
-READING = frozenset(Mode)
-"""Every mode reads the input the same way."""
+READING = frozenset(Mode) - {Mode.TIMELINE}
+"""Every mode reads the input the same way (`--timeline` reads only the log's records of times)."""
 ANALYSING = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL, Mode.FACTS})
 """The modes that analyse compilations (`--list` only names them)."""
 WITH_HEAT = frozenset({Mode.ONE, Mode.ALL, Mode.EXPORT, Mode.JSONL, Mode.FACTS})
+TIMED = WITH_HEAT | {Mode.LIST, Mode.TIMELINE}
+"""The modes that count samples, which `--from`/`--to` restrict."""
 """The modes whose output shows heat and hot paths."""
 
 
@@ -53,6 +56,9 @@ TABLE: dict[str, Applies] = {
     "profile": Applies("--profile", WITH_HEAT, "puts measured heat on the graph and its hot paths"),
     "paths": Applies("--paths", WITH_HEAT, "ranks measured hot paths"),
     "skid": Applies("--skid", WITH_HEAT, "moves measured heat onto the instruction before"),
+    "bucket": Applies("--bucket", frozenset({Mode.TIMELINE}), "sizes the timeline's buckets"),
+    "from_ms": Applies("--from", TIMED, "restricts the samples to a stretch of the run"),
+    "to_ms": Applies("--to", TIMED, "restricts the samples to a stretch of the run"),
     "top": Applies("--top", frozenset({Mode.EXPORT}), "keeps the N hottest or largest compilations of the folder"),
 }
 """Options keyed by their parameter name; the output flags are checked by `outputs.ignored`."""
@@ -62,6 +68,8 @@ GRAPH_FLAGS = {"no_fold": "--no-fold", "renderer": "--renderer", "render_timeout
 
 def mode(options: Options) -> Mode:
     """The mode the options choose."""
+    if options.timeline:
+        return Mode.TIMELINE
     if options.list:
         return Mode.LIST
     if options.jsonl is not None:

@@ -46,7 +46,8 @@ class Log:
 
     def __init__(self, path: str, *, log: str | None = None, profile: str | None = None, pid: int | None = None,
                  input_format: DialectName | None = None, syntax: Syntax = Syntax.ATT, jdk: int | None = None,
-                 paths: int = 3, skid: bool = False, strict: bool = False, progress: Progress | None = None) -> None:
+                 paths: int = 3, skid: bool = False, strict: bool = False, progress: Progress | None = None,
+                 window: tuple[float | None, float | None] = (None, None)) -> None:
         from asmcfg.run.recorded import resolve
 
         self.notes: list[Note] = []
@@ -72,7 +73,7 @@ class Log:
         self.unprinted: list[Unprinted] | None = None
         """Of perfasm output, once a choice has read it: the compilations perfasm measured but did not print."""
         self._progress = progress or Progress()
-        self._analysing = (jdk, paths, skid)
+        self._analysing = (jdk, paths, skid, window)  # window: of a recording, the samples of that stretch alone
         self._how: enrich.Enrichment | None = None
         self._taken = 0
 
@@ -83,8 +84,8 @@ class Log:
         from asmcfg.run import enrich
 
         if self._how is None:
-            jdk, paths, skid = self._analysing
-            self._how = enrich.load(self.log, self.profile, jdk, paths, strict_log=True, source=self.path, skid=skid)
+            jdk, paths, skid, when = self._analysing
+            self._how = enrich.load(self.log, self.profile, jdk, paths, True, source=self.path, skid=skid, window=when)
         return self._how
 
     @property

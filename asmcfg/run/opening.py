@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from asmcfg import describe, dialects
 from asmcfg.dialects.base import IndexRecord, ReadOptions
 from asmcfg.errors import InputError, SelectionError
+from asmcfg.hotspot.printcompilation import Sample, printing_compilations
 from asmcfg.model import ChoiceRule, Compiler, DialectName, Method
 from asmcfg.run import selection
 from asmcfg.run.pipeline import Picked, Selector
@@ -31,8 +32,9 @@ if TYPE_CHECKING:
 
     from asmcfg.dialects.base import Seek
 
-_HEAD = 4 << 20
-"""Bytes at the start of the input whose first lines pick its dialect (as `pipeline.open_input` does)."""
+_HEAD, _HEAD_PAST = 4 << 20, 64 << 20
+"""Bytes at the start of the input whose first lines pick its dialect (as `pipeline.open_input` does), and where
+they begin with PrintCompilation lines."""
 _MAX_NAMES = 100
 """Names kept for the choice's message (`pipeline._MAX_NAMES`)."""
 _TAILS = (2 << 20, 64 << 20)
@@ -65,11 +67,29 @@ def open_one(
 def _seek(view: mmap.mmap, path: str, source: str, read: ReadOptions, forced: DialectName | None) -> Seek | None:
     """Random access to the input through the dialect its first lines name (as `dialects.open_reader` sniffs), when
     that dialect can read a compilation apart."""
+    name = dialects.choose(_sample(view), forced).name
+    return dialects.BY_NAME[name].seek(view, path, source, read)
+
+
+def _sample(view: mmap.mmap) -> list[str]:
+    """The sample of the input's first lines (`dialects.sample_of`): in its first _HEAD bytes, the last line cut
+    there, or in _HEAD_PAST bytes past PrintCompilation lines."""
     from asmcfg.dialects.passes import first_lines
 
     head = first_lines(view, dialects.SAMPLE_LINES, _HEAD)  # no UTF-8 sequence holds \n
-    name = dialects.choose([line.decode("utf-8", "replace").rstrip("\r") for line in head], forced).name
-    return dialects.BY_NAME[name].seek(view, path, source, read)
+    texts = [line.decode("utf-8", "replace").rstrip("\r") for line in head]
+    if not printing_compilations(texts):
+        return texts
+    sample = Sample(texts)
+    start = sum(len(line) + 1 for line in head)
+    while not sample.whole():
+        end = view.find(b"\n", start, _HEAD_PAST)
+        if end < 0:
+            sample.add(view[start:_HEAD_PAST].decode("utf-8", "replace").rstrip("\r"))
+            break
+        sample.add(view[start:end].decode("utf-8", "replace").rstrip("\r"))
+        start = end + 1
+    return sample.lines
 
 
 class _Opening:

@@ -50,6 +50,8 @@ class Options:
     """Write every selected method as JSON Lines here (`-` for stdout), analysed on all cores."""
     facts: bool = False
     """With `jsonl`: write each method's facts record (no instruction lists) instead of the full object."""
+    findings: bool = False
+    """Write the ranked findings (with `jsonl`: add each record's findings)."""
     profile: str | None = None
     """A perfasm file whose heat goes onto the graph (the input being a dump of the same run)."""
     paths: int = 3
@@ -62,3 +64,9 @@ class Options:
     """Credit each measured sample to the instruction before the one it names, in its block."""
     top: int | None = None
     """With `--all --html DIR`: export only the N hottest (measured) compilations, else the N largest."""
+    timeline: bool = False
+    """Print the run over time on stderr (with `json`, write it there) and stop."""
+    bucket: int | None = None
+    """With `timeline`: each bucket's length in ms (None: about 200 buckets across the run)."""
+    window: tuple[float | None, float | None] = (None, None)
+    """`--from`, `--to`: only the samples of this stretch of the run (ms from the JVM's start) count."""

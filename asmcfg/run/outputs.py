@@ -92,6 +92,10 @@ def _in_export(options: Options, inputs: Sequence[Named]) -> str | None:
 
 def ignored(options: Options, outputs: Sequence[Named]) -> str | None:
     """An output flag the mode the flags choose would not write."""
+    others = [o for o in outputs if o.flag not in ("--json", "--html")]
+    if options.timeline and (others or options.list or options.all):
+        dropped = _flags(others) if others else "--list" if options.list else "--all"
+        return f"--timeline prints the run over time (its JSON, its page) and nothing else: drop {dropped}"
     others = [o for o in outputs if o.flag != "--json"]
     if options.list and others:
         return f"--list prints the table (or with --json its rows) and writes nothing else: drop {_flags(others)}"

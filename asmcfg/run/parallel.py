@@ -28,7 +28,8 @@ from asmcfg.run.enrich import Enrichment, enrich
 from asmcfg.run.pipeline import no_methods_error
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
-from asmcfg.sources.split import Readable, line_pieces, open_binary, peek
+from asmcfg.sources.peek import peek
+from asmcfg.sources.split import Readable, line_pieces, open_binary
 
 Serializer = Callable[[Analysis], dict[str, Any]]
 """Turns one analysis into a JSON-ready dict (e.g. `asmcfg.render.json.method_dict`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from asmcfg.errors import SelectionError
 from asmcfg.run.progress import Progress
@@ -104,7 +104,11 @@ def _jsonl(options: Options, log: Log, progress: Progress) -> int:
     from asmcfg.run.pipeline import no_methods_error
 
     assert options.jsonl is not None
-    serializer = facts_record if options.facts else jsonl.record_line
+    serializer: Any = facts_record if options.facts else jsonl.record_line
+    if options.findings:
+        from asmcfg.run.findings import WithFindings, measured_run
+
+        serializer = WithFindings(serializer, display_name(log.folder or options.input), measured_run(log))
     log.enrichment  # noqa: B018 - a bad log or profile is an error before the output is opened
 
     def write(out: TextIO) -> None:

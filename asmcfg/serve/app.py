@@ -25,11 +25,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from asmcfg.serve.board import Board
+    from asmcfg.serve.whatif import WhatIfs
 
 CACHED_PAGES = 24
 """Compilation pages kept rendered (least recently used first out)."""
 CACHED_BYTES = 96 << 20
 """…and at most this many bytes of them."""
+WHATIF = "/whatif"
+"""The address of a compilation's what-if: this, then the compilation page's own address."""
 RENDERS = 2
 """Pages rendered at once, at most (each of its own row): one slow page never holds the others up, and memory stays
 that of two."""
@@ -47,6 +50,8 @@ class Site:
     """The analysis columns and toplists, filled in the background (`/api/facts`); None when the index has none."""
     render: Callable[[int], pages.Page]
     """Row number → its page (slow: read, analysed and drawn): a compilation's report, or a pair's diff."""
+    whatif: WhatIfs | None = None
+    """A record folder's what-ifs (`/whatif/<page>`), None for any other input."""
 
 
 class Pages:
@@ -186,6 +191,11 @@ class Handler(BaseHTTPRequestHandler):
         n = links.row_of(path, site.links)
         if n is not None:
             return self._compilation(n, path)
+        if site.whatif is not None and path.startswith(WHATIF):
+            n = links.row_of(path[len(WHATIF):], site.links)
+            if n is not None:
+                line, sweep = query.get("options", [""])[0], query.get("sweep", [""])[0] == "1"
+                return self._page(site.whatif.page(n, line, sweep))
         self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
     def _compilation(self, n: int, path: str) -> None:
@@ -193,7 +203,8 @@ class Handler(BaseHTTPRequestHandler):
             page = self.server.pages.get(n)
         except AsmcfgError as error:
             return self._page(pages.problem_page(path, str(error)), HTTPStatus.NOT_FOUND)
-        self._page(page)
+        whatif = self.server.site.whatif
+        self._page(whatif.form(page, path) if whatif is not None and whatif.offers(n) else page)
 
     def _enter(self, path: str) -> None:
         """A code exchanged: set the cookie, and go on to the same page without the code (out of the address bar).

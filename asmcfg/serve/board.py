@@ -16,6 +16,7 @@ from asmcfg.model import CallKind
 
 if TYPE_CHECKING:
     from asmcfg.model import Analysis
+    from asmcfg.model.findings import Finding
     from asmcfg.processes.child import Send
     from asmcfg.run.enrich import Enrichment
     from asmcfg.serve.opening import Reading
@@ -28,15 +29,19 @@ BACKGROUND_NICE = 10
 _CALLS_KEPT = 64
 """Calls not inlined a record carries at most (a compilation of thousands of calls stays a small record)."""
 _CHECKS = ("range_check", "null_check")
+_FINDINGS_KEPT = 16
+"""Findings a record carries at most (ranked: the first are the costliest)."""
 _SENT = 32
 """Records sent from the analysis to the server at a time."""
 
 
 def reduce(result: Analysis) -> dict[str, Any]:
     """What the index shows of one analysed compilation: its facts record cut to counts (runs in the workers)."""
+    from asmcfg.facts.findings import findings
     from asmcfg.render.facts import facts_record
 
     record = facts_record(result)
+    found = findings(result, result.cfg.method.source)[:_FINDINGS_KEPT]
     loops = record["loops"]
     inside = {b for loop in loops for b in loop["blocks"]}
     checks = {(c["address"], c["kind"]) for c in record["checks"] if c["block"] in inside and c["kind"] in _CHECKS}
@@ -56,7 +61,14 @@ def reduce(result: Analysis) -> dict[str, Any]:
         "calls": len(calls), "not_inlined": calls[:_CALLS_KEPT],
         "vector": sum(1 for loop in loops if loop.get("vector_bits")),
         "heat": share[0] if share else None,
+        "findings": [[f.share, f.estimate, _finding_text(f)] for f in found],
     }
+
+
+def _finding_text(found: Finding) -> str:
+    """`check-in-loop HotLoop::run@21 line 17`."""
+    at = f" {found.scope}@{found.bci}" if found.scope and found.bci is not None else ""
+    return f"{found.kind}{at}" + (f" line {found.line}" if found.line is not None else "")
 
 
 class Board:
@@ -79,6 +91,7 @@ class Board:
         self._checks: list[tuple[int, int, int]] = []
         self._calls: dict[tuple[str, str], list[int]] = {}
         self._reasons: Counter[str] = Counter()
+        self._findings: list[tuple[bool, float, int, str]] = []
         self._static = _static_lists(index)
         self._cached: tuple[int, dict[str, Any]] | None = None
 
@@ -103,6 +116,9 @@ class Board:
         self._fired.extend((count, n, reason) for reason, count in record["fired_by"].items())
         if record["checks"]:
             self._checks.append((record["checks"], record["range"], n))
+        for share, estimate, text in record.get("findings", ()):
+            cost = share if share is not None else float(estimate or 0)
+            self._findings.append((share is not None, cost, n, text))
         for callee, reason in record["not_inlined"]:
             entry = self._calls.setdefault((callee, reason), [0, n])
             entry[0] += 1
@@ -128,23 +144,34 @@ class Board:
         name = self._index.name
         lists = {
             **self._static,
-            "hottest": [_item(n, name(n), describe.percent((share,))) for share, n in heapq.nlargest(TOP, self._heat)],
-            "fired": [_item(n, f"{reason} in {name(n)}", f"{count}x")
+            "hottest": [_item(n, name(n), describe.percent((share,)))
+                        for share, n in heapq.nlargest(TOP, self._heat)],
+            "fired": [_item(n, name(n), f"{count}x", before=f"{reason} in ")
                       for count, n, reason in heapq.nlargest(TOP, self._fired)],
             "checks": [_item(n, name(n), f"{checks} ({ranges} range)")
                        for checks, ranges, n in heapq.nlargest(TOP, self._checks)],
-            "calls": [_item(n, f"{callee} in {name(n)}" + (f": {reason}" if reason else ""), f"{count}x")
+            "calls": [_item(n, name(n), f"{count}x", callee=callee, after=f": {reason}" if reason else "")
                       for (callee, reason), (count, n) in heapq.nlargest(TOP, self._calls.items(),
                                                                           key=lambda kv: kv[1][0])],
             "reasons": [{"text": reason or "(no log reason)", "value": f"{count}x"}
                         for reason, count in self._reasons.most_common(TOP)],
+            "findings": [_item(n, f"{text} in {name(n)}", f"{cost:.2f}%" if measured else f"est. {cost:.0f}")
+                         for measured, cost, n, text in heapq.nlargest(TOP, self._findings)],
         }
         self._cached = (len(self.updates), lists)
         return lists
 
 
-def _item(n: int, text: str, value: str) -> dict[str, Any]:
-    return {"row": n, "text": text, "value": value}
+def _item(n: int, method: str, value: str, *, before: str = "", callee: str | None = None,
+          after: str = "") -> dict[str, Any]:
+    """A toplist's entry for row `n`: `before`, the callee `in` the row's method, `after`, as the page shows it, the
+    names short (`describe.short_name`), and whole for its tooltip (`full`); `value` the figure beside it."""
+    text = [before, describe.short_name(method), after]
+    full = [before, method, after]
+    if callee is not None:
+        text[0] += describe.short_name(callee) + " in "
+        full[0] += callee + " in "
+    return {"row": n, "text": "".join(text), "full": "".join(full), "value": value}
 
 
 def _static_lists(index: Index) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from asmcfg import describe
 from asmcfg.compare.pairs import Key, Lone, PairRow, headline_text, rank, rank_lone, ranked_by
 from asmcfg.serve import links
 from asmcfg.serve.links import NEW, OLD, PAIR
@@ -65,7 +66,9 @@ def _named(whole: Whole, side: int, key: Key) -> tuple[int | None, int]:
 
 
 def _key(key: Key) -> dict[str, Any]:
-    return {"method": key.method, "compiler": key.compiler.value, "osr": key.osr_bci}
+    short = describe.short_name(key.method)
+    return {"method": key.method, "short": None if short == key.method else short, "compiler": key.compiler.value,
+            "osr": key.osr_bci}
 
 
 def _pair(number: int, rank_no: int, row: PairRow) -> dict[str, Any]:

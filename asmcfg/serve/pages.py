@@ -65,7 +65,7 @@ def index_page(index: Index, source: str, links: list[str], facts: dict[str, Any
     """The index: every compilation's row and the page it opens (`links`: the server's addresses, or a folder's
     page files) as JSON the page script shows a window of, and the toplists' places; a folder's index adds the
     analysis the server would send (`facts`)."""
-    data = {"source": source, "rows": index.cells(), "pages": links}
+    data = {"source": source, "rows": index.cells(), "pages": links, "known": index.known}
     return _index("index", f"asmcfg: {source}", data if facts is None else {**data, "facts": facts})
 
 

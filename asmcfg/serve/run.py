@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from asmcfg.run.log import Log
     from asmcfg.serve import app, pages
     from asmcfg.serve.rows import Index
+    from asmcfg.serve.whatif import WhatIfs
 
 STOP_WAIT = 5.0
 """Seconds the background analysis is given to end its workers once the server stops."""
@@ -87,7 +88,8 @@ def serve(options: ServeOptions) -> int:
         with budget(options.render_timeout):  # every Graphviz run of the page within it
             return _render(options, index, how, n)
 
-    server = listen(options.port, app.Site(links.rows_of(addresses), home, found, render))
+    whatifs = _whatifs(log, index)
+    server = listen(options.port, app.Site(links.rows_of(addresses), home, found, render, whatifs))
 
     def prepare_and_fill(stop: threading.Event) -> None:
         """The background thread's body: the enrichment and the imports the pages and the analysis use, then the
@@ -114,7 +116,20 @@ def serve(options: ServeOptions) -> int:
 
     said = (f"asmcfg: {len(index.entries)} compilations indexed in {time.perf_counter() - started:.1f} s; analysing "
             "them in the background (Ctrl-C stops the server)")
-    return run_server(server, options.open_browser, None if options.quiet else said, background)
+    try:
+        return run_server(server, options.open_browser, None if options.quiet else said, background)
+    finally:
+        if whatifs is not None:
+            whatifs.stop()
+
+
+def _whatifs(log: Log, index: Index) -> WhatIfs | None:
+    """A record folder's what-ifs (on the pages of the compilations it keeps replay data of), else None."""
+    if log.folder is None or log.pid is None:
+        return None
+    from asmcfg.serve.whatif import WhatIfs
+
+    return WhatIfs(log.folder, log.pid, [entry.row.compile_id for entry in index.entries])
 
 
 def listen(port: int, site: app.Site) -> app.Server:
@@ -186,7 +201,10 @@ def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pag
     from asmcfg.serve.opening import open_compilation
 
     done = enrich.enrich(open_compilation(options.reading, index.entries[n].row), how)
-    return pages.compilation_page(done.analysis, _page_options(options, done.analysis))
+    page = _page_options(options, done.analysis)
+    if done.overlay is not None and done.analysis.cfg.method.profile is None:  # the run measured, not this one
+        page = replace(page, unmeasured=done.overlay.message)
+    return pages.compilation_page(done.analysis, page)
 
 
 def _page_options(options: ServeOptions, result: Analysis) -> PageOptions:

@@ -150,17 +150,6 @@ class Peeked:
         return head
 
 
-def peek(stream: Readable, source: str = "", lines: int = 400) -> tuple[Peeked, list[str]]:
-    """The stream (nothing lost) and its first `lines` lines, decoded, for sniffing."""
-    head = b""
-    for block in chunks(stream, 1 << 16, source):
-        head += block
-        if head.count(b"\n") >= lines or len(head) >= 1 << 22:
-            break
-    sample = head.decode("utf-8", "replace").split("\n")[:lines]
-    return Peeked(head, stream), [t.rstrip("\r") for t in sample]
-
-
 def line_pieces(stream: Readable, source: str = "") -> Iterator[Piece]:
     """The input as pieces of whole lines, cut wherever a chunk ends."""
     buf = b""

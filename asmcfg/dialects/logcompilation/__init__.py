@@ -22,6 +22,7 @@ class LogCompilation(Piecewise):
 
     name = DialectName.LOGCOMPILATION
     signs = ("<hotspot_log", "<tty>", "<writer thread=", "<print_nmethod")
+    trap_records = True
 
     def sniff(self, sample: list[str]) -> float:
         from asmcfg.dialects.logcompilation.reader import sniff

@@ -75,13 +75,18 @@ class InlineCollector:
     _task: int | None = None
     _names: dict[str, str] = field(default_factory=dict)
     _stack: list[_Scope] = field(default_factory=list)
-    _call: tuple[Chain, str] | None = None
-    """The open `<call>`: its inlining chain and the method called."""
+    _call: tuple[Chain, str, dict[str, str]] | None = None
+    """The open `<call>`: its inlining chain, the method called and the `<call>`'s attributes."""
+    _bytes: dict[str, int] = field(default_factory=dict)
+    """The bytecode size of each `<method>` id of the task."""
     _late: list[_Scope] | None = None
     """The call site of the open `<late_inline>` (its `<jvms>`, innermost first), or of the last one closed until
     its `<parse>` opens; None when there is none."""
     _base: int = 0
     """How many scopes at the bottom of `_stack` are a late-inlined method's call site (not `<parse>` scopes)."""
+    _refused: int | None = None
+    """Where in its task's decisions the open `<call>`'s `<inline_fail>` is, which an `<intrinsic>` after it
+    replaces (C2 refuses to inline `Object::clone`, a native method, then replaces the call by its intrinsic)."""
 
     def feed(self, tag: Tag, line: int) -> None:
         """Take one tag of the log."""
@@ -92,17 +97,21 @@ class InlineCollector:
             return
         elif name in ("klass", "method") and not tag.closing and "id" in tag.attrs:
             self._names[tag.attrs["id"]] = self._named(tag.attrs)
+            size = to_int(tag.attrs.get("bytes")) if name == "method" else None
+            if size is not None:
+                self._bytes[tag.attrs["id"]] = size
         elif name == "parse":
             self._on_parse(tag)
         elif name == "bc" and self._stack:
             self._stack[-1].bci = to_int(tag.attrs.get("bci"))
-            self._call = None
+            self._call, self._refused = None, None
         elif name == "call" and self._stack:
-            self._call = (self._chain(), self._names.get(tag.attrs.get("method", ""), ""))
+            callee = self._names.get(tag.attrs.get("method", ""), "")
+            self._call, self._refused = (self._chain(), callee, tag.attrs), None
         elif name in ("inline_success", "inline_fail", "intrinsic") and self._call is not None:
             inlined = name != "inline_fail"
             self._decide(inlined, _intrinsic_reason(tag.attrs) if name == "intrinsic" else tag.attrs.get("reason", ""),
-                         line)
+                         line, name == "intrinsic")
         elif name in ("late_inline", "jvms"):
             self._on_late(tag)
 
@@ -112,8 +121,9 @@ class InlineCollector:
 
     def _enter_task(self, tag: Tag) -> None:
         self._names.clear()
+        self._bytes.clear()
         self._stack.clear()
-        self._call, self._late, self._base = None, None, 0
+        self._call, self._late, self._base, self._refused = None, None, 0, None
         self._task = None if tag.closing else to_int(tag.attrs.get("compile_id"))
         if self._task is not None:
             self.tasks[self._task] = method_name(tag.attrs.get("method", ""))
@@ -149,13 +159,31 @@ class InlineCollector:
         holder = self._names.get(attrs.get("holder", ""), "")
         return f"{holder}::{attrs.get('name', '')}" if holder else attrs.get("name", "")
 
-    def _decide(self, inlined: bool, reason: str, line: int) -> None:
+    def _decide(self, inlined: bool, reason: str, line: int, intrinsic: bool = False) -> None:
         assert self._task is not None and self._call is not None
-        chain, callee = self._call
+        chain, callee, attrs = self._call
         caller, bci = chain[0]
         record = LogInline(self._task, caller, bci, sys.intern(callee.replace("/", ".")), inlined, sys.intern(reason),
-                           line, chain)
-        self.inlines.setdefault(self._task, []).append(record)
+                           line, chain, to_int(attrs.get("count")), self._bytes.get(attrs.get("method", "")),
+                           self._receivers(attrs))
+        decided = self.inlines.setdefault(self._task, [])
+        if intrinsic and self._refused is not None:
+            decided[self._refused] = record  # the intrinsic replaced the call: one decision
+            self._refused = None
+            return
+        self._refused = None if inlined else len(decided)
+        decided.append(record)
+
+
+    def _receivers(self, attrs: dict[str, str]) -> tuple[tuple[str, int], ...]:
+        """The receiver types a `<call>` names (`receiver`, `receiver2`, …) with their counts."""
+        found = []
+        for key in ("receiver", "receiver2", "receiver3", "receiver4"):
+            klass, count = attrs.get(key), to_int(attrs.get(f"{key}_count"))
+            if klass is None or count is None:
+                break
+            found.append((sys.intern(self._names.get(klass, klass).replace("/", ".")), count))
+        return tuple(found)
 
 
 def _intrinsic_reason(attrs: dict[str, str]) -> str:

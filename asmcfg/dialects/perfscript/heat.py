@@ -8,16 +8,18 @@ the bytes the log's `<nmethod>` record gives it (so a log of another run never l
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.heat import OverlayReport, Recording, Sampled
 from asmcfg.dialects.perfscript.attribute import Attribution, CompilationSamples, attribute_each
 from asmcfg.dialects.perfscript.codecache import CodeCache, read_code_cache
 from asmcfg.dialects.perfscript.perfmap import PerfMap, read_perf_map
-from asmcfg.dialects.perfscript.samples import Reading, samples
+from asmcfg.dialects.perfscript.samples import Reading, Sample, samples
 from asmcfg.model import Method, Profile
+from asmcfg.model.timeline import Window
 from asmcfg.sources.lines import display_name, read_lines
 
 
@@ -125,14 +127,26 @@ def read_perf_heat(perf_script: str, log: str) -> PerfHeat:
     return read_perf_heats(perf_script, [log])[0]
 
 
-def read_perf_heats(perf_script: str, logs: Sequence[str]) -> list[PerfHeat]:
-    """`read_perf_heat` for each JVM log of one recording, reading `perf_script` once."""
+def read_perf_heats(perf_script: str, logs: Sequence[str], window: Window = (None, None)) -> list[PerfHeat]:
+    """`read_perf_heat` for each JVM log of one recording, reading `perf_script` once; with a bounded `window`
+    (ms from each JVM's start), only the JVMs' samples in it."""
     caches = [read_code_cache(log) for log in logs]
     reading = Reading()
     jvms = [(cache, _perf_map(cache, perf_script, log)) for cache, log in zip(caches, logs, strict=True)]
-    found = attribute_each(samples(read_lines(perf_script), reading), jvms)
+    found = attribute_each(_within(samples(read_lines(perf_script), reading), caches, window), jvms)
     return [PerfHeat(display_name(perf_script), display_name(log), each, cache.printed, reading.unparsed)
             for log, cache, each in zip(logs, caches, found, strict=True)]
+
+
+def _within(found: Iterator[Sample], caches: Sequence[CodeCache], window: Window) -> Iterator[Sample]:
+    """The samples of `found` in `window` (ms on each JVM's log clock); other processes' samples all."""
+    low, high = window
+    if low is None and high is None:
+        return found
+    zeros = {cache.pid: cache.time_ms * 1_000_000 for cache in caches}
+    start = -math.inf if low is None else low * 1e6
+    end = math.inf if high is None else high * 1e6
+    return (s for s in found if s.pid not in zeros or start <= s.time_ns - zeros[s.pid] < end)
 
 
 def _perf_map(cache: CodeCache, *beside: str) -> PerfMap | None:

@@ -74,10 +74,12 @@
       this.selected = null; this.matches = []; this.current = -1; this.open = new Map();
       this.pane = $("#graph-pane");
       $("#title").textContent = visible(this.page.title);
+      $("#title").title = visible(this.page.title) + flagsText(this.m.flags).map((t) => "\n" + t).join("");
       this.minimap = new Minimap(this);
       this.source = new SourcePane(this);
       fillTables(this);
       fillLegend(this);
+      fillFindings(this);
       $("#details").replaceChildren(h("p", {class: "hint"}, "Click a block to see its instructions, debug info, checks and trap."));
       showTab("tables"); // the summary until a block is clicked
       this.paneSize = [this.pane.clientWidth, this.pane.clientHeight];
@@ -204,13 +206,14 @@
     }
 
     // The hot loop (the model's focus_loop) whole when it fits at a readable zoom, else its hottest blocks
-    // (focus_blocks, measured), else the hottest one of them; without a profile the loop, else the hot path's start.
+    // (focus_blocks, measured), else the hottest one of them; without a profile the loop whole, else its header
+    // block whole at the top (also when the loops were drawn without clusters), else the hot path's start.
     focusHot() {
       if (!this.drawn) return this.focusListed();
       const header = this.page.focus_loop;
       const cluster = header === null ? null : this.svg.querySelector(`g#loop${header}`);
       const hot = (this.page.focus_blocks || []).map((b) => this.nodeOf(b)).filter(Boolean);
-      if (cluster && (!hot.length || this.fits(this.box(cluster)))) return this.show(this.box(cluster));
+      if (cluster && this.fits(this.box(cluster))) return this.show(this.box(cluster));
       if (hot.length) {
         const boxes = hot.map((n) => this.box(n));
         const union = boxes.reduce((a, b) => {
@@ -219,8 +222,28 @@
         });
         return this.show(this.fits(union) ? union : boxes[0], 1.5, !this.fits(union) && !this.fits(boxes[0]));
       }
+      const head = header === null ? null : this.nodeOf(header);
+      if (head) return this.showHeader(cluster ? this.box(cluster) : null, this.box(head));
       const first = this.page.bold_path.length ? this.nodeOf(this.page.bold_path[0]) : this.nodes.values().next().value;
       if (first) this.show(this.box(first), 1.0, true); else this.fit();
+    }
+
+    // A loop too large for the pane at a readable zoom: its top with its header block whole, the view centred on
+    // the loop's middle as far as that keeps the header in (its left edge first when it is wider than the pane).
+    showHeader(loop, head) {
+      const w = this.pane.clientWidth, pad = 12;
+      const note = $("#draw-note").hidden ? 0 : $("#draw-note").offsetHeight;
+      this.scale = MIN_READABLE;
+      const middle = loop ? loop.x + loop.w / 2 : head.x + head.w / 2;
+      let tx = w / 2 - middle * this.scale;
+      tx = Math.min(tx, w - pad - (head.x + head.w) * this.scale);  // its right edge in
+      tx = Math.max(tx, pad - head.x * this.scale);  // its left edge in, first
+      this.tx = tx;
+      // the loop's top (its label) at the top when its header still shows whole below it, else the header's
+      const hgt = this.pane.clientHeight - note - 2 * pad;
+      const top = loop && (head.y + head.h - loop.y) * this.scale <= hgt ? loop.y : head.y;
+      this.ty = pad + note - top * this.scale;
+      this.apply();
     }
 
     // The listing at zoom 1: its hottest block (or the hot loop's header) near the top, else its first lines.
@@ -544,25 +567,30 @@
   }
 
   // ---------------------------------------------------------------- summary tables and legend
-  function table(head, rows) {
-    return h("table", {class: "summary"}, h("tr", {}, head.map((c) => h("th", {}, c))), rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))));
+  function table(head, rows, cls = "") {
+    return h("table", {class: `summary ${cls}`}, h("tr", {}, head.map((c) => h("th", {}, c))), rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))));
   }
 
   function fillTables(view) {
     const m = view.m, out = [];
     const c = m.counts;
     out.push(h("h2", {}, view.page.title));
+    for (const text of flagsText(m.flags)) out.push(h("p", {class: "hint flag"}, text));
     out.push(h("p", {}, `${c.instructions} instructions, ${c.blocks} blocks, ${m.loops.length} loops; ${m.isa} ${m.syntax}; JDK ${m.jdk} (${m.jdk_assumption}); read from ${m.source}:${m.line}`));
     if (m.loops.length) {
       out.push(h("h3", {}, "Loops"));
       out.push(table(["header", "depth", "blocks", "ins/iter", "polls", "range chk", "null chk", "calls"], m.loops.map((l) => [
         blockRef(view, l.header, `B${l.header}${l.strip_mined_outer ? " (strip-mined outer)" : ""}`), l.depth, l.blocks.length,
-        l.instructions, l.polls, l.range_checks, l.null_checks, [...new Set(l.calls)].join(", ") || "-"])));
+        l.instructions, l.polls, l.range_checks, l.null_checks, [...new Set(l.calls)].join(", ") || "-"]), "loops"));
     }
     if (m.hot_paths && m.hot_paths.length) {
       out.push(h("h3", {}, "Hot paths (measured)"));
       out.push(table(["#", "share", "blocks", "ins/iter"], m.hot_paths.map((p, i) => [i + 1,
         Object.values(p.share).map(pct).join(" / "), h("span", {}, p.blocks.map((b) => [blockRef(view, b), " "])), p.instructions])));
+    } else if (m.hot_path.length && view.page.unmeasured) {  // the run was measured, this compilation took none
+      out.push(h("h3", {}, "Static hot path (entry → innermost loop along likely successors)"));
+      out.push(h("p", {class: "note unmeasured"}, `profile: ${view.page.unmeasured}`));
+      out.push(h("p", {}, m.hot_path.map((b) => [blockRef(view, b), " "])));
     } else if (m.hot_path.length) {
       out.push(h("h3", {}, "Static hot path (no profile: entry → innermost loop along likely successors)"));
       out.push(h("p", {}, m.hot_path.map((b) => [blockRef(view, b), " "])));
@@ -594,8 +622,38 @@
     $("#tables").replaceChildren(...out);
   }
 
+  // The title's bracketed flags ([!], [%]) in words, as HotSpot means them.
+  function flagsText(flags) {
+    return [...(flags || "")].filter((f) => V.flags[f]).map((f) => `[${f}] ${V.flags[f]}`);
+  }
+
+  // What costs the most in this compilation and why (--findings, docs/findings.md), ranked.
+  function fillFindings(view) {
+    const found = view.page.findings || [];
+    const tab = document.querySelector('#tabs button[data-tab="findings"]');
+    tab.textContent = `findings (${found.length})`;
+    const out = [h("h3", {}, found.length ? (found.some((f) => f.share !== null) ? "Ranked by share of the run's samples"
+      : "No measured heat: ranked by a static estimate, loop depth × the loop's instructions") : "No finding in this compilation")];
+    found.forEach((f, i) => {
+      const cost = f.share !== null ? pct(f.share) : f.estimate !== null ? `est. ${f.estimate}` : "";
+      const place = f.block === null ? "" : blockRef(view, f.block, f.kind.endsWith("-in-loop") ? `loop B${f.block}` : `B${f.block}`);
+      const at = f.scope && f.bci !== null ? `${f.scope}@${f.bci}` + (f.line !== null ? ` line ${f.line}` : "") : "";
+      out.push(h("div", {class: "finding"},
+        h("div", {class: "finding-head"}, `${i + 1}. `, h("b", {}, cost), ` ${f.kind} `, place, ` ${at}`),
+        h("p", {}, f.cause),
+        h("ul", {}, f.evidence.map((e) => h("li", {}, e))),
+        h("p", {}, h("b", {}, "try: "), f.suggestion),
+        f.whatif ? h("p", {}, h("b", {}, "test: "), h("code", {}, f.whatif)) : null));
+    });
+    $("#findings").replaceChildren(...out);
+  }
+
   function fillLegend(view) {
-    const out = [h("h3", {}, "Blocks (fill by their most important tag)")];
+    const out = [h("h3", {}, "Flags in the title, in brackets")];
+    for (const [flag, label] of Object.entries(V.flags)) {
+      out.push(h("div", {class: (view.m.flags || "").includes(flag) ? "flag on" : "flag"}, h("code", {}, `[${flag}]`), ` ${label}`));
+    }
+    out.push(h("h3", {}, "Blocks (fill by their most important tag)"));
     for (const t of V.tags) out.push(h("div", {}, h("span", {class: "swatch", style: `background:${t.colour}`}), t.label));
     out.push(h("div", {}, h("span", {class: "swatch", style: `background:${V.fold_colour};border-style:dashed`}), V.fold_label));
     out.push(h("h3", {}, "Edges"));
@@ -605,7 +663,7 @@
     out.push(h("h3", {}, "Loops (clusters, darker when nested deeper)"));
     V.loop_fills.forEach((fill, i) => out.push(h("div", {}, h("span", {class: "swatch", style: `background:${fill};border-color:${V.loop_colour}`}), `depth ${i + 1}${i === V.loop_fills.length - 1 ? "+" : ""}`)));
     if (view.page.heat_scale.length) {
-      out.push(h("h3", {}, V.heat_label));
+      out.push(h("h3", {}, view.page.heat_label || V.heat_label));
       for (const s of view.page.heat_scale) out.push(h("div", {}, h("span", {class: "swatch", style: `background:${s.colour}`}), `${view.events[0]} ${pct(s.share)}`));
     }
     out.push(h("h3", {}, "Keys"), h("p", {}, "drag: pan · wheel/pinch: zoom · + − : zoom · 0: fit · h: hot loop · arrows: pan · / : search · Enter / Shift+Enter: next / previous match · Esc: clear"));
@@ -808,7 +866,7 @@
 
   function showTab(name) {
     for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
-    for (const id of ["details", "tables", "legend"]) $("#" + id).hidden = id !== name;
+    for (const id of ["details", "tables", "legend", "findings"]) $("#" + id).hidden = id !== name;
   }
 
   function route() {

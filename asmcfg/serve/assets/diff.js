@@ -7,25 +7,30 @@
   const ONLY = {old: `only in ${DATA.names[0]}`, new: `only in ${DATA.names[1]}`};
   const either = (r) => (r.code[0] === null ? r.code[1] : r.code[0]);
   const growth = (r) => (r.code[0] && r.code[1] !== null ? (r.code[1] - r.code[0]) / r.code[0] : null);
+  // a count that did not change shows nothing: the cells that differ stand out
+  const moved = (a, b) => (a || b ? `+${a} \u2212${b}` : "");
   const COLUMNS = [
-    {label: "#", width: "3.5em", get: (r) => r.rank, tip: "the rank of `asmcfg diff OLD NEW`: " +
+    {label: "#", width: "2.5em", fit: true, get: (r) => r.rank, tip: "the rank of `asmcfg diff OLD NEW`: " +
       (DATA.heat ? "hottest first" : "largest first")},
-    {label: "method", left: true, get: (r) => r.method, show: visible, link: true},
+    {label: "method", left: true, fit: true, most: "36vw", get: (r) => r.method, show: (v, r) => visible(r.short ?? v), full: (r) => r.method,
+     link: true},
     {label: "compiler", left: true, width: "5.5em", get: (r) => r.compiler},
-    {label: "OSR", width: "3.5em", get: (r) => r.osr},
-    {label: "old id", width: "4.5em", get: (r) => r.old_id},
-    {label: "new id", width: "4.5em", get: (r) => r.new_id},
-    ...(DATA.heat ? [{label: "heat", width: "5em", get: (r) => r.heat, show: (v) => v.toFixed(2) + "%"}] : []),
-    {label: "traps", width: "6em", get: (r) => r.traps, key: (t) => t[0] * 1e6 + t[1],
-     show: (t) => `+${t[0]} \u2212${t[1]}`, tip: "uncommon traps added and removed (sorted by those added)"},
-    {label: "checks in loops", width: "8.5em", get: (r) => r.checks, key: (c) => c[0] * 1e6 + c[1],
-     show: (c) => `+${c[0]} \u2212${c[1]}`, tip: "range and null checks that entered and left the loops"},
-    {label: "vector loops", width: "7em", get: (r) => r.vectors, key: (v) => v[1] - v[0] - v[2],
-     show: (v) => `${v[0]} \u2192 ${v[1]}` + (v[2] ? ` (${v[2]} narrower)` : ""), tip: "vectorized loops, old and new"},
-    {label: "not inlined", width: "6.5em", get: (r) => r.not_inlined,
-     show: (n, r) => String(n) + (r.inlined ? ` (+${r.inlined} inlined)` : ""), tip: "calls compiled inline before and real calls now (and the other way)"},
-    {label: "main code B", width: "11em", get: (r) => r.code, key: (c, r) => growth(r),
-     show: (c, r) => (r.kind !== "pair" ? String(either(r) ?? "") : `${c[0] ?? "-"} \u2192 ${c[1] ?? "-"}` +
+    {label: "OSR", width: "3em", fit: true, get: (r) => r.osr},
+    {label: "old id", width: "3em", fit: true, get: (r) => r.old_id},
+    {label: "new id", width: "3em", fit: true, get: (r) => r.new_id},
+    ...(DATA.heat ? [{label: "heat", width: "3em", fit: true, get: (r) => r.heat, show: (v) => v.toFixed(2) + "%"}] : []),
+    {label: "traps", width: "3.5em", fit: true, get: (r) => r.traps, key: (t) => t[0] * 1e6 + t[1],
+     show: (t) => moved(t[0], t[1]), tip: "uncommon traps added and removed (sorted by those added)"},
+    {label: "checks in loops", width: "4em", fit: true, get: (r) => r.checks, key: (c) => c[0] * 1e6 + c[1],
+     show: (c) => moved(c[0], c[1]), tip: "range and null checks that entered and left the loops"},
+    {label: "vector loops", width: "4em", fit: true, get: (r) => r.vectors, key: (v) => v[1] - v[0] - v[2],
+     show: (v) => (v[0] === v[1] && !v[2] ? "" : `${v[0]} \u2192 ${v[1]}` + (v[2] ? ` (${v[2]} narrower)` : "")),
+     tip: "vectorized loops, old and new"},
+    {label: "not inlined", width: "4em", fit: true, get: (r) => r.not_inlined,
+     show: (n, r) => (n || r.inlined ? String(n) + (r.inlined ? ` (+${r.inlined} inlined)` : "") : ""),
+     tip: "calls compiled inline before and real calls now (and the other way)"},
+    {label: "main code B", width: "5em", fit: true, get: (r) => r.code, key: (c, r) => growth(r),
+     show: (c, r) => (r.kind !== "pair" || c[0] === c[1] ? String(either(r) ?? "") : `${c[0] ?? "-"} \u2192 ${c[1] ?? "-"}` +
        (growth(r) === null ? "" : ` (${growth(r) >= 0 ? "+" : ""}${(100 * growth(r)).toFixed(1)}%)`)),
      tip: "bytes of HotSpot's main code section, old and new (sorted by growth)"},
     {label: "changes", left: true, get: (r) => (r.kind === "pair" ? r.summary : ONLY[r.kind]), show: visible},

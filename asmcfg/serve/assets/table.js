@@ -13,7 +13,8 @@ function h(tag, props, ...children) {
   return node;
 }
 
-// spec: rows; columns ({label, get, left, width, key, show, tip, link}); number(row): its page's number;
+// spec: rows; columns ({label, get, left, width, key, show, full, tip, link, fit}: full(row) the whole text of a
+// cell that shows it shortened, for its tooltip; fit: as wide as its longest text, `most` at most); number(row): its page's number;
 // matches(row, words); noun (what the count counts); pending(column, row): a value still being computed;
 // decorate(tr, row): its class and data attributes; href(number): a row's page.
 function indexTable(spec) {
@@ -58,7 +59,7 @@ function indexTable(spec) {
     const td = h("td", {className: (column.left ? "left" : "") + (pending ? " pending" : "")});
     if (column.link) td.append(h("a", {href: link(spec.number(row)), textContent: text}));
     else td.textContent = text;
-    if (column.left) td.title = text;
+    if (column.left) td.title = column.full ? visible(column.full(row)) : text;
     return td;
   }
 
@@ -116,9 +117,34 @@ function indexTable(spec) {
     return parseInt(params.get("y") || "0", 10) || 0;
   }
 
+  // a column marked `fit` is as wide as its longest text (its values are all known at load), so none is cut; the
+  // texts are measured as the table sets them
+  const ruler = h("span", {});
+  ruler.style.cssText = "position:absolute; visibility:hidden; white-space:nowrap";
+  const pad = parseFloat(getComputedStyle(document.body).fontSize);  // the cells' padding: 0.5em a side
+  function measure(text, bold) {
+    ruler.style.fontWeight = bold ? "bold" : "normal";
+    ruler.textContent = text;
+    return ruler.getBoundingClientRect().width;
+  }
+  function fitted(column) {
+    const texts = new Set();
+    for (const row of rows) {
+      const value = column.get(row);
+      if (value !== null && value !== undefined) texts.add(column.show ? column.show(value, row) : String(value));
+    }
+    document.body.append(ruler);
+    let widest = 0;
+    for (const text of texts) widest = Math.max(widest, measure(text, false));
+    for (const word of column.label.split(" ")) widest = Math.max(widest, measure(word, true));  // headers wrap
+    ruler.remove();
+    const width = `max(${column.width || "0px"}, ${Math.ceil(widest + pad + 2)}px)`;
+    return column.most ? `min(${width}, ${column.most})` : width;
+  }
   $("#index thead tr").replaceChildren(...columns.map((c, n) => {
     const th = h("th", {textContent: c.label, title: (c.tip ? c.tip + "; " : "") + `sort by ${c.label}`});
-    if (c.width) th.style.width = c.width;
+    if (c.fit) th.style.width = fitted(c);
+    else if (c.width) th.style.width = c.width;
     th.addEventListener("click", () => {
       state.down = state.sort === n ? !state.down : false;
       state.sort = n;

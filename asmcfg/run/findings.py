@@ -1,0 +1,144 @@
+"""`--findings`: the selected compilations analysed on all cores, each one's findings made where it was analysed,
+then ranked together and written (text on stdout, or `--json FILE`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from asmcfg.errors import SelectionError
+from asmcfg.model.findings import Finding, FindingKind
+from asmcfg.run.log import Log
+from asmcfg.run.options import Options
+from asmcfg.sources.lines import display_name
+
+if TYPE_CHECKING:
+    from asmcfg.model import Analysis, Method
+    from asmcfg.run.progress import Progress
+
+STUBS = "vtable chunks"
+"""The code-cache blob HotSpot's vtable and itable stubs live in, as the perf map names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class FindingsOf:
+    """The findings of one analysed compilation (picklable: it runs in the workers)."""
+
+    source: str
+    """The input as the whatif commands name it."""
+    measured: bool = False
+    """The run was measured: a compilation without heat took no samples."""
+
+    def __call__(self, result: Analysis) -> list[Finding]:
+        from asmcfg.facts.findings import findings
+
+        return findings(result, self.source, self.measured)
+
+
+@dataclass(frozen=True, slots=True)
+class WithFindings:
+    """A `--jsonl` record serializer whose records carry the compilation's findings (picklable)."""
+
+    serialize: Any
+    """The record's own serializer (`jsonl.record_line` or `facts.facts_record`)."""
+    source: str
+    """The input as the whatif commands name it."""
+    measured: bool = False
+    """The run was measured."""
+
+    def __call__(self, result: Analysis) -> Any:
+        from asmcfg.render.jsonl import COMPACT
+
+        listed = [f.as_dict() for f in FindingsOf(self.source, self.measured)(result)]
+        record = self.serialize(result)
+        if isinstance(record, str):  # compact JSON text of one object
+            return f'{record[:-1]},"findings":{COMPACT.encode(listed)}}}'
+        return {**record, "findings": listed}
+
+
+@dataclass(frozen=True, slots=True)
+class Sampled:
+    """The compilations of a recording that took at least `MIN_SHARE` percent of its samples (picklable)."""
+
+    ids: frozenset[int]
+
+    def __call__(self, method: Method) -> bool:
+        return method.header.compile_id in self.ids
+
+
+def run(options: Options, log: Log, progress: Progress) -> int:
+    """Find, rank and write the findings of the selected compilations."""
+    from asmcfg.facts.findings import ranked
+    from asmcfg.facts.findings_frame import MIN_SHARE
+    from asmcfg.render import findings as render
+    from asmcfg.render.files import write_to
+    from asmcfg.run import parallel
+
+    source = log.folder or options.input
+    perf = log.enrichment.perf
+    select: Any = options.selector if options.selector.any else None
+    if perf is not None and select is None:  # only compilations that took enough samples can hold a hot finding
+        hot = frozenset(cid for cid, share in perf.shares().items() if share >= MIN_SHARE)
+        select = Sampled(hot)
+    stats = parallel.RunStats()
+    found: list[Finding] = []
+    measured = measured_run(log)
+    for record in log.records(FindingsOf(display_name(source), measured), select, stats=stats):
+        if isinstance(record, list):
+            found.extend(record)
+    progress.close()
+    if stats.analysed == 0 and options.selector.any:
+        raise SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
+    if perf is not None:
+        found = _stub_share(found, perf.share(perf.code_cache.get(STUBS, 0)))
+    found += _deopt_cycles(log, options, perf.shares() if perf is not None else None)
+    found = ranked(found)
+    if options.json is not None:
+        write_to(options.json, lambda out: render.write_json(found, out))
+    if options.json != "-":
+        measured = measured or any(f.share is not None for f in found)
+        write_to("-", lambda out: render.write_text(found, out, stats.analysed, measured))
+    return 0
+
+
+def _deopt_cycles(log: Log, options: Options, shares: dict[int, float] | None) -> list[Finding]:
+    """The deopt cycles the LogCompilation log (the input or `--log`) shows, of the selected methods."""
+    from asmcfg.dialects.heatfiles import is_compile_log, read_jit_log
+    from asmcfg.facts.deopt_findings import deopt_findings
+    from asmcfg.model import Compiler
+
+    path = log.log or log.path
+    if path == "-" or not is_compile_log(path):
+        return []
+    jit = read_jit_log(path)
+    selector = options.selector
+
+    def wanted(method: str, compile_id: int) -> bool:
+        return ((selector.compile_id is None or selector.compile_id == compile_id)
+                and selector.compiler in (None, Compiler.C2) and selector.name_matches(method))
+
+    return deopt_findings(jit, shares, wanted if selector.any else None)
+
+
+def measured_run(log: Log) -> bool:
+    """True when the run's samples are on its compilations (a record folder's, or `--profile`)."""
+    how = log.enrichment
+    return how.perf is not None or how.profile is not None
+
+
+def _stub_share(found: list[Finding], stubs: float) -> list[Finding]:
+    """The megamorphic findings with the run's samples in vtable and itable stubs: counted toward the one such
+    finding of the run, else said beside each."""
+    if not stubs:
+        return found
+    mega = [f for f in found if f.kind is FindingKind.MEGAMORPHIC]
+    figure = f"the run spent {stubs:.2f}% of its samples in vtable and itable stubs ({STUBS})"
+    out = []
+    for each in found:
+        if each.kind is FindingKind.MEGAMORPHIC and len(mega) == 1:
+            each = replace(each, share=(each.share or 0.0) + stubs,
+                           evidence=(*each.evidence, figure + ": counted toward this call, the run's only one"))
+        elif each.kind is FindingKind.MEGAMORPHIC:
+            each = replace(each, evidence=(*each.evidence, figure + f", shared by {len(mega)} megamorphic calls"))
+        out.append(each)
+    return out
