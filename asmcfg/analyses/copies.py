@@ -29,11 +29,14 @@ from asmcfg.analyses.dominators import immediate_dominators, postorder
 from asmcfg.analyses.hotness import COLD_TAGS, is_cold
 from asmcfg.analyses.loops import _ROOT as ROOT, block_graph
 from asmcfg.analyses.strides import Walk, walk
-from asmcfg.model import Analysis, Feature, Loop, LoopFacts, LoopRole
+from asmcfg.model import Analysis, Compiler, Feature, Loop, LoopFacts, LoopRole
 
 
 def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
-    """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not."""
+    """C2's strip-mined outer loop: it polls, and holds exactly one inner loop that does not. Never a JVMCI
+    compiler's: a Graal loop that calls needs no poll of its own, so a source's own nest can have that shape."""
+    if _jvmci(result):
+        return False
     mine = frozenset(loop.blocks)
     inner = [other for other in result.loops if other.depth == loop.depth + 1 and frozenset(other.blocks) < mine]
     return loop.has_poll and len(inner) == 1 and not inner[0].has_poll
@@ -42,12 +45,19 @@ def strip_mined_outer(result: Analysis, loop: Loop) -> bool:
 def run(ctx: Context, result: Analysis) -> Analysis:
     """Role and unroll factor of every loop, in `loop_facts`."""
     facts = dict(result.loop_facts)
-    walks = {loop.header: walk(ctx, result, loop) for loop in result.loops}
-    roles, unrolls = _roles(ctx, result, walks)
+    roles: dict[int, LoopRole] = {}
+    unrolls: dict[int, int] = {}
+    if not _jvmci(result):  # C2's copies; no Graal loop shape is proven one of them
+        walks = {loop.header: walk(ctx, result, loop) for loop in result.loops}
+        roles, unrolls = _roles(ctx, result, walks)
     for loop in result.loops:
         old = facts.get(loop.header, LoopFacts(loop.header, LoopRole.NONE, None, None, ""))
         facts[loop.header] = replace(old, role=roles.get(loop.header, LoopRole.NONE), unroll=unrolls.get(loop.header))
     return replace(result, loop_facts=facts)
+
+
+def _jvmci(result: Analysis) -> bool:
+    return result.cfg.method.header.compiler is Compiler.JVMCI
 
 
 @dataclass(frozen=True, slots=True)

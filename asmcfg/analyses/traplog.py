@@ -6,6 +6,7 @@ agrees when a parse record names the same scope, bci, reason and action; it diff
 scope and bci name something else (C2 may change a trap after parsing, e.g. when it folds two compares into
 one range check); it is unlogged when the compiler logged nothing there. A fired record counts on the trap
 whose call has the same reason and the same inlining chain, so code inlined at several sites is told apart.
+A JVMCI compiler logs no parse records: its traps get only their firings (verdict `no_records`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from asmcfg.analyses.context import Context
 from asmcfg.hotspot.deopt import plain_reason
-from asmcfg.model import Analysis, Frame, Trap, TrapEvidence, TrapOrigin, Verdict
+from asmcfg.model import Analysis, Compiler, Frame, Trap, TrapEvidence, TrapOrigin, Verdict
 
 if TYPE_CHECKING:
     from asmcfg.model import LogTrap
@@ -42,13 +43,15 @@ def run(ctx: Context, result: Analysis) -> Analysis:
         matched.update(hits)
         if parsed:
             evidence[block] = _evidence(trap, tuple(parsed.get(site, ())), len(hits))
+        elif ctx.cfg.method.header.compiler is Compiler.JVMCI:
+            evidence[block] = TrapEvidence(Verdict.NO_RECORDS, (), len(hits))
     elsewhere = tuple(r for i, r in enumerate(fired) if i not in matched)
     return replace(result, trap_log=evidence, fired_elsewhere=elsewhere)
 
 
 def _evidence(trap: Trap, here: tuple[LogTrap, ...], fired: int) -> TrapEvidence:
     """The verdict of the parse records at the trap's scope and bci (`here`, in log order)."""
-    if any(plain_reason(r.reason) == trap.reason and r.action == trap.action for r in here):
+    if any(plain_reason(r.reason) == plain_reason(trap.reason) and r.action == trap.action for r in here):
         verdict = Verdict.AGREES
     else:
         verdict = Verdict.DIFFERS if here else Verdict.UNLOGGED
@@ -60,7 +63,7 @@ def _fired_here(
 ) -> bool:
     """Same reason and innermost scope (the trap's `site`), and, where both are known, the same whole inlining
     chain: a trap in code inlined at several call sites fired at the one whose callers the run-time record names."""
-    if _site(record) != site or plain_reason(record.reason) != trap.reason:
+    if _site(record) != site or plain_reason(record.reason) != plain_reason(trap.reason):
         return False
     theirs = tuple((method.replace("/", "."), bci) for method, bci in record.chain)
     return not theirs or not chain or theirs == chain

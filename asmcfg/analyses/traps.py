@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from asmcfg.analyses import deopts
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot import deopt, jdk
 from asmcfg.model import Analysis, Flow, Instruction, Tag, Trap, TrapKind
@@ -41,6 +42,8 @@ def run(ctx: Context, result: Analysis) -> Analysis:
     known = [r for r in requests.values() if r is not None]
     guess = jdk.choose(ctx.cfg.method, known, ctx.jdk)
     traps = {block: _trap(ctx, site, requests[block], guess.version) for block, site in sites.items()}
+    for block, deopt_site in deopts.sites(ctx).items():
+        traps.setdefault(block, _jvmci_trap(ctx, deopt_site, guess.version))
     tags = {b: {Tag.UNCOMMON_TRAP if trap.kind is TrapKind.UNCOMMON_TRAP else Tag.STUB} for b, trap in traps.items()}
     result = replace(result, traps=traps, jdk=guess.version, jdk_why=guess.why)
     return add_tags(result, tags)
@@ -101,4 +104,23 @@ def _trap(ctx: Context, site: int, request: int | None, version: int) -> Trap:
         bci=frame.bci if frame else None,
         line=frame.line if frame else None,
         method=frame.method if frame else "",
+    )
+
+
+def _jvmci_trap(ctx: Context, deopt_site: deopts.DeoptSite, version: int) -> Trap:
+    """A JVMCI deopt site as a trap: the request decoded, the scope of its call's debug info."""
+    ins = ctx.cfg.method.instructions[deopt_site.site]
+    reason, action = deopt.decode_jvmci(deopt_site.request, version)
+    frame = ins.frames[0] if ins.frames else None
+    return Trap(
+        site=deopt_site.site,
+        kind=TrapKind.UNCOMMON_TRAP,
+        request=deopt_site.request,
+        reason=reason,
+        action=action,
+        bytecode=ins.bytecode,
+        bci=frame.bci if frame else None,
+        line=frame.line if frame else None,
+        method=frame.method if frame else "",
+        speculation=deopt_site.speculation,
     )

@@ -5,7 +5,8 @@ the instruction that loaded it into a register the compare reads (AArch64 `movz 
 hoisted before the loop, then `cmp w8, w14`), as long as nothing wrote that register on any path since (a call
 writes them all) and the compare reads it as an operand of its own, not as the address of a memory operand (C1's
 lock-stack compare `cmpq -8(%r15,%rdx),%rsi` and class-initialization test `cmpb $4,0x130(%rdx)` are no type
-checks). A compare that is an implicit null check (C1's `cmpq (%rsi),%rax`) is none either. A compare counts
+checks). Graal's compares of a class word with a constant-pool class constant are found by `klassconstants`. A
+compare that is an implicit null check (C1's `cmpq (%rsi),%rax`) is none either. A compare counts
 when its block ends in a conditional branch;
 what its failing side leads to is the trap reached through straight-line code (`class_check`,
 `bimorphic`, …) or the virtual or interface call made there. C1's and C2's subtype-check stubs
@@ -20,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from asmcfg.analyses import registers
+from asmcfg.analyses import klassconstants, registers
 from asmcfg.analyses.checks import failure_path
 from asmcfg.analyses.context import Context, add_tags
 from asmcfg.hotspot.stubs import SUBTYPE_CHECK
@@ -47,6 +48,7 @@ def run(ctx: Context, result: Analysis) -> Analysis:
                 classes = steps.step(i, loaded)
                 if classes and ends_cond and instructions[i].implicit_target is None:
                     found.append(_check(ctx, result, block.id, i, classes))
+    found.extend(_switch(ctx, [_check(ctx, result, b, site, named) for b, site, named in klassconstants.compares(ctx)]))
     for call in result.calls:
         if SUBTYPE_CHECK.search(call.callee):
             found.append(TypeCheck(call.block, call.site, (), "", instructions[call.site].bytecode))
@@ -249,6 +251,18 @@ def _meet(states: list[dict[str, str]]) -> dict[str, str]:
     if not rest:
         return first
     return {r: c for r, c in first.items() if all(other.get(r) == c for other in rest)}
+
+
+def _switch(ctx: Context, checks: list[TypeCheck]) -> list[TypeCheck]:
+    """A type switch's compares, each failing into the next one's block, all fail to where the last one does."""
+    by_block = {check.block: check for check in checks}
+    for check in reversed(checks):
+        if check.fails_to:
+            continue
+        onward = [by_block[e.dst] for e in ctx.successors.get(check.block, ()) if e.dst in by_block]
+        if onward and onward[0].fails_to:
+            by_block[check.block] = replace(check, fails_to=onward[0].fails_to, bytecode=onward[0].bytecode)
+    return [by_block[check.block] for check in checks]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asmcfg.model import Analysis, Frame
+from asmcfg.model import Analysis, Compiler, Frame
 
 Scope = tuple[tuple[str, int], ...]
 """An inlining chain as (method, bci) pairs, innermost first."""
 
-_TYPE_GUARDS = frozenset({"class_check", "bimorphic", "speculate_class_check", "type_checked_inlining"})
+_TYPE_GUARDS = frozenset({"class_check", "bimorphic", "speculate_class_check", "type_checked_inlining",
+                          "optimized_type_check"})
 """Trap reasons that guard a call inlined for the receiver types the profile saw."""
 
 
@@ -53,7 +54,7 @@ def inlined(result: Analysis) -> tuple[Inlined, ...]:
     """Invokes compiled inline: with a log, the call sites of its `<inline_success>` records; without one, those
     the debug info shows (a frame chain that runs through them, or a type-guard trap at the invoke, a
     profile-guided inline)."""
-    if has_log(result):
+    if has_log(result) and result.cfg.method.header.compiler is not Compiler.JVMCI:  # JVMCI logs no decisions
         return tuple(sorted({Inlined(short_name(d.callee), ((d.caller, d.bci if d.bci is not None else -1),), "log",
                                      d.reason) for d in result.cfg.method.log_inlines or () if d.inlined},
                             key=lambda i: (i.scope, i.callee)))

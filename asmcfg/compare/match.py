@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from asmcfg.compare import encodings
 from asmcfg.compare.blocks import pair_blocks
 from asmcfg.compare.facts import Inlined, Scope
 from asmcfg.compare.items import CallItem, CheckItem, LoopItem, PollItem, Side, TrapItem
@@ -199,12 +200,16 @@ def _by_place(
 
 
 def _traps(old: Side, new: Side, matched: list[Matched]) -> list[Change]:
+    crossing = encodings.across(old, new)  # C2 against JVMCI: also paired by method@bci chain
     pairs, gone, came = pair(old.traps, new.traps, [
         lambda t: (t.reason, t.action, t.scope),
+        *(encodings.keys(methods) if crossing else ()),
         lambda t: (t.reason, t.action, t.bytecode, methods(t.scope)),
     ])
     matched += [Matched("trap", o, n) for o, n in pairs]
-    return [Change("trap", "removed", t, None) for t in gone] + [Change("trap", "added", None, t) for t in came]
+    changes = [Change("trap", "reason", o, n) for o, n in pairs if crossing and encodings.differ(o, n)]
+    changes += [Change("trap", "removed", t, None) for t in gone]
+    return changes + [Change("trap", "added", None, t) for t in came]
 
 
 def check_keys() -> list[Callable[[CheckItem], Hashable]]:

@@ -257,6 +257,8 @@ def trap_log_line(evidence: TrapEvidence) -> str:
     fired = f"; fired {evidence.fired}x at run time" if evidence.fired else ""
     if evidence.verdict is Verdict.AGREES:
         return f"log agrees{fired}"
+    if evidence.verdict is Verdict.NO_RECORDS:
+        return f"fired {evidence.fired}x at run time" if evidence.fired else "not fired (the compiler logs no traps)"
     if evidence.verdict is Verdict.UNLOGGED:
         return f"LOG DIFFERS: the compiler logged no trap at this bci{fired}"
     return f"LOG DIFFERS: the compiler logged {', '.join(evidence.logged_as())} here{fired}"

@@ -14,5 +14,6 @@ CHANGE_LABELS = {
     "inlined": "became inlined",
     "not_inlined": "no longer inlined",
     "kind": "call kind changed",
+    "reason": "reason or action differs",
 }
 """`asmcfg diff`: what happened to a trap, check, call or poll."""

@@ -36,6 +36,7 @@ SKID_PREVIOUS = (
 
 PLACE_LABELS = {
     "nmethod": "compiled code",
+    "JIT compiler in compiled code": "the JIT compiler's own compiled code (JVMCI compiler threads)",
     "code cache, not an nmethod": "JIT-made code that is no compilation",
     "libjvm.so": "the JVM (libjvm.so: JIT compilers, GC, runtime)",
     "kernel": "kernel",

@@ -7,7 +7,7 @@ from typing import Any
 
 from asmcfg import describe
 from asmcfg.analyses.hotness import is_cold
-from asmcfg.model import Analysis
+from asmcfg.model import Analysis, Compiler
 
 
 def loop_fields(result: Analysis, header: int) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def method_fields(result: Analysis) -> dict[str, Any]:
         "inlining": None if records is None else [d.as_dict() for d in records],
         "runtime_paths": [p.as_dict() for p in result.runtime_paths],
         "type_checks": [t.as_dict(address[t.site].address) for t in result.type_checks],
-    }
+    } | ({"inlined_by_debug_info": debug_info_inlines(result)} if logs_no_decisions(result) else {})
 
 
 def block_lines(result: Analysis, block: int) -> list[str]:
@@ -73,7 +73,8 @@ def call_rows(result: Analysis) -> list[dict[str, str]]:
         if call.block in hot and call.java:
             frame = call.frames[0] if call.frames else None
             where = f"{frame.method}@{frame.bci}" if frame else "?"
-            why = call.not_inlined_because() or ("no inlining record here" if logged else "(no LogCompilation log)")
+            why = call.not_inlined_because() or (NO_DECISIONS if logs_no_decisions(result) else
+                                                 "no inlining record here" if logged else "(no LogCompilation log)")
             rows.append({"block": f"B{call.block}", "kind": describe.CALL_KINDS[call.kind], "callee": call.callee,
                          "where": where, "why": why})
     return rows
@@ -86,6 +87,30 @@ def inlining_rows(result: Analysis) -> list[dict[str, str]]:
     return [{"site": describe.chain_text(d.chain) or f"{d.caller}@{d.bci}", "callee": d.callee,
              "decision": describe.decision_text(d.inlined, d.reason),
              "call": f"B{in_code[d.line]}" if d.line in in_code else "-", "line": str(d.line)} for d in records]
+
+
+NO_DECISIONS = "no decision data: a JVMCI compiler logs no inlining decisions"
+
+
+def debug_info_inlines(result: Analysis) -> list[dict[str, str]]:
+    """The methods the debug info shows inlined, each at its call site's chain (innermost first): where a
+    compiler logs no inlining decisions (a JVMCI compiler), the only evidence there is; only the scopes of the
+    code's calls, traps and safepoints are printed, so an inlined method with none of those is not seen."""
+    seen: dict[tuple[str, tuple[tuple[str, int | None], ...]], None] = {}
+    for ins in result.cfg.method.instructions:
+        for depth in range(len(ins.frames) - 1):
+            chain = tuple((f.method, f.bci) for f in ins.frames[depth + 1:])
+            seen.setdefault((ins.frames[depth].method, chain), None)
+    return [{"site": describe.chain_text(chain), "callee": callee} for callee, chain in sorted(seen, key=_by_site)]
+
+
+def _by_site(item: tuple[str, tuple[tuple[str, int | None], ...]]) -> tuple[str, str]:
+    return describe.chain_text(tuple(reversed(item[1]))), item[0]
+
+
+def logs_no_decisions(result: Analysis) -> bool:
+    """True for a compiler that logs no inlining decisions of its own (a JVMCI compiler)."""
+    return result.cfg.method.header.compiler is Compiler.JVMCI
 
 
 def runtime_rows(result: Analysis) -> list[dict[str, str]]:

@@ -228,7 +228,7 @@ def trap_log_counts(result: Analysis) -> dict[str, Any] | None:
     if records is None:
         return None
     verdicts = Counter(e.verdict for e in result.trap_log.values())
-    return {
+    counts = {
         "records": sum(1 for r in records if r.origin is TrapOrigin.PARSE),
         "agrees": verdicts[Verdict.AGREES],
         "differs": verdicts[Verdict.DIFFERS],
@@ -238,6 +238,9 @@ def trap_log_counts(result: Analysis) -> dict[str, Any] | None:
             r.as_dict("reason", "action", "method", "bci", "line") for r in result.fired_elsewhere
         ],
     }
+    if verdicts[Verdict.NO_RECORDS]:
+        counts["no_records"] = verdicts[Verdict.NO_RECORDS]
+    return counts
 
 
 def trap_log_disagreements(result: Analysis) -> list[dict[str, Any]]:

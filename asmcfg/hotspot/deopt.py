@@ -67,6 +67,20 @@ JVMCI_NAMES = {
 """The names a VM built with JVMCI prints for three reasons (same numbers), to the names the tables use."""
 
 
+JVMCI_ALIASES = {"null_assert": "unreached0", "intrinsic": "type_checked_inlining", "bimorphic": "optimized_type_check"}
+"""HotSpot's names for the three reasons a JVMCI compiler requests under another name than C2's (deoptimization.hpp's
+Reason_unreached0, Reason_type_checked_inlining and Reason_optimized_type_check: JVMCI's UnreachedCode,
+TypeCheckedInliningViolated and OptimizedTypeCheckViolated)."""
+_PLAIN = {**JVMCI_NAMES, **{jvmci: plain for plain, jvmci in JVMCI_ALIASES.items()}}
+
+
 def plain_reason(name: str) -> str:
-    """A reason name as the tables spell it (`null_assert` for a JVMCI build's `null_assert_or_unreached0`)."""
-    return JVMCI_NAMES.get(name, name)
+    """A reason name as the tables spell it (`null_assert` for a JVMCI build's `null_assert_or_unreached0` and for
+    JVMCI's `unreached0`)."""
+    return _PLAIN.get(name, name)
+
+
+def decode_jvmci(request: int, jdk: int) -> tuple[str, str]:
+    """(reason, action) of a JVMCI compilation's trap request, its reasons named as JVMCI requests them."""
+    reason, action = decode(request, jdk)
+    return JVMCI_ALIASES.get(reason, reason), action

@@ -117,6 +117,27 @@ class Isa:
         """Entries a jump table can index, from the bounds check in the instructions `before` its jump."""
         return None
 
+    def thread_store(self, ins: Instruction) -> tuple[int, int | str] | None:
+        """(offset, immediate or source register) of a store into the current thread's fields, if `ins` is one."""
+        return None
+
+    def register_immediate(self, ins: Instruction) -> tuple[str, int] | None:
+        """(register, value) when `ins` moves an immediate into a register."""
+        return None
+
+    def klass_load(self, ins: Instruction) -> str | None:
+        """The register (64-bit name) `ins` loads an object's class word into (`movl 8(%rdx), %eax`), if it does."""
+        return None
+
+    def constant_compare(self, ins: Instruction, next_address: int) -> tuple[str, int] | None:
+        """(register, address) when `ins` compares a register with a pc-relative constant (`cmpq -0x47(%rip),
+        %rax`), the address the constant is read from; `next_address` is the next instruction's."""
+        return None
+
+    def written_register(self, ins: Instruction) -> str | None:
+        """The register `ins` writes as its destination operand, as its 64-bit name, if any."""
+        return None
+
 
 def signed32(value: int) -> int:
     """Interpret the low 32 bits of `value` as a signed int."""

@@ -42,12 +42,17 @@ class Trap:
     """Source line of the innermost frame."""
     method: str
     """Method of the innermost frame."""
+    speculation: int | None = None
+    """A JVMCI deopt's failed speculation as its code stores it (None for C2's and C1's traps)."""
 
     def as_dict(self, log: dict[str, Any] | None = None) -> dict[str, Any]:
         """The trap as the JSON model writes it, with what a LogCompilation log says of it (`log`)."""
         request = None if self.request is None else f"0x{self.request & 0xFFFFFFFF:08x}"
-        return {"kind": self.kind, "request": request, "reason": self.reason, "action": self.action,
+        item = {"kind": self.kind, "request": request, "reason": self.reason, "action": self.action,
                 "bytecode": self.bytecode, "bci": self.bci, "line": self.line, "method": self.method, "log": log}
+        if self.speculation is not None:
+            item["speculation"] = self.speculation
+        return item
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +70,7 @@ class TrapEvidence:
     @property
     def disagrees(self) -> bool:
         """True when the log says something else, or nothing, where the code traps."""
-        return self.verdict is not Verdict.AGREES
+        return self.verdict is not Verdict.AGREES and self.verdict is not Verdict.NO_RECORDS
 
     def as_dict(self) -> dict[str, Any]:
         """The evidence as the JSON model writes it: the verdict, the compiler's records, the firings."""

@@ -98,6 +98,8 @@ class Verdict(Word):
     """Records at that scope and bci name another reason or action."""
     UNLOGGED = "unlogged"
     """The compiler logged no trap there."""
+    NO_RECORDS = "no_records"
+    """The compiler logs no trap records at all (a JVMCI compiler such as Graal): only firings are compared."""
 
 
 class TrapOrigin(Word):
@@ -250,6 +252,9 @@ class Place(Word):
 
     NMETHOD = "nmethod"
     """In a compilation of the log: the compiled code asmcfg draws."""
+    JIT_COMPILER = "JIT compiler in compiled code"
+    """In compiled code a JVMCI compiler thread ran: a Java JIT compiler's own work (jargraal's C1-compiled
+    `jdk.graal.*` methods), not the program's."""
     CODE_CACHE = "code cache, not an nmethod"
     """In JIT-made code that is no compilation: the interpreter, `vtable chunks`, stubs, adapters."""
     LIBJVM = "libjvm.so"

@@ -20,6 +20,14 @@ REPLAY_ALL = "*.*"
 REPLAY_PATTERN = re.compile(r"[A-Za-z0-9_$*/.:<>]+")
 """What a `--replay` pattern may hold (HotSpot's Class::method globs): nothing a directives file or
 JAVA_TOOL_OPTIONS would have to quote."""
+JVMCI_OWN = ('[ { match: ["jdk/graal/*.*", "org/graalvm/*.*", "jdk/vm/ci/*.*", "jdk/internal/vm/compiler/*.*"], '
+             "c1: { PrintAssembly: false } },\n  ")
+"""With a JVMCI compiler as the JIT, the first directive: the compiler's own classes (jargraal's, compiled by C1)
+are not printed. HotSpot gives a JVMCI compilation the directives' `c1:` block, so the others print C1's too."""
+JVMCI_JIT = ("-XX:+UseJVMCICompiler", "-XX:+UseGraalJIT")
+"""The flags that make a JVMCI compiler (Graal) the JIT; their `-XX:-` forms undo them."""
+JVMCI_NOTE = ("a JVMCI compiler is the JIT: its compilations are printed, and C1's with them (HotSpot gives both "
+              "the directives' c1 block), the compiler's own classes left out")
 LOG_PATTERN = "jvm%p.xml"
 """`-XX:LogFile` name: HotSpot expands `%p` to `pid<PID>`, so each JVM writes `jvmpid<PID>.xml`."""
 TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
@@ -97,15 +105,34 @@ def jvm_flags(folder: Path, asked: Asked, perf_map: bool) -> list[str]:
     return flags
 
 
-def directives_text(asked: Asked) -> str:
+def uses_jvmci(argv: list[str], env: dict[str, str]) -> bool:
+    """True when the command's JVM takes a JVMCI compiler as its JIT: `-XX:+UseJVMCICompiler` or
+    `-XX:+UseGraalJIT` on the command line or in JAVA_TOOL_OPTIONS / JDK_JAVA_OPTIONS, the last word winning."""
+    words = [*env.get(TOOL_OPTIONS, "").split(), *env.get("JDK_JAVA_OPTIONS", "").split()]
+    words += [w for arg in argv for w in arg.split()]
+    chosen = False
+    for word in words:
+        if word in JVMCI_JIT:
+            chosen = True
+        elif word in (f.replace("+", "-", 1) for f in JVMCI_JIT):
+            chosen = False
+    return chosen
+
+
+def directives_text(asked: Asked, jvmci: bool = False) -> str:
     """The directives file of the default printing: every C2 compilation printed, and the replay data of those
-    `--replay` names dumped (`DumpReplay`: the first directive that matches a method is the one applied)."""
+    `--replay` names dumped (`DumpReplay`: the first directive that matches a method is the one applied); with a
+    JVMCI compiler as the JIT (`jvmci`), its compilations printed too, through the `c1:` block."""
     if asked.replay is None:
-        return DIRECTIVES_TEXT
-    if asked.replay == REPLAY_ALL:
-        return '[ { match: "*.*", c2: { PrintAssembly: true, DumpReplay: true } } ]\n'
-    return (f'[ {{ match: "{asked.replay}", c2: {{ PrintAssembly: true, DumpReplay: true }} }},\n'
-            '  { match: "*.*", c2: { PrintAssembly: true } } ]\n')
+        text = DIRECTIVES_TEXT
+    elif asked.replay == REPLAY_ALL:
+        text = '[ { match: "*.*", c2: { PrintAssembly: true, DumpReplay: true } } ]\n'
+    else:
+        text = (f'[ {{ match: "{asked.replay}", c2: {{ PrintAssembly: true, DumpReplay: true }} }},\n'
+                '  { match: "*.*", c2: { PrintAssembly: true } } ]\n')
+    if not jvmci:
+        return text
+    return JVMCI_OWN + text.removeprefix("[ ").replace("c2: {", "c1: { PrintAssembly: true }, c2: {")
 
 
 def runs_java(argv: list[str]) -> bool:

@@ -68,8 +68,9 @@ def record(options: RecordOptions, err: TextIO | None = None) -> int:
 def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFolder, out: TextIO) -> int:
     """Run the command into the opened folder, leave the folder whole, and report; the exit status."""
     argv, path = options.command, folder.path
+    jvmci = options.asked.printing is Printing.C2 and capture.uses_jvmci(argv, dict(os.environ))
     if options.asked.printing is Printing.C2:
-        folder.write_text(capture.DIRECTIVES, capture.directives_text(options.asked))
+        folder.write_text(capture.DIRECTIVES, capture.directives_text(options.asked, jvmci))
     perf_map = verdict.perf is not None and _perf_map_known(argv)
     flags = capture.jvm_flags(path, options.asked, perf_map)
     started = capture.launch(argv, flags, dict(os.environ))
@@ -77,6 +78,8 @@ def _recorded(options: RecordOptions, verdict: perfrun.Verdict, folder: RecordFo
                         _perf_record(options, verdict, path), working_folder=os.getcwd(),
                         replay=options.asked.replay)
     notes = [verdict.note] if verdict.note else []
+    if jvmci:
+        notes.append(capture.JVMCI_NOTE)
     if verdict.perf is not None and not perf_map:
         notes.append("this JDK has no -XX:+DumpPerfMapAtExit (JDK 17 and later): samples in stubs stay unnamed")
     if started.passing is capture.FlagPassing.COMMAND_LINE:

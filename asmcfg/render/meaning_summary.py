@@ -24,6 +24,8 @@ def write_meaning(result: Analysis, console: Console) -> None:
                                                             "log line"), shown)
     if len(rows) > _MAX_DECISIONS:
         console.print(f"  … {len(rows) - _MAX_DECISIONS} more decisions (see --json)", highlight=False, markup=False)
+    if meaning.logs_no_decisions(result):
+        _debug_info_inlines(result, console)
     _table(console, "Allocation, locking and GC barriers", ("what", "routine", "slow path", "fast path"),
            [[r["kind"], r["routine"], r["slow"], r["fast"]] for r in meaning.runtime_rows(result)])
     if result.type_checks:
@@ -31,6 +33,16 @@ def write_meaning(result: Analysis, console: Console) -> None:
         line = describe.count(len(result.type_checks), "type check")
         line += f"; failing to: {', '.join(failing)}" if failing else ""
         console.print(visible(line), highlight=False, markup=False)
+
+
+def _debug_info_inlines(result: Analysis, console: Console) -> None:
+    """A JVMCI compilation's inlining as its debug info shows it, and that no decision data exists."""
+    inlined = meaning.debug_info_inlines(result)
+    console.print(visible(f"Inlining: {meaning.NO_DECISIONS}; the debug info shows "
+                          f"{describe.count(len(inlined), 'inlined method')} at the scopes it prints"),
+                  highlight=False, markup=False)
+    _table(console, "Inlined (debug info)", ("call site", "callee"),
+           [[r["site"], r["callee"]] for r in inlined[:_MAX_DECISIONS]])
 
 
 def _table(console: Console, title: str, columns: tuple[str, ...], rows: list[list[str]]) -> None:

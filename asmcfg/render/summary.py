@@ -139,6 +139,14 @@ def _trap_log(result: Analysis, console: Console) -> None:
         console.print("LogCompilation: the log holds no trap records for this compilation", highlight=False)
         return
     elsewhere = len(found["fired_elsewhere"])
+    if "no_records" in found:
+        credited = sum(e.fired for e in result.trap_log.values())
+        console.print(
+            f"LogCompilation: the JVMCI compiler logs no trap records; {found['fired']} fired at run time, "
+            f"{credited} credited to their trap" + (f", {elsewhere} where no trap call is" if elsewhere else ""),
+            highlight=False, markup=False,
+        )
+        return
     console.print(
         f"LogCompilation: {found['records']} trap records of the compiler; of the decoded traps {found['agrees']} "
         f"agree, {found['differs']} differ, {found['unlogged']} unlogged; {found['fired']} fired at run time"

@@ -3,7 +3,9 @@
 The rule: a sample of the JVM's process whose address lies in an nmethod's `[address, address + size)` belongs
 to that compilation. The code cache reuses the space of freed code, so several compilations may have held an
 address during the run: the sample goes to the one installed last (the largest log `stamp`) no later than the
-sample's time plus `SLACK_NS`. The log's clock is `perf` time minus the log's `time_ms` (both CLOCK_REALTIME
+sample's time plus `SLACK_NS`. A sample that a JVMCI compiler thread took in compiled code is the JIT
+compiler's own work (jargraal runs as Java code, mostly compiled by C1), counted under `Place.JIT_COMPILER` and
+its thread, not on the compilation. The log's clock is `perf` time minus the log's `time_ms` (both CLOCK_REALTIME
 when recorded with `-k CLOCK_REALTIME`), good to about a millisecond. Every other sample is counted by where it
 ran (`Place`) and by thread, never dropped.
 """
@@ -27,6 +29,9 @@ stamp has 1 ms resolution)."""
 MAX_OVERLAP = 1_000
 """Compilations that may have held one address during a run: more is no code cache a JVM writes, and would
 make binning cost more than linear time."""
+JVMCI_THREADS = ("JVMCI CompilerT", "JVMCI-native Co")
+"""The names perf gives a JVMCI compiler thread (`JVMCI CompilerThread0`, libgraal's `JVMCI-native
+CompilerThread0`, cut to 15 characters)."""
 BEFORE = "before the compilation at its address was installed"
 """The name under `Place.CODE_CACHE` of a sample in a compilation's bytes earlier than any holder's stamp."""
 
@@ -165,7 +170,9 @@ class _Binner:
         _count(found, sample, when)
         compiled, holders = self.held.holder(sample.ip, when)
         found.reused += holders > 1
-        if compiled is not None:
+        if compiled is not None and sample.comm.startswith(JVMCI_THREADS):
+            place = Place.JIT_COMPILER.value
+        elif compiled is not None:
             place = Place.NMETHOD.value
             entry = found.compilations.setdefault(compiled.record.compile_id, CompilationSamples(compiled))
             entry.ips.setdefault(sample.ip, Counter())[sample.event] += 1
