@@ -28,6 +28,8 @@ def _inputs() -> list[Path]:
             continue
         if path.name in ("README.md", "facts.json", "facts.jsonl"):
             continue
+        if (path.parent / "record.json").is_file() and not path.name.startswith("jvmpid"):
+            continue  # a record folder's perf files and manifest: inputs only with their folder
         found.append(path)
     return found
 

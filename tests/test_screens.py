@@ -127,6 +127,7 @@ def test_the_toplists_say_not_known_yet_while_the_analysis_runs(browser: Any, ja
     page.close()
 
 
+@pytest.mark.slow
 def test_the_folder_export_index_keeps_class_and_method(browser: Any, tmp_path: Path) -> None:
     out = tmp_path / "pages"
     code, _, err = run_cli(str(JAVAC), "--all", "--html", str(out), "-q")
@@ -224,6 +225,7 @@ def test_the_diff_page_fills_heat_by_the_runs_share(browser: Any, tmp_path: Path
     page.close()
 
 
+@pytest.mark.slow
 def test_a_record_folders_compilation_without_samples_says_so(browser: Any) -> None:
     served = Served(RECORD / "jdk17-HotLoop")
     try:

@@ -72,7 +72,7 @@ def test_samples_per_compilation_and_bucket_equal_the_truth(run: str) -> None:
     assert all(b.t_ms == n * timeline.bucket_ms for n, b in enumerate(timeline.buckets))
 
 
-@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("run", [pytest.param(run, marks=pytest.mark.slow) if "Javac" in run else run for run in RUNS])
 def test_events_equal_the_logs_records(run: str) -> None:
     log = _log(run)
     mine = [(str(e.kind), e.compile_id, e.t_ms, e.reason, e.bci) for e in read_jit_log(log).events]
