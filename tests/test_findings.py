@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,9 @@ def test_evidence_names_the_log_and_the_limit(run: Path) -> None:
     (inline,) = [f for f in found if f["kind"] == FindingKind.NOT_INLINED]
     assert "'hot method too big'" in inline["cause"] and "FreqInlineSize=325" in inline["cause"]
     assert inline["whatif"].endswith(f"--compile-id {inline['compile_id']} --inline Findings::big")
+    # the command is shell words: a name from the log (`Outer$Inner::m`, or crafted) is quoted, never expanded
+    words = shlex.split(inline["whatif"])
+    assert words[:2] == ["asmcfg", "whatif"] and words[-2:] == ["--inline", "Findings::big"]
     (mega,) = [f for f in found if f["kind"] == FindingKind.MEGAMORPHIC]
     assert any("receiver types the profile recorded: Findings$" in e for e in mega["evidence"])
     assert any("vtable chunks" in e for e in mega["evidence"]) and mega["whatif"] is None

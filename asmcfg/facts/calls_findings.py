@@ -4,6 +4,7 @@ decision at the call: without a log there is no finding."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, replace
 
 from asmcfg.facts.findings_frame import at_site, block_where, is_hot
@@ -125,7 +126,7 @@ def _not_inlined(result: Analysis, call: Call, decision: LogInline, figure: str,
     evidence.append(figure)
     cause = (f"C2 did not inline {decision.callee} here ('{decision.reason}': {against}), so the code pays a call "
              "there and C2 cannot optimise the callee's work together with the caller's")
-    command = f"{whatif} --inline {decision.callee}"
+    command = f"{whatif} --inline {shlex.quote(decision.callee)}"
     return _Made(FindingKind.NOT_INLINED, cause, tuple(evidence), limit.suggestion, command)
 
 

@@ -4,6 +4,7 @@ alone (the JIT events), as text on stderr and, with `--json`, as the `timeline` 
 
 from __future__ import annotations
 
+import shlex
 import sys
 from typing import Any, TextIO
 
@@ -32,7 +33,7 @@ def run(options: Options) -> int:
         from asmcfg.render.timeline import write_timeline
 
         pid = f"pid {jit.pid} " if jit.pid is not None else ""
-        write_timeline(timeline, sys.stderr, f"{pid}{display_name(log)}", stories, flagged, options.input)
+        write_timeline(timeline, sys.stderr, f"{pid}{display_name(log)}", stories, flagged, shlex.quote(options.input))
     if options.json is not None or options.html is not None:
         from asmcfg.render.files import write_to
 
@@ -42,7 +43,7 @@ def run(options: Options) -> int:
     if options.html is not None:
         from asmcfg.render.timeline_html import timeline_page
 
-        page = timeline_page(document, f"{display_name(log)}: the run over time", options.input)
+        page = timeline_page(document, f"{display_name(log)}: the run over time", shlex.quote(options.input))
         write_to(options.html, lambda out: _write(page, out))
     return 0
 
