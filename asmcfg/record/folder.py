@@ -10,6 +10,7 @@ import os
 import pwd
 import shutil
 import stat
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO
@@ -61,14 +62,10 @@ class RecordFolder:
     def adopt(self, source: Path) -> bool:
         """Move `source` into the folder under its name when it is a plain file of this user's, linked nowhere
         else (another user's file, a link, a hard link to some other file stay where they are); False if not."""
-        try:
-            fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
-            return False
-        with os.fdopen(fd, "rb") as held:
-            found = os.fstat(held.fileno())
-            if not stat.S_ISREG(found.st_mode) or found.st_uid != os.geteuid() or found.st_nlink != 1:
+        with own_file(source) as opened:
+            if opened is None:
                 return False
+            held, found = opened
             try:
                 os.link(source, source.name, dst_dir_fd=self.fd, follow_symlinks=False)
             except OSError:
@@ -184,3 +181,18 @@ def _own_group(gid: int) -> bool:
 
 def _same(one: os.stat_result, other: os.stat_result) -> bool:
     return (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino)
+
+
+@contextlib.contextmanager
+def own_file(path: Path) -> Iterator[tuple[BinaryIO, os.stat_result] | None]:
+    """`path` opened without following a link, with its status, when it is a plain file of this user's linked
+    nowhere else; None for anything else (another user's file, a link, a hard link, a fifo, a missing file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        yield None
+        return
+    with os.fdopen(fd, "rb") as held:
+        found = os.fstat(held.fileno())
+        plain = stat.S_ISREG(found.st_mode) and found.st_uid == os.geteuid() and found.st_nlink == 1
+        yield (held, found) if plain else None

@@ -9,12 +9,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from asmcfg.record.folder import RecordFolder
+from asmcfg.record.folder import RecordFolder, own_file
 
 ARCHIVE = "replay-pid{pid}.zip"
 """The archive of one JVM's replay files in the record folder."""
@@ -68,15 +67,10 @@ def keep(pid: int, folder: RecordFolder, places: tuple[Path, ...], since: float)
 def _moved(path: Path, archive: zipfile.ZipFile, since: float) -> bool:
     """Copy `path` into the archive and remove it, when it is this user's plain file, linked nowhere else, written
     since `since`; False when it is left where it is."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return False
-    with os.fdopen(fd, "rb") as held:
-        found = os.fstat(held.fileno())
-        if (not stat.S_ISREG(found.st_mode) or found.st_uid != os.geteuid() or found.st_nlink != 1
-                or found.st_mtime < since):
+    with own_file(path) as opened:
+        if opened is None or opened[1].st_mtime < since:
             return False
+        held, found = opened
         archive.writestr(path.name, held.read())
         with contextlib.suppress(OSError):
             now = os.lstat(path)
