@@ -91,6 +91,8 @@ def serve(options: ServeOptions) -> int:
     whatifs = _whatifs(log, index)
     server = listen(options.port, app.Site(links.rows_of(addresses), home, found, render, whatifs))
 
+    stopper = board.Stopper()
+
     def prepare_and_fill(stop: threading.Event) -> None:
         """The background thread's body: the enrichment and the imports the pages and the analysis use, then the
         analysis. Not in the main thread: Ctrl-C lands there, and one landing in an import would leave the
@@ -107,7 +109,8 @@ def serve(options: ServeOptions) -> int:
             return
         finally:
             loaded.set()
-        board.fill(found, options.reading, ready, stop)
+        if not stop.is_set():  # the server stopped while this thread prepared: no analysis to start
+            board.fill(found, options.reading, ready, stop, stopper)
 
     def background(stop: threading.Event) -> threading.Thread:
         filler = threading.Thread(target=prepare_and_fill, args=(stop,), daemon=True, name="asmcfg-facts")
@@ -119,6 +122,7 @@ def serve(options: ServeOptions) -> int:
     try:
         return run_server(server, options.open_browser, None if options.quiet else said, background)
     finally:
+        stopper.stop()  # the analysis's process, should its thread not have ended it within STOP_WAIT
         if whatifs is not None:
             whatifs.stop()
 
