@@ -151,14 +151,17 @@
     detail.textContent = "id " + c.compile_id + " " + c.compiler + " tier " + c.level +
       (c.osr_bci !== null ? " OSR at bci " + c.osr_bci : "") + " " + c.method + "\ninstalled " + c.start_ms +
       " ms, ended " + c.end_ms + " ms (" + c.end_reason + "), " + c.samples + " samples" + trap + "\n";
-    const link = document.createElement("a");
-    link.href = "id-" + c.compile_id + ".html";
-    link.id = "open";
-    link.textContent = "open its page (id-" + c.compile_id + ".html, beside an --all --html export)";
     const command = document.createElement("code");
     command.textContent = "  asmcfg " + data.input + " --compile-id " + c.compile_id + " --html id-" + c.compile_id +
       ".html";
-    detail.append(link, command);
+    if (!data.served) {  // the server links only the compilations its index has
+      const link = document.createElement("a");
+      link.href = "id-" + c.compile_id + ".html";
+      link.id = "open";
+      link.textContent = "open its page (id-" + c.compile_id + ".html, beside an --all --html export)";
+      detail.append(link);
+    }
+    detail.append(command);
     draw();
   }
 
