@@ -138,6 +138,21 @@ class Board:
                     "total": self.total, "finished": self.finished, "problem": self.problem,
                     "toplists": self._toplists()}
 
+    def since_in(self, start: int, shares: dict[int, float]) -> dict[str, Any]:
+        """`since` with the heat of a time range (`shares`: each compile id's share of its samples): each row's heat
+        cell that share, the hottest list ranked by them (known at once: no analysis needed)."""
+        answer = self.since(start)
+        ids = [e.row.compile_id for e in self._index.entries]
+        rows = [[*u[:-1], u[-1] if u[-1] is None or ids[u[0]] is None else shares.get(ids[u[0]], 0.0)]
+                for u in answer["rows"]]
+        first: dict[int, int] = {}
+        for n, compile_id in enumerate(ids):
+            if compile_id is not None:
+                first.setdefault(compile_id, n)
+        ranked = heapq.nlargest(TOP, ((share, first[c]) for c, share in shares.items() if c in first and share > 0))
+        hottest = [_item(n, self._index.name(n), describe.percent((share,))) for share, n in ranked]
+        return {**answer, "rows": rows, "toplists": {**answer["toplists"], "hottest": hottest}}
+
     def _toplists(self) -> dict[str, Any]:
         if self._cached is not None and self._cached[0] == len(self.updates):
             return self._cached[1]
