@@ -230,6 +230,7 @@ def _write_html(results: list[Analysis], options: Options, told: drawings.Told) 
 def page_options(results: list[Analysis], options: Options, told: drawings.Told) -> html.PageOptions:
     """How `--html` draws the page of `results`: the run's renderers, folding and the sources they name."""
     from asmcfg.render import html
+    from asmcfg.run.classes import class_path_of, classes_for
     from asmcfg.run.drawings import renderers
     from asmcfg.sources.java import find_sources, folders
 
@@ -239,7 +240,9 @@ def page_options(results: list[Analysis], options: Options, told: drawings.Told)
         names |= {r.cfg.method.header.name for r in results}
         sources = find_sources(folders(options.source_path), names)
     render, others = renderers(options.renderer, options.render_timeout)
-    return html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told)
+    classes = classes_for(results, class_path_of(options.class_path, options.input, options.pid))
+    return html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told,
+                            classes=classes)
 
 
 def _wrote(path: str, what: str) -> None:
