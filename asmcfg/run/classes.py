@@ -12,7 +12,6 @@ import os
 import stat
 from collections.abc import Iterable
 
-from asmcfg.errors import AsmcfgError
 from asmcfg.model import Analysis
 from asmcfg.model.bytecode import ClassFiles
 
@@ -43,27 +42,22 @@ def recorded_class_path(folder: str, pid: int) -> list[str]:
     return []
 
 
-def class_path_of(given: Iterable[str], input_path: str, pid: int | None) -> list[str]:
-    """`--classpath`'s entries, else those of the record folder `input_path` (the JVM `pid`, or the one chosen)."""
+def class_path_of(given: Iterable[str], folder: str | None, pid: int | None) -> tuple[str, ...]:
+    """`--classpath`'s entries (each must exist), else those of the record folder's JVM `pid` (not checked: an
+    entry gone since the recording gives no class)."""
     from asmcfg.sources.classpath import entries
 
     chosen = entries(given)
-    if chosen or not os.path.isdir(input_path):
-        return chosen
-    from asmcfg.run.recorded import resolve
-
-    try:
-        found = resolve(input_path, pid)
-    except (AsmcfgError, OSError):  # the run has read this folder already: a second look that fails adds nothing
-        return []
-    return [] if found is None else recorded_class_path(found.folder, found.pid)
+    if chosen or folder is None or pid is None:
+        return tuple(chosen)
+    return tuple(recorded_class_path(folder, pid))
 
 
-def classes_for(results: list[Analysis], class_path: list[str]) -> ClassFiles | None:
+def classes_for(results: list[Analysis], class_path: tuple[str, ...]) -> ClassFiles | None:
     """The class files of every method the compilations name, None without a class path."""
     if not class_path:
         return None
     from asmcfg.facts.bytecode import methods_named
     from asmcfg.sources.classpath import find_classes
 
-    return find_classes(class_path, {name for r in results for name in methods_named(r)})
+    return find_classes(list(class_path), {name for r in results for name in methods_named(r)})

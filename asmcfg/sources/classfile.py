@@ -67,6 +67,9 @@ def read_class(data: bytes) -> tuple[str, list[MethodCode]]:
         code = _method_code(cur, pool)
         if code is not None:
             methods.append(MethodCode(f"{name}::{method}", descriptor, code))
+    _skip_attributes(cur)
+    if cur.pos != cur.end:
+        raise ClassFormatError("bytes after the class file's end")
     return name, methods
 
 
