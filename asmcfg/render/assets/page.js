@@ -785,8 +785,10 @@
       this.method = method;
       for (const b of $("#bytecode-methods").children) b.classList.toggle("on", b.dataset.method === method);
       const entry = this.code[method];
+      const from = entry.read_from ? entry.read_from.split("!").map(fileBase).join("!") : "";
       $("#bytecode-note").textContent = visible(entry.why_not ? `${method}: no bytecode: ${entry.why_not}.`
-        : `${method}${entry.descriptor}` + (entry.read_from ? ` from ${entry.read_from}` : ""));
+        : `${method}${entry.descriptor}` + (from ? ` from ${from}` : ""));
+      $("#bytecode-note").title = visible(entry.read_from || "");
       let last = null;
       $("#bytecode").replaceChildren(...entry.codes.map((c) => {
         const site = this.sites.get(`${method}@${c.bci}`);
