@@ -172,3 +172,22 @@ def test_a_record_folder_gives_its_own_class_path_when_its_record_json_is_the_us
         text = page.read_text()
         model = json.loads(re.search(r'id="model">(.*?)</script>', text, re.S).group(1))  # type: ignore[union-attr]
         assert ("bytecode" in model["methods"][0]["page"]) is shown
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jdk", ["jdk17", "jdk25"])
+def test_the_test_classes_agree_with_every_compilation_of_their_recordings(jdk: str) -> None:
+    """Every method of every compilation of the recording is tied to its code: the class files are the ones
+    that ran (a bci or line off anywhere would leave the method without code)."""
+    from asmcfg.run.log import open as open_log
+    from asmcfg.sources.classpath import find_classes
+
+    log = open_log(str(DATA / "findings" / jdk))
+    seen = 0
+    for result in log.stream():
+        classes = find_classes([str(CLASSES)], bytecode.methods_named(result))
+        for item in bytecode.match(result, classes):
+            if item.method.startswith("Findings"):
+                assert item.code is not None, (result.cfg.method.header, item)
+                seen += 1
+    assert seen >= 30
