@@ -191,3 +191,20 @@ def test_the_test_classes_agree_with_every_compilation_of_their_recordings(jdk: 
                 assert item.code is not None, (result.cfg.method.header, item)
                 seen += 1
     assert seen >= 30
+
+
+@pytest.mark.slow
+def test_serve_shows_the_bytecode_of_each_page() -> None:
+    import signal
+
+    from served import Served
+
+    served = Served(DATA / "findings" / "jdk17", "--classpath", str(CLASSES), "-q")
+    try:
+        with served.opener().open(served.base + "c/42", timeout=300) as answer:
+            text = answer.read().decode("utf-8")
+    finally:
+        served.stop(signal.SIGTERM)
+    model = json.loads(re.search(r'id="model">(.*?)</script>', text, re.S).group(1))  # type: ignore[union-attr]
+    code = model["methods"][0]["page"]["bytecode"]["Findings::checkHot"]
+    assert code["why_not"] is None and {"bci": 17, "name": "iaload", "operands": "", "line": 15} in code["codes"]

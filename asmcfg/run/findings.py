@@ -54,11 +54,13 @@ class WithFindings:
     """The input as the whatif commands name it."""
     measured: bool = False
     """The run was measured."""
+    class_path: tuple[str, ...] = ()
+    """Where the class files are: each finding then cites its bytecode."""
 
     def __call__(self, result: Analysis) -> Any:
         from asmcfg.render.jsonl import COMPACT
 
-        listed = [f.as_dict() for f in FindingsOf(self.source, self.measured)(result)]
+        listed = [f.as_dict() for f in FindingsOf(self.source, self.measured, self.class_path)(result)]
         record = self.serialize(result)
         if isinstance(record, str):  # compact JSON text of one object
             return f'{record[:-1]},"findings":{COMPACT.encode(listed)}}}'
