@@ -208,3 +208,14 @@ def test_serve_shows_the_bytecode_of_each_page() -> None:
     model = json.loads(re.search(r'id="model">(.*?)</script>', text, re.S).group(1))  # type: ignore[union-attr]
     code = model["methods"][0]["page"]["bytecode"]["Findings::checkHot"]
     assert code["why_not"] is None and {"bci": 17, "name": "iaload", "operands": "", "line": 15} in code["codes"]
+
+
+def test_a_jdk_jmod_gives_its_classes(tmp_path: Path) -> None:
+    """A `.jmod` is a zip behind a 4-byte header (`JM`, version 1.0), its classes under `classes/`."""
+    inner = tmp_path / "inner.zip"
+    with zipfile.ZipFile(inner, "w") as out:
+        out.write(CLASSES / "Locks.class", "classes/Locks.class")
+    jmod = tmp_path / "locks.jmod"
+    jmod.write_bytes(b"JM\x01\x00" + inner.read_bytes())
+    found = find_classes([str(jmod)], ["Locks::hot"])
+    assert found.read_from == {"Locks": f"{jmod}!classes/Locks.class"} and "Locks::hot" in found.methods

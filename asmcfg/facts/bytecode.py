@@ -47,13 +47,14 @@ def _frames(result: Analysis) -> dict[str, set[tuple[int, int | None]]]:
 
 
 def _agrees(code: MethodCode, frames: set[tuple[int, int | None]]) -> bool:
-    for bci, line in frames:
-        if bci < 0:  # the method's entry (a synchronized method's lock): no bytecode
-            continue
-        at = code.at(bci)
-        if at is None or (line is not None and at.line is not None and at.line != line):
-            return False
-    return True
+    return all(_fits(code, bci, line) for bci, line in frames)
+
+
+def _fits(code: MethodCode, bci: int, line: int | None) -> bool:
+    if bci < 0:  # the method's entry (a synchronized method's lock): no bytecode
+        return True
+    at = code.at(bci)
+    return at is not None and (line is None or at.line is None or at.line == line)
 
 
 def match(result: Analysis, classes: ClassFiles) -> list[Matched]:
@@ -71,7 +72,11 @@ def match(result: Analysis, classes: ClassFiles) -> list[Matched]:
         if len(fit) == 1:
             out.append(Matched(name, fit[0], None, where))
         elif not candidates:
-            out.append(Matched(name, None, "its class file has no code for it (abstract or native)", where))
+            out.append(Matched(name, None, "its class file has no code for it (a native or abstract method)", where))
+        elif not fit and len(candidates) > 1 and all(any(_fits(c, bci, line) for c in candidates)
+                                                     for bci, line in frames.get(name, set())):
+            out.append(Matched(name, None, "several of its overloads are in this code, and the debug info does not "
+                               "say which frame is which", where))
         elif not fit:
             out.append(Matched(name, None, "its class file does not match the compiled code (a bci or line of the "
                                "debug info differs): not the class file that ran", where))

@@ -3,15 +3,17 @@
 Class and method names come from the log, which may be crafted, and a record folder's class path from its
 record.json. So only a Java binary name names a class file (`pkg/Outer$Inner.class`: identifiers, no separator,
 no `..`); from a folder of the class path a file is read only when its real path is a regular file inside that
-folder's real path; of a class path entry that is a file, only a `.jar` (a zip) is opened, and only its entry
-of that name is read; every read stops at `_MAX_BYTES`. Nothing is run: the bytes go to `classfile.read_class`, a
-reader whose time is linear in them."""
+folder's real path; of a class path entry that is a file, only a `.jar` (a zip) or a JDK's `.jmod` (a zip behind
+a 4-byte header, its classes under `classes/`) is opened, and only its entry of that name is read; every read
+stops at `_MAX_BYTES`. Nothing is run: the bytes go to `classfile.read_class`, a reader whose time is linear in
+them."""
 
 from __future__ import annotations
 
 import os
 import stat
 import zipfile
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,7 +30,8 @@ JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
 
 HIDDEN = "a hidden class (a lambda's or another class made at run time): it has no class file"
 NOT_FOUND = "not found on the class path"
-IN_JDK = "a JDK class: its class file is in the JDK's runtime image, which asmcfg does not read"
+IN_JDK = ("a JDK class: its class file is in the JDK's runtime image, which asmcfg does not read (give the JDK's "
+          "jmods/java.base.jmod, or a folder `jimage extract` filled, to --classpath)")
 
 
 def entries(values: Iterable[str]) -> list[str]:
@@ -115,11 +118,11 @@ def _in_folder(root: str, relative: str) -> tuple[bytes, str] | None:
 
 
 def _jar(path: str, jars: dict[str, zipfile.ZipFile | None]) -> zipfile.ZipFile | None:
-    """The jar at `path`, opened once (None when it is not a regular `.jar` file holding a zip)."""
+    """The jar or jmod at `path`, opened once (None when it is not a regular `.jar` or `.jmod` file holding a zip)."""
     if path not in jars:
         jars[path] = None
         try:
-            if path.endswith(".jar") and stat.S_ISREG(os.stat(path).st_mode):
+            if path.endswith((".jar", ".jmod")) and stat.S_ISREG(os.stat(path).st_mode):
                 jars[path] = zipfile.ZipFile(path)
         except (OSError, zipfile.BadZipFile, ValueError):
             pass
@@ -129,12 +132,14 @@ def _jar(path: str, jars: dict[str, zipfile.ZipFile | None]) -> zipfile.ZipFile 
 def _in_jar(jar: zipfile.ZipFile | None, path: str, relative: str) -> tuple[bytes, str] | None:
     if jar is None:
         return None
+    if path.endswith(".jmod"):
+        relative = "classes/" + relative
     try:
         info = jar.getinfo(relative)
         if info.file_size > _MAX_BYTES:
             return None
         with jar.open(info) as stream:
             data = stream.read(_MAX_BYTES + 1)
-    except (KeyError, OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
+    except (KeyError, OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError, zlib.error):
         return None
     return (data, f"{path}!{relative}") if len(data) <= _MAX_BYTES else None
