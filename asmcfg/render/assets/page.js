@@ -788,6 +788,8 @@
       const from = entry.read_from ? entry.read_from.split("!").map(fileBase).join("!") : "";
       $("#bytecode-note").textContent = visible(entry.why_not ? `${method}: no bytecode: ${entry.why_not}.`
         : `${method}${entry.descriptor}` + (from ? ` from ${from}` : ""));
+      const unplaced = this.view.m.heat_without_debug_info ? Object.values(this.view.m.heat_without_debug_info)[0] : 0;
+      if (unplaced) $("#bytecode-note").textContent += ` · ${pct(unplaced)} of the run on instructions without debug info, counted for no bci or line`;
       $("#bytecode-note").title = visible(entry.read_from || "");
       let last = null;
       $("#bytecode").replaceChildren(...entry.codes.map((c) => {
