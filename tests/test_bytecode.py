@@ -119,6 +119,18 @@ def test_a_method_is_tied_to_the_one_overload_that_agrees_with_the_debug_info() 
     assert none[0].code is None and "does not match" in (none[0].why_not or "")
     two = bytecode.match(result, ClassFiles({real.method: (real, real)}, {"Findings": "x"}, {}))
     assert two[0].code is None and "2 overloads" in (two[0].why_not or "")
+    # each frame fits one of two overloads, no overload fits them all: both inlined, not a mismatch
+    without = MethodCode(real.method, "(I)I", tuple(b for b in real.codes if b.bci != 17))
+    only = MethodCode(real.method, "(J)I", tuple(b for b in real.codes if b.bci == 17))
+    both = bytecode.match(result, ClassFiles({real.method: (without, only)}, {"Findings": "x"}, {}))
+    assert both[0].code is None and "several of its overloads" in (both[0].why_not or "")
+
+
+def test_a_class_path_that_is_not_there_or_not_used_is_one_line() -> None:
+    code, _, err = run_cli(str(DATA / "findings" / "jdk17"), "--classpath", "/nonexistent/classes", "--findings")
+    assert code != 0 and "/nonexistent/classes" in err and "Traceback" not in err and len(err.splitlines()) == 1
+    code, _, err = run_cli(str(DATA / "findings" / "jdk17"), "--classpath", str(CLASSES), "--json", "-")
+    assert code != 0 and "--classpath" in err and "Traceback" not in err
 
 
 @pytest.mark.slow
