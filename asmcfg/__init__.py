@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from asmcfg.run.compilations import Compilation
     from asmcfg.run.enrich import Enriched
-    from asmcfg.run.log import Log, Note, diff, open
+    from asmcfg.run.log import Log, Note, open
+    from asmcfg.run.logdiff import diff
     from asmcfg.run.pipeline import Picked, Selector
 
 __version__ = "0.1.0"
@@ -25,7 +26,7 @@ API_VERSION = 1
 """The version of the library API this page documents (`docs/api.md`): raised when a name or a field of it changes
 meaning or goes, as the JSON schema's is."""
 
-_HOMES = {"open": "log", "Log": "log", "Note": "log", "diff": "log", "Compilation": "compilations",
+_HOMES = {"open": "log", "Log": "log", "Note": "log", "diff": "logdiff", "Compilation": "compilations",
           "Enriched": "enrich", "Picked": "pipeline", "Selector": "pipeline"}
 """The module of `asmcfg.run` that defines each public name."""
 

@@ -15,9 +15,10 @@ from click.testing import CliRunner
 from asmcfg.cli import main
 
 DATA = Path(__file__).parent / "data"
-LARGE_COMPRESSED = 100_000
-"""Bytes on disk above which a compressed sample (the BigMethod dumps, the perfasm savelogs, the javac excerpt) takes
-seconds to read through the whole pipeline: tests over every sample mark those `slow`."""
+LARGE_COMPRESSED = 55_000
+"""Bytes on disk above which a compressed sample (the BigMethod dumps, the perfasm savelogs, the javac excerpts, the
+larger record folders' logs) takes seconds to read through the whole pipeline: tests over every sample mark those
+`slow`."""
 HSDIS = DATA / "hsdis"
 _HEADER = re.compile(r"Compiled method \((\w+)\)\s+\d+\s+(\d+)")
 _CONSTANT_ROW = re.compile(r"^\s+0x[0-9a-f]+:\s+0x[0-9a-f]+")
@@ -133,7 +134,7 @@ def json_methods(*args: str) -> list[dict[str, Any]]:
 
 
 def slow_when_large(paths: list[Path]) -> list[Any]:
-    """`paths` as parameters, the large compressed ones marked `slow` (still run by default)."""
+    """`paths` as parameters, the large compressed ones marked `slow` (left to `-m slow`)."""
     return [
         pytest.param(path, marks=pytest.mark.slow)
         if path.suffix in (".gz", ".xz") and path.stat().st_size > LARGE_COMPRESSED else path

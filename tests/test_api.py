@@ -162,6 +162,7 @@ def test_jsonl_writes_the_records_of_the_logs_stream(facts: bool) -> None:
     assert written and written == json.loads(json.dumps(made))
 
 
+@pytest.mark.slow
 def test_serve_and_the_folder_export_index_the_logs_compilations(tmp_path: Path) -> None:
     import re
 

@@ -240,7 +240,8 @@ def _printed(source: Path) -> list[int]:
 
 @pytest.mark.parametrize(("name", "sampled", "logged"), [
     ("hsdis/jdk17-Switches-print-hsdis-att.txt.gz", False, False),
-    ("perfasm/jdk25-DevBench/perfasm-savelog-switchRun.log.xz", True, True),  # JMH's saveLog of a LogCompilation log
+    pytest.param("perfasm/jdk25-DevBench/perfasm-savelog-switchRun.log.xz", True, True,  # JMH's saveLog of a log
+                 marks=pytest.mark.slow),
     ("logc/jdk17-Tensor4D.xml.gz", False, True),
 ])
 def test_the_default_choice_looks_for_heat_once_per_file_in_the_pass_that_counts_its_lines(

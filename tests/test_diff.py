@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from corpus import DATA, HSDIS, run_cli
 
@@ -226,6 +227,7 @@ def test_perfasm_sides_carry_loop_heat_and_vector_width() -> None:
     assert hot["old"]["heat"] > 85 and hot["new"]["heat"] > 85
 
 
+@pytest.mark.slow
 def test_profile_of_a_compilation_perfasm_did_not_print_keeps_the_savelog_heat() -> None:
     # compile id 485 is 93.55% of the run, but perfasm printed no line of it (region too big): the diff's
     # --old-profile takes the heat the saveLog's own lines carry, as `asmcfg SAVELOG --profile` does

@@ -121,6 +121,7 @@ def test_top_applies_to_the_folder_export_only(tmp_path: Path) -> None:
     assert code == 2 and "writes a folder of pages and nothing else: drop --json" in err
 
 
+@pytest.mark.slow
 def test_one_page_refuses_more_compilations_than_it_holds_and_writes_nothing(tmp_path: Path) -> None:
     assert ONE_PAGE_MOST == 300
     listed = run_cli(str(SAVELOG), "--list")[1].splitlines()

@@ -148,6 +148,7 @@ def test_mutated_dumps_keep_every_property(seeds: dict[str, list[bytes]], folder
     case()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", dialects.DIALECTS)
 def test_mutated_dumps_keep_every_property_on_every_path(seeds: dict[str, list[bytes]], folder: Path,
                                                          dialect: str) -> None:
@@ -160,6 +161,7 @@ def test_mutated_dumps_keep_every_property_on_every_path(seeds: dict[str, list[b
     case()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", dialects.DIALECTS)
 def test_mutated_diffs_keep_every_property(seeds: dict[str, list[bytes]], folder: Path, dialect: str) -> None:
     @settings(_SETTINGS, max_examples=DIFF_EXAMPLES)

@@ -41,6 +41,7 @@ DOCUMENTS = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(DOCUMENTS)
 def test_any_document_is_written_as_the_standard_encoder_writes_it(document: Any) -> None:

@@ -327,6 +327,7 @@ def test_the_heat_look_reads_a_line_of_8mb_of_percentage_columns_once(tmp_path: 
     assert int(read[0]) > 256 and read[1].strip() == str(expected) and len(expected) == 4
 
 
+@pytest.mark.slow
 def test_the_log_index_completes_600000_records_awaiting_their_headers_in_linear_time() -> None:
     """`<nmethod>` records wait for their printed headers in insertion order; a dict took each oldest one by
     skipping every one deleted before it (a crafted log of a million records without code: minutes)."""

@@ -41,6 +41,7 @@ def _full_records(tmp_path: Path) -> tuple[list[str], parallel.RunStats]:
     return out.read_text().splitlines(), stats
 
 
+@pytest.mark.slow
 def test_full_records_trim_the_heap_every_fourth_batch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     plain = list(parallel.analyse_file(str(LOG), record_line, workers=1))
     batches = _count_batches(monkeypatch)

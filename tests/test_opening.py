@@ -76,9 +76,12 @@ CASES = [
     (DATA / "logc" / "inlining-jdk17.xml.gz", 1),  # LogCompilation XML, [MachCode] hex and inlining decisions
     (DATA / "record" / "jdk17-Recompile" / "jvmpid5529.xml.xz", 25),  # a C2 thread's log cut by a <fragment>
 ]
+PARAMS = [pytest.param(*case, id=case[0].name, marks=pytest.mark.slow if case[0].suffix == ".xz" else ())
+          for case in CASES]
+"""The cases, the record folder's log (seconds) among the slow tests."""
 
 
-@pytest.mark.parametrize(("source", "step"), CASES, ids=[c[0].name for c in CASES])
+@pytest.mark.parametrize(("source", "step"), PARAMS)
 def test_every_compilation_opens_through_the_index_as_the_whole_read_gives_it(
     source: Path, step: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -93,7 +96,7 @@ def test_every_compilation_opens_through_the_index_as_the_whole_read_gives_it(
     assert spy.opened == len(runs)  # each indexed run was answered from the compilation's own bytes
 
 
-@pytest.mark.parametrize(("source", "step"), CASES, ids=[c[0].name for c in CASES])
+@pytest.mark.parametrize(("source", "step"), PARAMS)
 def test_the_default_choice_indexes_only_the_tail_of_a_log_that_holds_the_last_c2(
     source: Path, step: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

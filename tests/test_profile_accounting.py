@@ -150,6 +150,7 @@ def test_too_big_compilation_from_its_savelog_with_the_profile() -> None:
     assert blocks + method["unattributed"]["share"]["cpu-clock"] == pytest.approx(93.55, abs=1e-6)
 
 
+@pytest.mark.slow
 def test_savelog_percentages_are_heat_without_profile() -> None:
     """Compile 568 of the JDK 25 DevBench saveLog: 369 instructions and 5 loops; the printed percentages are heat."""
     (method,) = json_methods(str(SAVELOG25), "--compile-id", "568")

@@ -30,6 +30,7 @@ def test_overlay_puts_measured_heat_and_ranked_paths_on_the_whole_graph() -> Non
     assert any(hottest["id"] in body for body in loops)
 
 
+@pytest.mark.slow
 def test_profile_of_another_run_is_reported_and_not_applied() -> None:
     code, _, err = run_cli(str(SAVELOG), "--profile", str(CONSOLE17), "--dot", "-")
     assert code == 0

@@ -52,6 +52,7 @@ def on_terminal(*args: str) -> str:
     return _ESCAPES.sub("", drawn.decode("utf-8", "replace"))
 
 
+@pytest.mark.slow
 def test_a_large_input_gets_a_bar_with_bytes_methods_and_rate(large: tuple[Path, int], tmp_path: Path) -> None:
     path, compilations = large
     drawn = on_terminal(str(path), "--jsonl", str(tmp_path / "out.jsonl"))
@@ -72,6 +73,7 @@ def test_the_single_method_run_draws_the_bar_too(large: tuple[Path, int]) -> Non
     assert re.search(r"reading .* MB .* methods", drawn)
 
 
+@pytest.mark.slow
 def test_no_bar_with_quiet_or_when_stderr_is_not_a_terminal(large: tuple[Path, int], tmp_path: Path) -> None:
     path, _ = large
     assert "reading" not in on_terminal(str(path), "--jsonl", str(tmp_path / "q.jsonl"), "-q")

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from corpus import DATA, json_methods, run_cli
 
 HOTLOOP17 = DATA / "record" / "jdk17-HotLoop"
@@ -46,6 +47,7 @@ def test_folder_and_profile_of_its_files_give_the_same_graph() -> None:
     assert folder[0]["compile_id"] == 20 and folder[0]["profile"]["samples"] == 3369
 
 
+@pytest.mark.slow
 def test_skid_previous_moves_each_sample_one_instruction_back_within_its_block() -> None:
     (sampled,) = json_methods(str(HOTLOOP17), "--compile-id", "16")
     (moved,) = json_methods(str(HOTLOOP17), "--compile-id", "16", "--skid", "previous")
@@ -79,6 +81,7 @@ def test_a_compilation_without_samples_says_so() -> None:
     assert "NOT applied" not in err
 
 
+@pytest.mark.slow
 def test_several_jvms_read_the_busiest_and_pid_chooses(tmp_path: Path) -> None:
     folder = tmp_path / "rec"
     folder.mkdir()
@@ -106,6 +109,7 @@ def test_bad_folders_and_profiles_get_one_line(tmp_path: Path) -> None:
     assert code != 0 and "LogCompilation log" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_diff_of_two_record_folders_chooses_and_ranks_by_the_samples(tmp_path: Path) -> None:
     """JDK 17 against JDK 25: each side's hottest HotLoop::run (ids 16 and 20, not the OSR ones), and the
     whole-log diff ranks the pairs by the new side's samples, HotLoop::run first."""
@@ -134,6 +138,7 @@ def test_perf_samples_without_a_log_of_their_run_are_one_line() -> None:
         "-XX:+LogCompilation log (the input, or --log LOG)"]
 
 
+@pytest.mark.slow
 def test_a_folder_export_keeps_the_compilations_with_the_most_samples(tmp_path: Path) -> None:
     """`--all --html DIR --top 4` of a record folder: HotLoop.run and the three `apply` callees, the four that took
     3,084, 2,937, 2,928 and 2,823 of the JVM's samples."""
@@ -144,6 +149,7 @@ def test_a_folder_export_keeps_the_compilations_with_the_most_samples(tmp_path: 
     assert sorted(p.name for p in out.glob("id-*.html")) == ["id-12.html", "id-13.html", "id-14.html", "id-16.html"]
 
 
+@pytest.mark.slow
 def test_serve_of_two_record_folders_ranks_by_samples_and_opens_a_pair_with_its_heat() -> None:
     """`asmcfg serve DIR17 DIR25`: the index (its page data) ranks HotLoop::run first, and that pair's page draws
     both compilations with their samples (not the folders' "is a directory" page)."""

@@ -21,6 +21,8 @@ from asmcfg.dialects.perfscript.heat import PerfHeat, read_perf_heat
 
 RECORD = Path(__file__).parent / "data" / "record"
 RUNS = sorted(p.parent.name for p in RECORD.glob("*/truth.json.xz"))
+BY_RUN = [pytest.param(run, marks=pytest.mark.slow if "Javac" in run else ()) for run in RUNS]
+"""The runs, the javac one (seconds each) among the slow tests."""
 """The folders copied from the corpus, each with its truth (the others are recordings tested on their own)."""
 
 
@@ -44,7 +46,7 @@ def test_four_runs_are_here() -> None:
     assert RUNS == ["jdk17-HotLoop", "jdk17-JavacLoop-c2print", "jdk17-Recompile", "jdk25-HotLoop"]
 
 
-@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("run", BY_RUN)
 def test_samples_per_compilation_and_instruction(run: str) -> None:
     truth, heat = _truth(run), _heat(run)
     mine = heat.found.compilations
@@ -56,7 +58,7 @@ def test_samples_per_compilation_and_instruction(run: str) -> None:
         assert taken.compiled.record.compiler.value == entry["compiler"] or entry["compiler"] == ""
 
 
-@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("run", BY_RUN)
 def test_every_other_sample_is_counted_by_place_and_thread(run: str) -> None:
     truth, heat = _truth(run), _heat(run)
     found = heat.found
@@ -72,6 +74,7 @@ def test_every_other_sample_is_counted_by_place_and_thread(run: str) -> None:
     assert heat.unparsed == truth["perf"]["unparsed_lines"]
 
 
+@pytest.mark.slow
 def test_reused_addresses_go_to_the_compilation_of_their_time() -> None:
     """In JavacLoop, code freed after `make_not_entrant` was reused: where both the older and the newer occupant
     of a range took samples inside it, each keeps the samples of its own time, as the truth counts them."""

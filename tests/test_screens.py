@@ -203,6 +203,7 @@ def test_the_source_pane_shows_a_line(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
+@pytest.mark.slow
 def test_the_diff_page_fills_heat_by_the_runs_share(browser: Any, tmp_path: Path) -> None:
     # HotLoop::run's OSR compilation @6 took 0.01% and 0.02% of its runs' samples: before, its hottest block was as
     # red as the hottest of the method holding 21%

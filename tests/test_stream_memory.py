@@ -109,6 +109,7 @@ def run_all(args: list[str], readers: tuple[str, str] = ("", "")) -> tuple[int, 
     return int(last[3]) if last[3] != "None" else 0, done.stdout, done.stderr, int(last[1]) // 1024
 
 
+@pytest.mark.slow
 def test_the_python_readers_list_a_large_input_in_bounded_memory(large_input: Path) -> None:
     status, out, peak = run([str(large_input), "--list"])
     assert status == 0
@@ -123,6 +124,7 @@ def test_the_c_readers_read_a_large_input_in_bounded_memory(large_input: Path, c
     assert peak < PEAK_MB
 
 
+@pytest.mark.slow
 def test_a_compressed_large_input_streams_in_bounded_memory(
     large_input: Path, c_readers: tuple[str, str], tmp_path: Path
 ) -> None:
@@ -216,6 +218,7 @@ class Chunks:
         return self.block
 
 
+@pytest.mark.slow
 def test_the_cutter_cuts_text_without_method_starts_into_bounded_pieces() -> None:
     target = 1 << 16
     method, outside = METHOD.read_bytes(), OUTSIDE.read_bytes() * 512

@@ -7,6 +7,7 @@ its messages early: `result` says None, `received` stops, and the caller does th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import struct
@@ -88,6 +89,13 @@ class Child(Generic[T]):
         """Wait for the process, which has sent its last message; True when it succeeded."""
         self._process.join()
         return self._process.exitcode == 0
+
+    def kill(self) -> None:
+        """Kill the process unless it has ended, without waiting for it: from any thread, any number of times (the
+        thread that reads it still calls `cancel`)."""
+        if self._process.exitcode is None:
+            with contextlib.suppress(OSError, ValueError):
+                self._process.kill()
 
     def cancel(self) -> None:
         """Stop the process unless it has ended (what it sends is no longer wanted), wait for it, close the pipe.

@@ -14,11 +14,17 @@ def _asset(name: str) -> str:
     return resources.files("asmcfg.render").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def timeline_page(document: dict[str, Any], title: str, given: str) -> str:
+def timeline_script() -> str:
+    """The page's script (its hash pins it in a policy)."""
+    return _asset("timeline.js")
+
+
+def timeline_page(document: dict[str, Any], title: str, given: str, served: dict[str, Any] | None = None) -> str:
     """The page of `document` (the `--timeline --json` document); `given` is the input as typed, for the commands
-    the page shows."""
-    script = _asset("timeline.js")
-    data = json.dumps({**document, "title": title, "input": given}, ensure_ascii=True)
+    the page shows; `served`, of `asmcfg serve`'s page: `pages`, each compile id's address, and `served: true`
+    (a bar opens its compilation, a stretch chosen filters the index)."""
+    script = timeline_script()
+    data = json.dumps({**document, "title": title, "input": given, **(served or {})}, ensure_ascii=True)
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     page = _asset("timeline.html")

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from asmcfg import dialects
 from asmcfg.model import Compiler, DialectName, Method, NoteKind, Syntax, Unprinted
 from asmcfg.run.compilations import Compilation
+from asmcfg.run.logtimes import RunOverTime
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
 
 if TYPE_CHECKING:  # the rest loads on first use: `--list` of a large file needs none of it
-    from asmcfg.compare.match import Diff
     from asmcfg.model import Analysis
     from asmcfg.run import enrich
     from asmcfg.run.choosing import Checked
@@ -40,7 +40,7 @@ class Note:
     """One sentence, as the command line prints it."""
 
 
-class Log:
+class Log(RunOverTime):
     """One input opened: an `asmcfg record` folder, a PrintAssembly or perfasm dump, a LogCompilation log (plain or
     compressed). Made by `asmcfg.open`."""
 
@@ -56,9 +56,11 @@ class Log:
         """The record folder given, None for a file."""
         self.pid: int | None = None
         """The recorded JVM read, of a record folder."""
+        self.samples: str | None = None
+        """A record folder's `perf script` text (every JVM's samples), None for a file or a folder without it."""
         found = resolve(path, pid)
         if found is not None:
-            self.folder, self.pid = found.folder, found.pid
+            self.folder, self.pid, self.samples = found.folder, found.pid, found.perf_script
             path, profile = found.log, profile or found.perf_script
             if found.note is not None:
                 self.notes.append(Note(NoteKind.JVM_CHOSEN, found.note))
@@ -287,14 +289,3 @@ def open(path: str, *, log: str | None = None, profile: str | None = None, pid: 
     return Log(path, log=log, profile=profile, pid=pid, input_format=forced, syntax=Syntax(syntax), jdk=jdk,
                strict=strict)
 
-
-def diff(old: Log, new: Log, *, method: str | None = None, compiler: Compiler | None = None,
-         old_compile_id: int | None = None, new_compile_id: int | None = None) -> Diff:
-    """The compilation `old.choose` picks compared with the one `new.choose` picks, both analysed as every mode
-    analyses them: what `asmcfg diff` reports, as records."""
-    from asmcfg.compare import items
-    from asmcfg.compare.match import diff as compare
-
-    sides = [log.analyse(log.choose(method, compile_id, compiler)).analysis
-             for log, compile_id in ((old, old_compile_id), (new, new_compile_id))]
-    return compare(items.side(sides[0]), items.side(sides[1]))

@@ -6,26 +6,29 @@ from __future__ import annotations
 
 import shlex
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from asmcfg.errors import InputError, SelectionError
 from asmcfg.facts.story import Story, storms, story
 from asmcfg.facts.timeline import Timeline, build
-from asmcfg.model.timeline import Binned, JitLog
-from asmcfg.run import recorded
+from asmcfg.model.timeline import Binned, JitLog, Window
 from asmcfg.run.options import Options
 from asmcfg.run.pipeline import Selector
-from asmcfg.sources.lines import display_name
+
+if TYPE_CHECKING:
+    from asmcfg.run.log import Log
 
 SCHEMA = 1
 
 
 def run(options: Options) -> int:
     """Read, build and write the timeline the options ask for."""
-    found = recorded.chosen(options.input, options.pid, options.quiet)
-    log = found.log if found is not None else options.input
-    script = found.perf_script if found is not None else None
-    jit, binned = read(log, script, options.window, options.input if found is not None else None)
+    from asmcfg.run.log import Log
+    from asmcfg.run.notes import say_notes
+
+    log = Log(options.input, pid=options.pid, window=options.window)
+    say_notes(log, options.quiet)  # which JVM of a record folder, before anything is read
+    jit, binned = read(log)
     timeline = build(jit, binned, options.bucket)
     stories = _stories(timeline, binned, options.selector)
     flagged = storms(timeline, binned)
@@ -33,7 +36,7 @@ def run(options: Options) -> int:
         from asmcfg.render.timeline import write_timeline
 
         pid = f"pid {jit.pid} " if jit.pid is not None else ""
-        write_timeline(timeline, sys.stderr, f"{pid}{display_name(log)}", stories, flagged, shlex.quote(options.input))
+        write_timeline(timeline, sys.stderr, f"{pid}{log.source}", stories, flagged, shlex.quote(options.input))
     if options.json is not None or options.html is not None:
         from asmcfg.render.files import write_to
 
@@ -43,26 +46,22 @@ def run(options: Options) -> int:
     if options.html is not None:
         from asmcfg.render.timeline_html import timeline_page
 
-        page = timeline_page(document, f"{display_name(log)}: the run over time", shlex.quote(options.input))
+        page = timeline_page(document, f"{log.source}: the run over time", shlex.quote(options.input))
         write_to(options.html, lambda out: _write(page, out))
     return 0
 
 
-def read(log: str, script: str | None, window: tuple[float | None, float | None],
-         folder: str | None) -> tuple[JitLog, Binned | None]:
-    """The log's JIT records and, when `script` names the run's samples and the log its start time, the samples."""
-    from asmcfg.dialects.heatfiles import read_binned, read_jit_log
-
-    jit = read_jit_log(log)
+def read(log: Log, window: Window | None = None) -> tuple[JitLog, Binned | None]:
+    """The log's JIT records and, when it is a record folder's with samples and the log gives its start time, the
+    samples (those of `window`, else of the log's own)."""
+    jit = log.jit_log()
     if not jit.tasks and jit.time_ms is None:
         raise InputError("no compilation and no `<hotspot_log>` record: --timeline reads a -XX:+LogCompilation log "
-                         "or a folder `asmcfg record` wrote", display_name(log))
-    if script is None:
-        why = f"{folder} holds no perf data" if folder is not None else "no samples (a record folder has them)"
+                         "or a folder `asmcfg record` wrote", log.source)
+    if log.samples is None:
+        why = f"{log.folder} holds no perf data" if log.folder is not None else "no samples (a record folder has them)"
         return _noted(jit, f"{why}: the JIT events alone"), None
-    if jit.time_ms is None:
-        return jit, None
-    return jit, read_binned(script, log, jit, window)
+    return jit, log.binned(window)
 
 
 def _noted(jit: JitLog, note: str) -> JitLog:

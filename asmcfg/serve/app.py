@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from asmcfg.errors import AsmcfgError
@@ -24,7 +24,9 @@ from asmcfg.terminal import visible
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from asmcfg.model.timeline import Window
     from asmcfg.serve.board import Board
+    from asmcfg.serve.timeline import Timeline
     from asmcfg.serve.whatif import WhatIfs
 
 CACHED_PAGES = 24
@@ -33,6 +35,10 @@ CACHED_BYTES = 96 << 20
 """…and at most this many bytes of them."""
 WHATIF = "/whatif"
 """The address of a compilation's what-if: this, then the compilation page's own address."""
+K = TypeVar("K")
+"""What names a page kept: its row and time range."""
+TIMELINE = "/timeline"
+"""The address of the run over time."""
 RENDERS = 2
 """Pages rendered at once, at most (each of its own row): one slow page never holds the others up, and memory stays
 that of two."""
@@ -52,21 +58,26 @@ class Site:
     """Row number → its page (slow: read, analysed and drawn): a compilation's report, or a pair's diff."""
     whatif: WhatIfs | None = None
     """A record folder's what-ifs (`/whatif/<page>`), None for any other input."""
+    timeline: Timeline | None = None
+    """The run over time (`/timeline`) and its time ranges, None for an input without JIT events."""
+    home_in: Callable[[Window], pages.Page] | None = None
+    """The index of a time range (`/?from=MS&to=MS`); `render_in`, row `n`'s page of one: of samples only."""
+    render_in: Callable[[int, Window], pages.Page] | None = None
 
 
-class Pages:
+class Pages(Generic[K]):
     """Compilation pages rendered on demand, at most RENDERS at once, the last ones kept; a page asked for while it
     is being rendered is rendered once."""
 
-    def __init__(self, render: Callable[[int], pages.Page]) -> None:
+    def __init__(self, render: Callable[[K], pages.Page]) -> None:
         self._render = render
-        self._kept: OrderedDict[int, pages.Page] = OrderedDict()
-        self._rendering: dict[int, _Rendering] = {}
+        self._kept: OrderedDict[K, pages.Page] = OrderedDict()
+        self._rendering: dict[K, _Rendering] = {}
         self._lock = threading.Lock()
         """Held to look at or change `_kept` and `_rendering`, never while a page renders."""
         self._slots = threading.BoundedSemaphore(RENDERS)
 
-    def get(self, n: int) -> pages.Page:
+    def get(self, n: K) -> pages.Page:
         """Row `n`'s page, from the cache or rendered now (or by the request already rendering it)."""
         with self._lock:
             page = self._kept.get(n)
@@ -95,7 +106,7 @@ class Pages:
                 del self._rendering[n]
             running.done.set()
 
-    def _keep(self, n: int, page: pages.Page) -> None:
+    def _keep(self, n: K, page: pages.Page) -> None:
         with self._lock:
             self._kept[n] = page
             while len(self._kept) > CACHED_PAGES or (
@@ -122,9 +133,15 @@ class Server(ThreadingHTTPServer):
     def __init__(self, port: int, site: Site) -> None:
         super().__init__((HOST, port), Handler)
         self.site = site
-        self.pages = Pages(site.render)
+        self.pages: Pages[tuple[int, Window]] = Pages(self._render)
         self.signin = SignIn(self.server_address[1])
         self.connections = Connections()
+
+    def _render(self, key: tuple[int, Window]) -> pages.Page:
+        n, window = key
+        if window == (None, None) or self.site.render_in is None:
+            return self.site.render(n)
+        return self.site.render_in(n, window)
 
     @property
     def url(self) -> str:
@@ -182,15 +199,22 @@ class Handler(BaseHTTPRequestHandler):
 
     def _route(self, path: str, query: dict[str, list[str]]) -> None:
         site = self.server.site
+        window = self._window(path, query)
+        if window is None:
+            return
         if path == "/":
-            return self._page(site.home)
+            return self._page(site.home if window == (None, None) or site.home_in is None else site.home_in(window))
         if path == "/api/facts" and site.board is not None:
-            since = query.get("since", ["0"])[0]
-            body = json.dumps(site.board.since(int(since) if _count(since) else 0), separators=(",", ":"))
+            start = int(since) if _count(since := query.get("since", ["0"])[0]) else 0
+            timeline = site.timeline if window != (None, None) else None
+            answer = site.board.since_in(start, timeline.shares(window)) if timeline else site.board.since(start)
+            body = json.dumps(answer, separators=(",", ":"))
             return self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json")
+        if path == TIMELINE and site.timeline is not None:
+            return self._page(site.timeline.page())
         n = links.row_of(path, site.links)
         if n is not None:
-            return self._compilation(n, path)
+            return self._compilation(n, path, window)
         if site.whatif is not None and path.startswith(WHATIF):
             n = links.row_of(path[len(WHATIF):], site.links)
             if n is not None:
@@ -198,9 +222,19 @@ class Handler(BaseHTTPRequestHandler):
                 return self._page(site.whatif.page(n, line, sweep))
         self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
-    def _compilation(self, n: int, path: str) -> None:
+    def _window(self, path: str, query: dict[str, list[str]]) -> Window | None:
+        """The time range `?from=MS&to=MS` asks for; None, and a page saying why sent, when it is none."""
+        from asmcfg.serve.timeline import RangeError, asked
+
         try:
-            page = self.server.pages.get(n)
+            return asked(self.server.site.timeline, query)
+        except RangeError as error:
+            self._page(pages.problem_page(path, str(error)), HTTPStatus.BAD_REQUEST)
+            return None
+
+    def _compilation(self, n: int, path: str, window: Window = (None, None)) -> None:
+        try:
+            page = self.server.pages.get((n, window))
         except AsmcfgError as error:
             return self._page(pages.problem_page(path, str(error)), HTTPStatus.NOT_FOUND)
         whatif = self.server.site.whatif
@@ -263,3 +297,4 @@ class Handler(BaseHTTPRequestHandler):
 def _count(text: str) -> bool:
     """True for a count as the pages write one: ASCII digits, at most 18 (a request's text is not trusted)."""
     return text.isascii() and text.isdigit() and len(text) <= 18
+

@@ -17,7 +17,7 @@ from asmcfg.model import CallKind
 if TYPE_CHECKING:
     from asmcfg.model import Analysis
     from asmcfg.model.findings import Finding
-    from asmcfg.processes.child import Send
+    from asmcfg.processes.child import Child, Send
     from asmcfg.run.enrich import Enrichment
     from asmcfg.serve.opening import Reading
     from asmcfg.serve.rows import Index
@@ -138,6 +138,21 @@ class Board:
                     "total": self.total, "finished": self.finished, "problem": self.problem,
                     "toplists": self._toplists()}
 
+    def since_in(self, start: int, shares: dict[int, float]) -> dict[str, Any]:
+        """`since` with the heat of a time range (`shares`: each compile id's share of its samples): each row's heat
+        cell that share, the hottest list ranked by them (known at once: no analysis needed)."""
+        answer = self.since(start)
+        ids = [e.row.compile_id for e in self._index.entries]
+        rows = [[*u[:-1], u[-1] if u[-1] is None or ids[u[0]] is None else shares.get(ids[u[0]], 0.0)]
+                for u in answer["rows"]]
+        first: dict[int, int] = {}
+        for n, compile_id in enumerate(ids):
+            if compile_id is not None:
+                first.setdefault(compile_id, n)
+        ranked = heapq.nlargest(TOP, ((share, first[c]) for c, share in shares.items() if c in first and share > 0))
+        hottest = [_item(n, self._index.name(n), describe.percent((share,))) for share, n in ranked]
+        return {**answer, "rows": rows, "toplists": {**answer["toplists"], "hottest": hottest}}
+
     def _toplists(self) -> dict[str, Any]:
         if self._cached is not None and self._cached[0] == len(self.updates):
             return self._cached[1]
@@ -187,8 +202,34 @@ def _static_lists(index: Index) -> dict[str, Any]:
     }
 
 
-def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event) -> None:
-    """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body).
+class Stopper:
+    """Ends the background analysis's process from any thread, whatever its own thread is doing then (starting the
+    process, or reading a message the process, starved by a busy machine, has half written): the process is not
+    left for the interpreter's exit to wait for."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._child: Child[None] | None = None
+        self._stopped = False
+
+    def started(self, child: Child[None]) -> None:
+        """The analysis's process has started: killed at once if stopping came first."""
+        with self._lock:
+            self._child = child
+            if self._stopped:
+                child.kill()
+
+    def stop(self) -> None:
+        """Kill the process, now if it runs, else as soon as it starts. Any number of times."""
+        with self._lock:
+            self._stopped = True
+            if self._child is not None:
+                self._child.kill()
+
+
+def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event, stopper: Stopper) -> None:
+    """Analyse every compilation of the input into `board` until done or `stop` is set (a thread's body);
+    `stopper` kills the analysis from the thread that stops the server.
 
     The analysis runs in a process of its own (and the workers it forks): the server's threads never wait for the
     GIL behind it, and stopping it is one kill, whatever it is computing. The server runs threads, so that process
@@ -196,6 +237,7 @@ def fill(board: Board, reading: Reading, how: Enrichment, stop: threading.Event)
     from asmcfg.processes.child import Child
 
     child: Child[None] = Child(functools.partial(_analyse, reading, how), "asmcfg-facts")
+    stopper.started(child)
     problem = None
     try:
         while not stop.is_set():

@@ -61,11 +61,13 @@ def _fill(template: str, parts: dict[str, str]) -> str:
     return "".join(parts[piece] if n % 2 else piece for n, piece in enumerate(pieces))
 
 
-def index_page(index: Index, source: str, links: list[str], facts: dict[str, Any] | None = None) -> Page:
+def index_page(index: Index, source: str, links: list[str], facts: dict[str, Any] | None = None,
+               more: dict[str, Any] | None = None) -> Page:
     """The index: every compilation's row and the page it opens (`links`: the server's addresses, or a folder's
     page files) as JSON the page script shows a window of, and the toplists' places; a folder's index adds the
-    analysis the server would send (`facts`)."""
-    data = {"source": source, "rows": index.cells(), "pages": links, "known": index.known}
+    analysis the server would send (`facts`); the server's, its timeline's address (`more["timeline"]`) and the
+    time range whose samples it counts (`more["range"]`: `said`, `query`)."""
+    data = {"source": source, "rows": index.cells(), "pages": links, "known": index.known, **(more or {})}
     return _index("index", f"asmcfg: {source}", data if facts is None else {**data, "facts": facts})
 
 
@@ -103,6 +105,23 @@ def diff_page(text: str) -> Page:
     from asmcfg.compare.html import script_hashes
 
     return Page(text.encode("utf-8"), DIFF_POLICY.format(hash=script_hashes()))
+
+
+def timeline_page(document: dict[str, Any], title: str, given: str, served: dict[str, Any]) -> Page:
+    """The run over time (`--timeline --html`'s page), its bars opening the server's pages (`served`)."""
+    from asmcfg.render import timeline_html
+
+    text = timeline_html.timeline_page(document, visible(title), given, served)
+    return Page(text.encode("utf-8"), POLICY.format(hash=script_hash(timeline_html.timeline_script())))
+
+
+def with_range(page: Page, said: str, whole: str) -> Page:
+    """A compilation's page saying, in its bar, which samples its heat counts (`said`, as `timeline.words` makes
+    it), with a link to the whole run's page (`whole`, a server address)."""
+    note = (f'<span id="range" style="color:#a35200;white-space:nowrap">{html.escape(said)} '
+            f'(<a href="{html.escape(whole)}">the whole run</a>)</span>')
+    return Page(page.body.replace(b'<span id="title"></span>', b'<span id="title"></span>' + note.encode(), 1),
+                page.policy)
 
 
 def go_on_page(path: str) -> bytes:

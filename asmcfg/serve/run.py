@@ -3,6 +3,7 @@ serve until Ctrl-C or SIGTERM."""
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
@@ -12,11 +13,13 @@ from typing import TYPE_CHECKING
 from asmcfg.model import Syntax
 from asmcfg.run.notes import say_notes
 from asmcfg.serve.opening import Reading
+from asmcfg.serve.timeline import RANGES, offered
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from asmcfg.model import Analysis
+    from asmcfg.model.timeline import Window
     from asmcfg.render.html import PageOptions
     from asmcfg.run.enrich import Enrichment
     from asmcfg.run.log import Log
@@ -67,6 +70,7 @@ def serve(options: ServeOptions) -> int:
     log = _opened(options)
     from asmcfg.run.classes import class_path_of
 
+    given = options
     options = replace(options, reading=replace(options.reading, path=log.path), profile=log.profile,
                       class_path=class_path_of(options.class_path, log.folder, log.pid))
     how = _enrichment(log) if options.log or options.profile else None  # a bad one: an error, no URL
@@ -77,7 +81,9 @@ def serve(options: ServeOptions) -> int:
 
         raise no_methods_error(display_name(options.reading.path))
     addresses = index.links()
-    home = pages.index_page(index, display_name(options.reading.path), addresses)
+    timeline = offered(log, given.reading, index, addresses, (given.log, given.profile), given.jdk)
+    more = {"timeline": app.TIMELINE} if timeline is not None else None
+    home = pages.index_page(index, display_name(options.reading.path), addresses, more=more)
     found = board.Board(index)
 
     loaded = threading.Event()
@@ -93,8 +99,32 @@ def serve(options: ServeOptions) -> int:
         with budget(options.render_timeout):  # every Graphviz run of the page within it
             return _render(options, index, how, n)
 
+    def render_in(n: int, window: Window) -> pages.Page:
+        loaded.wait()
+        if failed:
+            raise failed[0]
+        assert timeline is not None
+        from asmcfg.render.svg import budget
+        from asmcfg.serve.timeline import words
+
+        ranged = timeline.enrichment(window)
+        with budget(options.render_timeout):
+            return pages.with_range(_render(options, index, ranged, n), words(window), addresses[n])
+
+    @functools.lru_cache(maxsize=RANGES)
+    def home_in(window: Window) -> pages.Page:
+        from asmcfg.serve.timeline import query_of, words
+
+        query = query_of(window)
+        return pages.index_page(index, display_name(options.reading.path), [a + query for a in addresses],
+                                more={**(more or {}), "range": {"said": words(window), "query": query}})
+
     whatifs = _whatifs(log, index)
-    server = listen(options.port, app.Site(links.rows_of(addresses), home, found, render, whatifs))
+    sampled = timeline is not None and timeline.sampled
+    server = listen(options.port, app.Site(links.rows_of(addresses), home, found, render, whatifs, timeline,
+                                           home_in if sampled else None, render_in if sampled else None))
+
+    stopper = board.Stopper()
 
     def prepare_and_fill(stop: threading.Event) -> None:
         """The background thread's body: the enrichment and the imports the pages and the analysis use, then the
@@ -112,7 +142,8 @@ def serve(options: ServeOptions) -> int:
             return
         finally:
             loaded.set()
-        board.fill(found, options.reading, ready, stop)
+        if not stop.is_set():  # the server stopped while this thread prepared: no analysis to start
+            board.fill(found, options.reading, ready, stop, stopper)
 
     def background(stop: threading.Event) -> threading.Thread:
         filler = threading.Thread(target=prepare_and_fill, args=(stop,), daemon=True, name="asmcfg-facts")
@@ -124,6 +155,7 @@ def serve(options: ServeOptions) -> int:
     try:
         return run_server(server, options.open_browser, None if options.quiet else said, background)
     finally:
+        stopper.stop()  # the analysis's process, should its thread not have ended it within STOP_WAIT
         if whatifs is not None:
             whatifs.stop()
 

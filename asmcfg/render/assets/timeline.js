@@ -140,6 +140,10 @@
   }
 
   function choose(c) {
+    if (data.served && data.pages[c.compile_id]) {  // asmcfg serve: the bar opens that compilation's page
+      window.location.assign(data.pages[c.compile_id]);
+      return;
+    }
     chosen = c.compile_id;
     const trap = c.trap ? "\nended by: uncommon trap " + c.trap.reason + " (" + c.trap.action + ") at " +
       c.trap.method + "@" + c.trap.bci + (c.trap.line !== null ? " (line " + c.trap.line + ")" : "") : "";
@@ -147,14 +151,17 @@
     detail.textContent = "id " + c.compile_id + " " + c.compiler + " tier " + c.level +
       (c.osr_bci !== null ? " OSR at bci " + c.osr_bci : "") + " " + c.method + "\ninstalled " + c.start_ms +
       " ms, ended " + c.end_ms + " ms (" + c.end_reason + "), " + c.samples + " samples" + trap + "\n";
-    const link = document.createElement("a");
-    link.href = "id-" + c.compile_id + ".html";
-    link.id = "open";
-    link.textContent = "open its page (id-" + c.compile_id + ".html, beside an --all --html export)";
     const command = document.createElement("code");
     command.textContent = "  asmcfg " + data.input + " --compile-id " + c.compile_id + " --html id-" + c.compile_id +
       ".html";
-    detail.append(link, command);
+    if (!data.served) {  // the server links only the compilations its index has
+      const link = document.createElement("a");
+      link.href = "id-" + c.compile_id + ".html";
+      link.id = "open";
+      link.textContent = "open its page (id-" + c.compile_id + ".html, beside an --all --html export)";
+      detail.append(link);
+    }
+    detail.append(command);
     draw();
   }
 
@@ -183,11 +190,36 @@
 
   function zoom(from, to) {
     view = [from, Math.max(to, from + 1)];
-    document.getElementById("range").textContent = from === 0 && to >= t.end_ms ? "the whole run" :
+    const range = document.getElementById("range");
+    const whole = from === 0 && to >= t.end_ms;
+    range.textContent = whole ? "the whole run" :
       "from " + from.toLocaleString("en") + " to " + to.toLocaleString("en") + " ms: asmcfg " + data.input +
       " --from " + from + " --to " + to + " keeps these samples alone";
+    if (data.served && !whole && total) range.append(" ", index("?from=" + from + "&to=" + to,
+      "the index of these samples alone", "apply"));
     document.body.dataset.view = view.join("-");
     draw();
+  }
+
+  // asmcfg serve: the index of the whole run, of the warm-up alone or of the steady state alone
+  function index(query, text, id) {
+    const link = document.createElement("a");
+    link.href = "/" + query;
+    link.textContent = text;
+    if (id) link.id = id;
+    return link;
+  }
+  if (data.served) {
+    const line = document.createElement("div");
+    line.id = "ranges";
+    line.append(index("", "\u2190 all compilations (the whole run)"));
+    if (t.steady_state_ms !== null && total) {
+      line.append(" \u00b7 ", index("?to=" + t.steady_state_ms, "the warm-up alone (before " +
+        t.steady_state_ms.toLocaleString("en") + " ms)", "warm-up"), " \u00b7 ",
+        index("?from=" + t.steady_state_ms, "the steady state alone", "steady"));
+    }
+    document.getElementById("summary").before(line);
+    document.getElementById("detail").textContent = "Click a compilation's bar to open its page.";
   }
 
   window.addEventListener("resize", draw);

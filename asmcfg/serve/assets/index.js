@@ -66,7 +66,8 @@
   async function poll() {
     let answer;
     try {
-      const response = await fetch(`/api/facts?since=${next}`, {credentials: "same-origin"});
+      const range = DATA.range ? "&" + DATA.range.query.slice(1) : "";
+      const response = await fetch(`/api/facts?since=${next}${range}`, {credentials: "same-origin"});
       answer = await response.json();
     } catch (error) {
       $("#progress-text").textContent = "the server stopped";
@@ -93,6 +94,13 @@
   }
 
   $("#source").textContent = visible(DATA.source);
+  // the server's run over time, and the time range whose samples this index counts (`/?from=MS&to=MS`)
+  if (DATA.timeline) $("#source").after(h("a", {id: "timeline", href: DATA.timeline, textContent: "the run over time"}));
+  if (DATA.range) {
+    $("#source").after(h("span", {id: "range", textContent: `${DATA.range.said}: the heat and the hottest list count these alone `},
+      h("a", {href: "/", textContent: "(the whole run)"})));
+    $("#top-hottest h2").textContent = `Hottest (${DATA.range.said})`;
+  }
   empties(false, null);
   const table = indexTable({
     rows: ROWS, columns: SHOWN, noun: "compilations", href,
