@@ -65,6 +65,10 @@ HELP = {
         '  --source-path DIR               Folder of .java sources to show beside the\n'
         '                                  graph in --html (repeatable, or os.pathsep-\n'
         '                                  separated).\n'
+        '  --classpath PATH                Folders of .class files and jars whose\n'
+        '                                  bytecode --html shows beside the graph\n'
+        "                                  (os.pathsep-separated; a record folder's own\n"
+        '                                  class path by default).\n'
         '  --json FILE|-                   Write the JSON model (schema 1) to FILE or\n'
         "                                  stdout; with --list, the table's rows.\n"
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines,\n'
@@ -173,6 +177,9 @@ HELP = {
         '                                  and a folder: an index and a page per compilation).\n'
         '  --source-path DIR               Folder of .java sources to show beside the graph in --html\n'
         '                                  (repeatable, or os.pathsep-separated).\n'
+        '  --classpath PATH                Folders of .class files and jars whose bytecode --html shows\n'
+        "                                  beside the graph (os.pathsep-separated; a record folder's own\n"
+        '                                  class path by default).\n'
         '  --json FILE|-                   Write the JSON model (schema 1) to FILE or stdout; with --list,\n'
         "                                  the table's rows.\n"
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines, on all cores.\n'

@@ -34,7 +34,8 @@ SECTIONS = (
     ("What to read", ("input_format", "syntax", "strict")),
     ("Which compilation", ("pattern", "compile_id", "compiler", "all_", "top", "list_")),
     ("The run over time", ("timeline", "bucket", "from_ms", "to_ms")),
-    ("What to write", ("dot", "svg", "html_", "source_path", "json_", "jsonl", "facts", "findings", "quiet")),
+    ("What to write", ("dot", "svg", "html_", "source_path", "classpath", "json_", "jsonl", "facts", "findings",
+                       "quiet")),
     ("Heat and logs", ("profile", "pid", "skid", "log", "paths", "jdk")),
     ("Drawing", ("no_fold", "renderer", "render_timeout")),
     ("Other", ("debug", "version", "help")),
@@ -121,6 +122,13 @@ class _WithDiff(Grouped):
     metavar="DIR",
     help="Folder of .java sources to show beside the graph in --html (repeatable, or os.pathsep-separated).",
 )
+@click.option(
+    "--classpath",
+    multiple=True,
+    metavar="PATH",
+    help="Folders of .class files and jars whose bytecode --html shows beside the graph (os.pathsep-separated; "
+    "a record folder's own class path by default).",
+)
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")
 @click.option("--jdk", type=click.IntRange(6, 40), metavar="N", help="JDK whose trap-reason table to use.")
@@ -198,6 +206,7 @@ def main(
     svg: str | None,
     html_: str | None,
     source_path: tuple[str, ...],
+    classpath: tuple[str, ...],
     dot: str | None,
     no_fold: bool,
     jdk: int | None,
@@ -250,6 +259,7 @@ def main(
         svg=svg,
         html=html_,
         source_path=source_path,
+        class_path=classpath,
         dot=dot,
         fold=not no_fold,
         jdk=jdk,

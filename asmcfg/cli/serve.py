@@ -36,7 +36,8 @@ Examples:
   asmcfg serve jdk17.log jdk25.log --old-log jdk17.xml --new-log jdk25.xml"""
 SERVE_SECTIONS = (
     ("What to read", ("input_format", "syntax")),
-    ("Heat and logs", ("log", "profile", "old_log", "new_log", "old_profile", "new_profile", "jdk", "source_path")),
+    ("Heat and logs", ("log", "profile", "old_log", "new_log", "old_profile", "new_profile", "jdk", "source_path",
+                       "classpath")),
     ("Serving", ("port", "no_open", "quiet")),
     ("Drawing", ("renderer", "render_timeout")),
     ("Other", ("debug", "help")),
@@ -68,6 +69,9 @@ class _ServeCommand(Grouped):
 @click.option("--jdk", type=click.IntRange(6, 40), metavar="N", help="JDK whose trap-reason table to use.")
 @click.option("--source-path", multiple=True, metavar="DIR",
               help="Folder of .java sources to show beside each graph (repeatable, or os.pathsep-separated).")
+@click.option("--classpath", multiple=True, metavar="PATH",
+              help="Folders of .class files and jars whose bytecode each page shows (os.pathsep-separated; a record "
+              "folder's own class path by default).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, metavar="PORT",
               help="Port on 127.0.0.1 to listen on; a free one by default.")
 @click.option("--no-open", is_flag=True, help="Print the URL only; do not open the browser.")
@@ -78,8 +82,9 @@ class _ServeCommand(Grouped):
               help="Give up on Graphviz after this long.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 def serve_command(input: str, new: str | None, input_format: str, syntax: str, log: str | None,
-                  profile: str | None, jdk: int | None, source_path: tuple[str, ...], port: int, no_open: bool,
-                  quiet: bool, renderer: str, render_timeout: float, debug: bool, **sides: str | None) -> None:
+                  profile: str | None, jdk: int | None, source_path: tuple[str, ...], classpath: tuple[str, ...],
+                  port: int, no_open: bool, quiet: bool, renderer: str, render_timeout: float, debug: bool,
+                  **sides: str | None) -> None:
     """Explore a whole log in the browser: every compilation, ranked, each one's report a click away (two logs:
     their whole-log diff, each pair's side-by-side page a click away)."""
     from asmcfg.serve.opening import Reading
@@ -98,7 +103,7 @@ def serve_command(input: str, new: str | None, input_format: str, syntax: str, l
         raise click.UsageError(f"{given[0]} is for two logs (asmcfg serve OLD NEW): give --log or --profile")
     reading = Reading(input, None if input_format == "auto" else DialectName(input_format), Syntax(syntax))
     options = ServeOptions(reading, log, profile, jdk, source_path, port, not no_open, quiet, renderer,
-                           render_timeout)
+                           render_timeout, class_path=classpath)
     sys.exit(guarded(lambda: serve(options), input, debug))
 
 

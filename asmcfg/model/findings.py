@@ -55,6 +55,9 @@ class Finding:
     """A source change or a flag to try."""
     whatif: str | None = None
     """The `asmcfg whatif` command that tests the suggestion, where one can."""
+    bytecode: str | None = None
+    """`iaload@17`: the bytecode at `bci` of `scope`, from its class file (`--classpath`, a record folder's class
+    path); None without one."""
 
     def as_dict(self) -> dict[str, Any]:
         """The finding as the JSON model writes it."""
@@ -62,4 +65,4 @@ class Finding:
                 "bci": self.bci, "line": self.line, "scope": self.scope or None,
                 "share": None if self.share is None else round(self.share, 4), "estimate": self.estimate,
                 "cause": self.cause, "evidence": list(self.evidence), "suggestion": self.suggestion,
-                "whatif": self.whatif}
+                "whatif": self.whatif, **({"bytecode": self.bytecode} if self.bytecode is not None else {})}

@@ -50,6 +50,8 @@ def title(rank: int, each: Finding) -> str:
     if each.kind.value.endswith("-in-loop") and each.block is not None:
         place = f"loop B{each.block}"
     at = f"{each.scope}@{each.bci}" if each.scope and each.bci is not None else ""
+    if at and each.bytecode is not None:
+        at = f"{each.scope} {each.bytecode}"
     line = f" line {each.line}" if each.line is not None else ""
     cid = f" (compile id {each.compile_id})" if each.compile_id is not None else ""
     return " ".join(part for part in (f"{rank}.", cost, str(each.kind), f"{each.method}{cid}", place, f"{at}{line}")

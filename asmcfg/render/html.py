@@ -15,9 +15,10 @@ from importlib import resources
 from typing import Any, TextIO
 
 from asmcfg import describe
-from asmcfg.facts import report
+from asmcfg.facts import bytecode, lineheat, report
 from asmcfg.facts.findings import findings
 from asmcfg.model import Analysis, Drawn, EdgeKind, JavaSources
+from asmcfg.model.bytecode import ClassFiles
 from asmcfg.render import dot, svgnodes
 from asmcfg.render.drawing import Drawing, draw
 from asmcfg.render.fold import folds
@@ -51,6 +52,8 @@ class PageOptions:
     unmeasured: str | None = None
     """Why a compilation of a measured run holds no heat (`0 samples in this compilation …`): the page says it
     rather than that no profile was given."""
+    classes: ClassFiles | None = None
+    """The class files of the compilations' methods (`--classpath`, a record folder's): the bytecode pane."""
     run_heat: bool = False
     """Heat fills on the scale of the run's samples, the same for every method (the diff page's two sides), rather
     than up to each method's hottest block."""
@@ -113,7 +116,19 @@ def view_model(result: Analysis, options: PageOptions, drawing: Drawing | None =
         "drawing": _drawing(drawing),
         "findings": [f.as_dict() for f in findings(result, display_name(result.cfg.method.source))],
     }
+    if result.cfg.method.profile is not None:
+        doc["page"]["line_heat"] = lineheat.by_file(result, doc["page"]["files"])
+    if options.classes is not None:
+        _add_bytecode(doc["page"], result, options.classes)
     return doc
+
+
+def _add_bytecode(page: dict[str, Any], result: Analysis, classes: ClassFiles) -> None:
+    """The bytecode pane's model, and each finding's bytecode (`iaload@17`) where its class file is at hand."""
+    matched = bytecode.match(result, classes)
+    page["bytecode"] = bytecode.page_dict(matched)
+    for finding in page["findings"]:
+        finding["bytecode"] = bytecode.cite(matched, finding["scope"] or "", finding["bci"])
 
 
 def _drawing(drawing: Drawing | None) -> dict[str, Any]:

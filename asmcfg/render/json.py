@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from asmcfg import describe
-from asmcfg.facts import meaning, report
+from asmcfg.facts import lineheat, meaning, report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
 from asmcfg.model import Analysis, Block, Instruction, Trap, Unprinted
@@ -111,6 +111,7 @@ def method_dict(result: Analysis) -> dict[str, Any]:
     }
     if result.cfg.method.profile is not None:
         doc.update(report.profile_fields(result))
+        doc.update(lineheat.json_fields(result))
     return doc
 
 

@@ -36,7 +36,10 @@ def run(options: Options) -> int:
 
     check_run(options)
     log = opened(options)
-    options = replace(options, input=log.path, profile=log.profile)
+    from asmcfg.run.classes import class_path_of
+
+    options = replace(options, input=log.path, profile=log.profile,
+                      class_path=class_path_of(options.class_path, log.folder, log.pid))
     if options.input == STDIN and sys.stdin is not None and sys.stdin.isatty() and not options.quiet:
         sys.stderr.write("asmcfg: reading HotSpot output from standard input (end it with Ctrl-D, stop with Ctrl-C; "
                          "or give a FILE, see --help)\n")
@@ -230,6 +233,7 @@ def _write_html(results: list[Analysis], options: Options, told: drawings.Told) 
 def page_options(results: list[Analysis], options: Options, told: drawings.Told) -> html.PageOptions:
     """How `--html` draws the page of `results`: the run's renderers, folding and the sources they name."""
     from asmcfg.render import html
+    from asmcfg.run.classes import classes_for
     from asmcfg.run.drawings import renderers
     from asmcfg.sources.java import find_sources, folders
 
@@ -239,7 +243,9 @@ def page_options(results: list[Analysis], options: Options, told: drawings.Told)
         names |= {r.cfg.method.header.name for r in results}
         sources = find_sources(folders(options.source_path), names)
     render, others = renderers(options.renderer, options.render_timeout)
-    return html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told)
+    classes = classes_for(results, options.class_path)
+    return html.PageOptions(render=render, fold=options.fold, sources=sources, others=others, told=told,
+                            classes=classes)
 
 
 def _wrote(path: str, what: str) -> None:

@@ -28,11 +28,20 @@ class FindingsOf:
     """The input as the whatif commands name it."""
     measured: bool = False
     """The run was measured: a compilation without heat took no samples."""
+    class_path: tuple[str, ...] = ()
+    """Where the class files are: each finding then cites its bytecode (`iaload@17`)."""
 
     def __call__(self, result: Analysis) -> list[Finding]:
         from asmcfg.facts.findings import findings
 
-        return findings(result, self.source, self.measured)
+        found = findings(result, self.source, self.measured)
+        if not found or not self.class_path:
+            return found
+        from asmcfg.facts import bytecode
+        from asmcfg.sources.classpath import find_classes
+
+        matched = bytecode.match(result, find_classes(list(self.class_path), bytecode.methods_named(result)))
+        return [replace(f, bytecode=bytecode.cite(matched, f.scope, f.bci)) for f in found]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +54,13 @@ class WithFindings:
     """The input as the whatif commands name it."""
     measured: bool = False
     """The run was measured."""
+    class_path: tuple[str, ...] = ()
+    """Where the class files are: each finding then cites its bytecode."""
 
     def __call__(self, result: Analysis) -> Any:
         from asmcfg.render.jsonl import COMPACT
 
-        listed = [f.as_dict() for f in FindingsOf(self.source, self.measured)(result)]
+        listed = [f.as_dict() for f in FindingsOf(self.source, self.measured, self.class_path)(result)]
         record = self.serialize(result)
         if isinstance(record, str):  # compact JSON text of one object
             return f'{record[:-1]},"findings":{COMPACT.encode(listed)}}}'
@@ -83,7 +94,8 @@ def run(options: Options, log: Log, progress: Progress) -> int:
     stats = parallel.RunStats()
     found: list[Finding] = []
     measured = measured_run(log)
-    for record in log.records(FindingsOf(display_name(source), measured), select, stats=stats):
+    for record in log.records(FindingsOf(display_name(source), measured, options.class_path), select,
+                              stats=stats):
         if isinstance(record, list):
             found.extend(record)
     progress.close()

@@ -28,6 +28,9 @@ class Options:
     """Write the interactive HTML report here (`-` for stdout)."""
     source_path: tuple[str, ...] = ()
     """Folders of `.java` files the HTML report shows beside the graph."""
+    class_path: tuple[str, ...] = ()
+    """`--classpath`: folders of `.class` files and jars whose bytecode the HTML report shows (else the record
+    folder's own class path)."""
     dot: str | None = None
     """Write DOT here (`-` for stdout); stdout is the default when no other output is asked for."""
     fold: bool = True

@@ -109,6 +109,8 @@ def ignored(options: Options, outputs: Sequence[Named]) -> str | None:
         return "--top reads the input twice (to rank, then to write): name a FILE, not -"
     if options.source_path and options.html is None:
         return "--source-path shows the sources in the --html report: give --html FILE too"
+    if options.class_path and options.html is None and not options.findings:
+        return "--classpath shows the bytecode in the --html report and --findings: give either too"
     return None
 
 

@@ -108,7 +108,8 @@ def _jsonl(options: Options, log: Log, progress: Progress) -> int:
     if options.findings:
         from asmcfg.run.findings import WithFindings, measured_run
 
-        serializer = WithFindings(serializer, display_name(log.folder or options.input), measured_run(log))
+        serializer = WithFindings(serializer, display_name(log.folder or options.input), measured_run(log),
+                                  options.class_path)
     log.enrichment  # noqa: B018 - a bad log or profile is an error before the output is opened
 
     def write(out: TextIO) -> None:

@@ -55,6 +55,8 @@ class ServeOptions:
     """Graphviz: system dot or graphviz-pure."""
     render_timeout: float = 60
     """Seconds before Graphviz is given up on."""
+    class_path: tuple[str, ...] = ()
+    """`--classpath` (else a record folder's own class path): the class files of the bytecode pane."""
 
 
 def serve(options: ServeOptions) -> int:
@@ -66,8 +68,11 @@ def serve(options: ServeOptions) -> int:
     started = time.perf_counter()
     start.preload(board.PRELOAD)  # the background analysis starts from the forkserver: the server runs threads
     log = _opened(options)
+    from asmcfg.run.classes import class_path_of
+
     given = options
-    options = replace(options, reading=replace(options.reading, path=log.path), profile=log.profile)
+    options = replace(options, reading=replace(options.reading, path=log.path), profile=log.profile,
+                      class_path=class_path_of(options.class_path, log.folder, log.pid))
     how = _enrichment(log) if options.log or options.profile else None  # a bad one: an error, no URL
     index = rows.build(log)
     say_notes(log, options.quiet)
@@ -240,10 +245,11 @@ def _render(options: ServeOptions, index: Index, how: Enrichment, n: int) -> pag
 
 
 def _page_options(options: ServeOptions, result: Analysis) -> PageOptions:
-    return page_options(result, options.source_path, options.renderer, options.render_timeout)
+    return page_options(result, options.source_path, options.renderer, options.render_timeout, options.class_path)
 
 
-def page_options(result: Analysis, source_path: tuple[str, ...], renderer: str, timeout: float) -> PageOptions:
+def page_options(result: Analysis, source_path: tuple[str, ...], renderer: str, timeout: float,
+                 class_path: tuple[str, ...] = ()) -> PageOptions:
     """How a compilation's report page is drawn: Graphviz as `--renderer` asks, its sources beside it."""
     from asmcfg.render import html
     from asmcfg.render.svg import render_svg
@@ -258,7 +264,9 @@ def page_options(result: Analysis, source_path: tuple[str, ...], renderer: str, 
     def render(dot_text: str) -> bytes:
         return render_svg(dot_text, timeout, renderer)
 
-    return html.PageOptions(render=render, fold=True, sources=sources)
+    from asmcfg.run.classes import classes_for
+
+    return html.PageOptions(render=render, fold=True, sources=sources, classes=classes_for([result], class_path))
 
 
 def _preload() -> None:

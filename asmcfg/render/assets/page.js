@@ -77,6 +77,7 @@
       $("#title").title = visible(this.page.title) + flagsText(this.m.flags).map((t) => "\n" + t).join("");
       this.minimap = new Minimap(this);
       this.source = new SourcePane(this);
+      this.bytecode = new BytecodePane(this);
       fillTables(this);
       fillLegend(this);
       fillFindings(this);
@@ -281,6 +282,7 @@
       showTab("details");
       $("#details").replaceChildren(...blockPanel(this, block));
       this.source.markBlock(block);
+      this.bytecode.markBlock(block);
       if (!quiet) tell({type: "block", block});
       return target;
     }
@@ -637,7 +639,7 @@
     found.forEach((f, i) => {
       const cost = f.share !== null ? pct(f.share) : f.estimate !== null ? `est. ${f.estimate}` : "";
       const place = f.block === null ? "" : blockRef(view, f.block, f.kind.endsWith("-in-loop") ? `loop B${f.block}` : `B${f.block}`);
-      const at = f.scope && f.bci !== null ? `${f.scope}@${f.bci}` + (f.line !== null ? ` line ${f.line}` : "") : "";
+      const at = f.scope && f.bci !== null ? (f.bytecode ? `${f.scope} ${f.bytecode}` : `${f.scope}@${f.bci}`) + (f.line !== null ? ` line ${f.line}` : "") : "";
       out.push(h("div", {class: "finding"},
         h("div", {class: "finding-head"}, `${i + 1}. `, h("b", {}, cost), ` ${f.kind} `, place, ` ${at}`),
         h("p", {}, f.cause),
@@ -709,10 +711,14 @@
       this.file = file;
       for (const b of $("#source-files").children) b.classList.toggle("on", b.dataset.file === file);
       const pre = $("#source");
+      const heated = !!this.view.page.line_heat; // measured: each line's share (lineheat.by_file)
+      const heat = (this.view.page.line_heat || {})[file] || {};
       pre.replaceChildren(...MODEL.sources[file].map((text, i) => {
         const entry = this.lines.get(`${file}:${i + 1}`);
+        const share = heat[i + 1];
         return h("span", {class: entry ? "ln has-code" : "ln", "data-line": i + 1, title: entry ? `${entry.blocks.size} block(s), ${entry.addresses.size} instruction(s) with debug info` : undefined,
-          onclick: () => this.pick(i + 1)}, h("span", {class: "no"}, i + 1), text || " ");
+          onclick: () => this.pick(i + 1)}, heated ? h("span", {class: "heat-cell", style: share ? heatBar(share) : undefined}, share ? pct(share) : "") : "",
+          h("span", {class: "no"}, i + 1), text || " ");
       }));
     }
 
@@ -744,6 +750,95 @@
         }
       }
     }
+  }
+
+  // ---------------------------------------------------------------- bytecode pane
+  // Each method's bytecode from its class file (the model's page.bytecode), tied to the code by the debug info: a
+  // bytecode lights the instructions any of whose frames names its method and bci (inlined code included), a
+  // block marks the bytecodes its instructions name. The share beside a bytecode is heat_by_bci's, inclusive.
+  class BytecodePane {
+    constructor(view) {
+      this.view = view;
+      this.code = view.page.bytecode || null;
+      this.methods = this.code ? Object.keys(this.code) : [];
+      for (const id of ["bytecode-pane", "split-bytecode", "toggle-bytecode"]) $("#" + id).hidden = !this.methods.length;
+      if (!this.methods.length) return;
+      this.sites = new Map(); // "method@bci" -> {blocks:Set, addresses:Set}
+      for (const b of view.blocks) for (const ins of b.instructions) for (const f of ins.frames || []) {
+        const key = `${f.method}@${f.bci}`;
+        if (!this.sites.has(key)) this.sites.set(key, {blocks: new Set(), addresses: new Set()});
+        this.sites.get(key).blocks.add(b.id);
+        this.sites.get(key).addresses.add(ins.address);
+      }
+      this.heat = view.m.heat_by_bci || {};
+      $("#bytecode-methods").replaceChildren(...this.methods.map((name) => h("button", {"data-method": name,
+        title: name + (this.code[name].descriptor || ""), onclick: () => this.show(name)}, name.split(".").pop())));
+      this.show(this.methods[0]);
+    }
+
+    share(method, bci) { // the first event's inclusive share at a bci, or null
+      const at = (this.heat[method] || {})[bci];
+      return at ? Object.values(at.share)[0] : null;
+    }
+
+    show(method) {
+      this.method = method;
+      for (const b of $("#bytecode-methods").children) b.classList.toggle("on", b.dataset.method === method);
+      const entry = this.code[method];
+      const from = entry.read_from ? entry.read_from.split("!").map(fileBase).join("!") : "";
+      $("#bytecode-note").textContent = visible(entry.why_not ? `${method}: no bytecode: ${entry.why_not}.`
+        : `${method}${entry.descriptor}` + (from ? ` from ${from}` : ""));
+      const unplaced = this.view.m.heat_without_debug_info ? Object.values(this.view.m.heat_without_debug_info)[0] : 0;
+      if (unplaced) $("#bytecode-note").textContent += ` · ${pct(unplaced)} of the run on instructions without debug info, counted for no bci or line`;
+      $("#bytecode-note").title = visible(entry.read_from || "");
+      let last = null;
+      $("#bytecode").replaceChildren(...entry.codes.map((c) => {
+        const site = this.sites.get(`${method}@${c.bci}`);
+        const share = this.share(method, c.bci);
+        const line = c.line !== null && c.line !== last ? `  // line ${c.line}` : "";
+        last = c.line;
+        return h("span", {class: site ? "bc has-code" : "bc", "data-bci": c.bci,
+          title: site ? `${site.blocks.size} block(s), ${site.addresses.size} instruction(s) name ${method}@${c.bci}` : undefined,
+          onclick: () => this.pick(c.bci)},
+          h("span", {class: "heat-cell", style: share ? heatBar(share) : undefined}, share ? pct(share) : ""),
+          h("span", {class: "no"}, c.bci), c.name, c.operands ? h("span", {class: "ops"}, " " + c.operands) : "",
+          h("span", {class: "line"}, line));
+      }));
+      if (this.view.selected !== null) this.markBlock(this.view.selected, true);
+    }
+
+    pick(bci) {
+      const view = this.view;
+      const site = this.sites.get(`${this.method}@${bci}`);
+      for (const el of view.canvas.querySelectorAll(".from-line")) el.classList.remove("from-line");
+      for (const el of $("#bytecode").querySelectorAll(".on")) el.classList.remove("on");
+      $(`#bytecode [data-bci="${bci}"]`).classList.add("on");
+      if (!site) { view.source.lit = null; $("#search-status").textContent = `no code came from @${bci}`; return; }
+      view.source.lit = site.addresses;
+      const blocks = [...site.blocks].sort((a, b) => a - b);
+      for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
+      $("#search-status").textContent = `@${bci}: ${blocks.length} block(s)`;
+      const pick = blocks.includes(view.selected) ? view.selected
+        : ([...blocks].sort((a, b) => view.foldOf.has(a) - view.foldOf.has(b))[0]);
+      if (pick !== undefined) view.select(pick, true);
+    }
+
+    markBlock(block, still) {
+      if (!this.methods.length) return;
+      for (const el of $("#bytecode").querySelectorAll(".mark")) el.classList.remove("mark");
+      let first = null;
+      for (const el of $("#bytecode").children) {
+        const site = this.sites.get(`${this.method}@${el.dataset.bci}`);
+        if (site && site.blocks.has(block)) { el.classList.add("mark"); first = first || el; }
+      }
+      if (first && !still) first.scrollIntoView({block: "nearest"});
+    }
+  }
+
+  // A heat cell's fill: a bar as long as the share of the hottest step (the graph's heat scale), never wider.
+  function heatBar(share) {
+    const width = Math.max(4, Math.min(100, share * 4));
+    return `background:linear-gradient(to left, #ffb27a ${width}%, transparent ${width}%)`;
   }
 
   // ---------------------------------------------------------------- minimap
@@ -829,7 +924,7 @@
   }
 
   // ---------------------------------------------------------------- panes: drag a splitter to resize, a button to hide
-  const PANES = {"toggle-source": ["source-pane", "split-source"], "toggle-side": ["side", "split-side"], "toggle-map": ["minimap"]};
+  const PANES = {"toggle-source": ["source-pane", "split-source"], "toggle-bytecode": ["bytecode-pane", "split-bytecode"], "toggle-side": ["side", "split-side"], "toggle-map": ["minimap"]};
   const chosen = new Set(); // panes the user showed or hid: the page no longer opens or closes them itself
 
   function setPane(id, on, byUser) {
@@ -843,7 +938,7 @@
 
   function wirePanes() {
     for (const id of Object.keys(PANES)) $("#" + id).onclick = () => setPane(id, !$("#" + id).classList.contains("on"), true);
-    for (const [id, paneId, sign] of [["split-source", "source-pane", 1], ["split-side", "side", -1]]) {
+    for (const [id, paneId, sign] of [["split-source", "source-pane", 1], ["split-bytecode", "bytecode-pane", 1], ["split-side", "side", -1]]) {
       const bar = $("#" + id);
       bar.addEventListener("mousedown", (e) => {
         if (e.button !== 0) return;
