@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from asmcfg.model import Analysis, Method
     from asmcfg.run.progress import Progress
 
+INTERPRETER = "Interpreter"
+"""The code-cache blob of HotSpot's template interpreter, as the perf map names it."""
 STUBS = "vtable chunks"
 """The code-cache blob HotSpot's vtable and itable stubs live in, as the perf map names it."""
 
@@ -92,6 +94,8 @@ def run(options: Options, log: Log, progress: Progress) -> int:
     if perf is not None:
         found = _stub_share(found, perf.share(perf.code_cache.get(STUBS, 0)))
     found += _deopt_cycles(log, options, perf.shares() if perf is not None else None)
+    if perf is not None:
+        found += _tiers(log, options, perf.shares(), perf.share(perf.code_cache.get(INTERPRETER, 0)))
     found = ranked(found)
     if options.json is not None:
         write_to(options.json, lambda out: render.write_json(found, out))
@@ -118,6 +122,23 @@ def _deopt_cycles(log: Log, options: Options, shares: dict[int, float] | None) -
                 and selector.compiler in (None, Compiler.C2) and selector.name_matches(method))
 
     return deopt_findings(jit, shares, wanted if selector.any else None)
+
+
+def _tiers(log: Log, options: Options, shares: dict[int, float], interpreter: float) -> list[Finding]:
+    """The methods of a recording the log shows kept from the JIT (`interpreted`) or from C2 (`c1-hot`)."""
+    from asmcfg.dialects.heatfiles import is_compile_log, read_jit_log
+    from asmcfg.facts.tier_findings import tier_findings
+    from asmcfg.model import Compiler
+
+    path = log.log or log.path
+    selector = options.selector
+    if path == "-" or not is_compile_log(path) or selector.compiler not in (None, Compiler.C1):
+        return []
+    jit = read_jit_log(path)
+    if selector.compile_id is not None:
+        named = {task.method for task in jit.tasks if task.compile_id == selector.compile_id}
+        return tier_findings(jit, shares, interpreter, lambda method: method in named)
+    return tier_findings(jit, shares, interpreter, selector.name_matches if selector.any else None)
 
 
 def measured_run(log: Log) -> bool:
