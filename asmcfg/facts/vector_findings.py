@@ -2,7 +2,8 @@
 cause where the code and the log show it, else "cause unknown".
 
 A loop qualifies when, in its own warm blocks, instructions load or store primitive array elements (the debug
-info names `iaload`, `dastore`, …, or, without it, an element addressed by the loop's induction variable), no
+info names `iaload`, `dastore`, … at one of them at least; the others are those addressed by the loop's induction
+variable, `0x10(%rsi,%rax,4)`, the debug info naming no object array's `aaload` or `aastore`), no
 packed SIMD instruction does the work (`analyses.vectors`), and no vectorized loop of the compilation works on the
 same bytecodes (a vectorized main loop's scalar pre- and post-loops, or a slow copy beside a vectorized one, are
 no finding). The causes it reads:
@@ -30,6 +31,8 @@ SCALAR_COPIES = frozenset({LoopRole.PRE, LoopRole.POST, LoopRole.DRAIN, LoopRole
 strip-mined one (its inner loop is the one that works)."""
 ELEMENT_BYTECODES = frozenset(f"{t}{op}" for t in "ilfdbcs" for op in ("aload", "astore"))
 """Bytecodes that load or store a primitive array element (`baload` is byte and boolean)."""
+OBJECT_BYTECODES = frozenset({"aaload", "aastore"})
+"""An object array's element: addressed as an `int` element is under compressed oops."""
 LONG_BYTECODES = frozenset({"ladd", "l2i", "lsub"})
 """Bytecodes a `long` counter's step and its use as an `int` index carry in the debug info."""
 _X86_LONG_STEP = re.compile(
@@ -76,18 +79,18 @@ def _warm(result: Analysis, loop: Loop) -> list[tuple[int, int]]:
 
 
 def _element_work(result: Analysis, loop: Loop) -> tuple[list[int], set[tuple[str, int]]]:
-    """The instruction indexes of the loop's primitive element loads and stores, and their (method, bci)."""
+    """The instruction indexes of the loop's primitive element loads and stores (named so by the debug info, or
+    addressed by the loop's induction variable), and the (method, bci) of those the debug info names."""
     instructions = result.cfg.method.instructions
     body = _warm(result, loop)
-    sites = [at for _, at in body if _bytecode(instructions[at]) in ELEMENT_BYTECODES]
-    if not sites and not any(instructions[at].frames for _, at in body):  # no debug info: the addresses say
-        method = result.cfg.method
-        table = for_name(method.isa)
-        found = element_accesses([instructions[at] for _, at in body], method.isa, method.syntax,
-                                 table.base_mnemonic)
-        sites = [body[position][1] for position in sorted(found)]
-    keys = {(instructions[at].frames[0].method, instructions[at].frames[0].bci) for at in sites
-            if instructions[at].frames}
+    named = {at for _, at in body if _bytecode(instructions[at]) in ELEMENT_BYTECODES}
+    method = result.cfg.method
+    found = element_accesses([instructions[at] for _, at in body], method.isa, method.syntax,
+                             for_name(method.isa).base_mnemonic)
+    addressed = {body[position][1] for position in found
+                 if _bytecode(instructions[body[position][1]]) not in OBJECT_BYTECODES}
+    sites = sorted(named | addressed) if named else []
+    keys = {(instructions[at].frames[0].method, instructions[at].frames[0].bci) for at in named}
     return sites, keys
 
 
@@ -121,7 +124,8 @@ def _long_steps(result: Analysis, loop: Loop, role: LoopRole) -> list[int]:
 def _finding(result: Analysis, loop: Loop, role: LoopRole, sites: list[int], share: float | None,
              estimate: int | None, figure: str, whatif: str) -> Finding:
     header = result.cfg.method.header
-    first = at_site(result, sites[0])
+    instructions = result.cfg.method.instructions
+    first = at_site(result, next(at for at in sites if _bytecode(instructions[at]) in ELEMENT_BYTECODES))
     shown = list(dict.fromkeys(_text(result, at) for at in sites))
     evidence = [f"{len(sites)} scalar element load(s) and store(s) in the loop's body: " + "; ".join(shown[:4])
                 + (f"; {len(shown) - 4} more" if len(shown) > 4 else ""),
