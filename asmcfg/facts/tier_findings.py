@@ -17,6 +17,8 @@ from asmcfg.model.timeline import JitLog, JitTask, Refusal
 
 C2_LEVEL = 4
 """C2's tier."""
+NOT_REASONS = frozenset({"stale task"})
+"""Failures that say the method cooled, not that the compiler refused it."""
 EXCLUDED = "excluded by CompileCommand"
 """The reason HotSpot logs for a method a CompileCommand (or a compiler directive's `Exclude`) keeps out."""
 
@@ -88,12 +90,14 @@ def _installed(task: JitTask) -> bool:
 
 
 def _why(tasks: list[JitTask], refusals: list[Refusal], c2: bool) -> _Why:
-    """The refusals, failures and unfinished compilations that kept the method from C2 (`c2`), or from every
-    compiler."""
+    """The refusals and failures that kept the method from C2 (`c2`), or from every compiler, and (C2 only) its
+    compilations still queued when the log ended. A stale task (dropped from the queue because the method had
+    cooled) is no reason: the method was no longer hot."""
     picked = tuple(r for r in refusals if not c2 or r.level in (0, C2_LEVEL))
-    failed = tuple(t for t in tasks if t.failure and not _installed(t) and (not c2 or t.level == C2_LEVEL))
-    queued = tuple(t for t in tasks if not t.failure and not _installed(t) and t.done_ms is None
+    failed = tuple(t for t in tasks if t.failure and t.failure not in NOT_REASONS and not _installed(t)
                    and (not c2 or t.level == C2_LEVEL))
+    queued = tuple(t for t in tasks if c2 and not t.failure and not _installed(t) and t.done_ms is None
+                   and t.level == C2_LEVEL)
     return _Why(picked, failed, queued)
 
 

@@ -1,9 +1,9 @@
 """`not-vectorized` findings: a hot innermost loop whose work on primitive array elements C2 left scalar, with the
 cause where the code and the log show it, else "cause unknown".
 
-A loop qualifies when, in its own warm blocks, instructions load or store primitive array elements (the debug
-info names `iaload`, `dastore`, … at one of them at least; the others are those addressed by the loop's induction
-variable, `0x10(%rsi,%rax,4)`, the debug info naming no object array's `aaload` or `aastore`), no
+A loop qualifies when, in its own warm blocks, instructions load or store array elements indexed by the loop's
+induction variable (`0x10(%rsi,%rax,4)`, `analyses.arrays`), the debug info naming a primitive element's bytecode
+(`iaload`, `dastore`, …) at one of them at least and no other kind (`aaload`, `getfield`) at any, no
 packed SIMD instruction does the work (`analyses.vectors`), and no vectorized loop of the compilation works on the
 same bytecodes (a vectorized main loop's scalar pre- and post-loops, or a slow copy beside a vectorized one, are
 no finding). The causes it reads:
@@ -23,7 +23,7 @@ from asmcfg.analyses.hotness import is_cold
 from asmcfg.analyses.vectors import own_blocks
 from asmcfg.facts.findings_frame import at_site, is_hot, loop_where
 from asmcfg.isa import for_name
-from asmcfg.model import Analysis, Call, Instruction, Loop, LoopRole
+from asmcfg.model import Analysis, Call, Instruction, IsaName, Loop, LoopRole
 from asmcfg.model.findings import Finding, FindingKind
 
 SCALAR_COPIES = frozenset({LoopRole.PRE, LoopRole.POST, LoopRole.DRAIN, LoopRole.STRIP_MINED_OUTER})
@@ -31,14 +31,16 @@ SCALAR_COPIES = frozenset({LoopRole.PRE, LoopRole.POST, LoopRole.DRAIN, LoopRole
 strip-mined one (its inner loop is the one that works)."""
 ELEMENT_BYTECODES = frozenset(f"{t}{op}" for t in "ilfdbcs" for op in ("aload", "astore"))
 """Bytecodes that load or store a primitive array element (`baload` is byte and boolean)."""
-OBJECT_BYTECODES = frozenset({"aaload", "aastore"})
-"""An object array's element: addressed as an `int` element is under compressed oops."""
 LONG_BYTECODES = frozenset({"ladd", "l2i", "lsub"})
 """Bytecodes a `long` counter's step and its use as an `int` index carry in the debug info."""
 _X86_LONG_STEP = re.compile(
     r"^(?:(?:addq|subq)\s+\$(?:0x)?[0-9a-f]+,\s*%r\w+|(?:incq|decq)\s+%r\w+|leaq\s+-?(?:0x)?[0-9a-f]+\(%r\w+\),\s*%r\w+"
     r"|(?:add|sub)\s+r(?:\d+|[a-ds][xip]|[sb]p)\b,\s*(?:0x)?[0-9a-f]+|(?:inc|dec)\s+r(?:\d+|[a-ds][xip]|[sb]p)\b)$")
 """A 64-bit step of a register by a constant, AT&T (`addq $2, %r11`) or Intel (`add r11, 0x2`)."""
+_ARITHMETIC = re.compile(r"^[ilfdbcs](?:add|sub|mul|div|rem|and|or|xor|shl|shr|ushr|neg|2[ilfdbcs])$")
+"""A primitive value's arithmetic or conversion, which x86 folds an element's load into (`addl 0x10(%rdx,%rax,4)`)."""
+_X86_INDEXED = re.compile(r"\(%(?!r1[25]\b)\w+,\s*%\w+|\[(?!r1[25]\b)\w+\s*\+\s*\w+(?:\*\d)?\s*\+")
+"""An x86 address with a base and an index register, AT&T (`0x10(%rsi,%rax,4)`) or Intel (`[rsi+rax*4+0x10]`)."""
 ADVICE_UNKNOWN = ("look for what C2's SuperWord does not vectorize: a long counter, a call, a branch in the body, a "
                   "stride that is not a constant, two arrays that may be the same, a floating-point sum (kept in "
                   "order), a type conversion; `asmcfg whatif` with -XX:-UseSuperWord shows what SuperWord does here")
@@ -79,19 +81,29 @@ def _warm(result: Analysis, loop: Loop) -> list[tuple[int, int]]:
 
 
 def _element_work(result: Analysis, loop: Loop) -> tuple[list[int], set[tuple[str, int]]]:
-    """The instruction indexes of the loop's primitive element loads and stores (named so by the debug info, or
-    addressed by the loop's induction variable), and the (method, bci) of those the debug info names."""
+    """The instruction indexes of the loop's primitive element loads and stores that its induction variable
+    indexes, and their (method, bci); none unless the debug info names a primitive element's bytecode at one."""
     instructions = result.cfg.method.instructions
-    body = _warm(result, loop)
-    named = {at for _, at in body if _bytecode(instructions[at]) in ELEMENT_BYTECODES}
     method = result.cfg.method
+    body = _warm(result, loop)
     found = element_accesses([instructions[at] for _, at in body], method.isa, method.syntax,
                              for_name(method.isa).base_mnemonic)
-    addressed = {body[position][1] for position in found
-                 if _bytecode(instructions[body[position][1]]) not in OBJECT_BYTECODES}
-    sites = sorted(named | addressed) if named else []
-    keys = {(instructions[at].frames[0].method, instructions[at].frames[0].bci) for at in named}
+    sites = [body[position][1] for position in sorted(found) if _element(method.isa, instructions[body[position][1]])]
+    if not any(_bytecode(instructions[at]) in ELEMENT_BYTECODES for at in sites):
+        return [], set()
+    keys = {(instructions[at].frames[0].method, instructions[at].frames[0].bci) for at in sites
+            if _bytecode(instructions[at]) in ELEMENT_BYTECODES}
     return sites, keys
+
+
+def _element(isa: IsaName, ins: Instruction) -> bool:
+    """True when an access `element_accesses` found may be a primitive element's: its debug info names no other
+    kind of bytecode (an object array's `aaload`, a field's `getfield`), and, on x86, its address has a base and an
+    index register, the base neither the thread (`r15`) nor the heap base (`r12`)."""
+    name = _bytecode(ins)
+    if name and name not in ELEMENT_BYTECODES and not _ARITHMETIC.match(name):
+        return False
+    return isa is IsaName.AARCH64 or bool(_X86_INDEXED.search(ins.operands))
 
 
 def _bytecode(ins: Instruction) -> str:
