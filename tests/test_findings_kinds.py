@@ -124,3 +124,19 @@ def test_no_tier_finding_without_a_recording(tmp_path: Path) -> None:
     code, out, err = run_cli(str(log), "--findings", "-q")
     assert code == 0, err
     assert " interpreted " not in out and " c1-hot " not in out
+
+
+def test_a_stale_task_is_no_reason() -> None:
+    """HotSpot drops a queued compilation whose method cooled (`stale task`): that method was no longer hot, so it
+    is no `interpreted` finding; a refusal of the same method is one."""
+    from asmcfg.facts.tier_findings import tier_findings
+    from asmcfg.model import Compiler
+    from asmcfg.model.timeline import JitLog, JitTask, Refusal
+
+    stale = JitTask(7, "p.A::m", Compiler.UNKNOWN, 2, "", None, 10, 11, 12, None, None, 30, "stale task", 40)
+    jit = JitLog("log", 1, 0, 100, (stale,), (), ())
+    assert tier_findings(jit, {}, 20.0) == []
+    refused = Refusal(13, "p.A::m", 0, False, "excluded by CompileCommand", 5000, 0, 41)
+    (found,) = tier_findings(JitLog("log", 1, 0, 100, (stale,), (), (), (refused,)), {}, 20.0)
+    assert found.kind is FindingKind.INTERPRETED and found.share == 20.0 and "stale" not in found.cause
+    assert tier_findings(JitLog("log", 1, 0, 100, (stale,), (), (), (refused,)), {}, 0.4) == []  # under 0.5%
