@@ -1,9 +1,11 @@
 """`not-vectorized` findings: a hot innermost loop whose work on primitive array elements C2 left scalar, with the
 cause where the code and the log show it, else "cause unknown".
 
-A loop qualifies when, in its own warm blocks, instructions load or store array elements indexed by the loop's
-induction variable (`0x10(%rsi,%rax,4)`, `analyses.arrays`), the debug info naming a primitive element's bytecode
-(`iaload`, `dastore`, …) at one of them at least and no other kind (`aaload`, `getfield`) at any, no
+A loop qualifies when a counter steps through its array elements (`analyses.strides` finds its stride, or an
+element's index is a register the body steps by a constant and compares, or a `long` counter, below), and, in its
+own warm blocks, instructions load or store array elements indexed by the induction variable (`0x10(%rsi,%rax,4)`,
+`analyses.arrays`), the debug info naming a primitive element's bytecode (`iaload`, `dastore`, …) at one of them
+at least and no other kind (`aaload`, `getfield`) at any, no
 packed SIMD instruction does the work (`analyses.vectors`), and no vectorized loop of the compilation works on the
 same bytecodes (a vectorized main loop's scalar pre- and post-loops, or a slow copy beside a vectorized one, are
 no finding). The causes it reads:
@@ -18,8 +20,10 @@ from __future__ import annotations
 import re
 import shlex
 
-from asmcfg.analyses.arrays import element_accesses
+from asmcfg.analyses.arrays import element_accesses, split, x86_family
+from asmcfg.analyses.context import Context, make_context
 from asmcfg.analyses.hotness import is_cold
+from asmcfg.analyses.strides import walk
 from asmcfg.analyses.vectors import own_blocks
 from asmcfg.facts.findings_frame import at_site, is_hot, loop_where
 from asmcfg.isa import for_name
@@ -41,6 +45,11 @@ _ARITHMETIC = re.compile(r"^[ilfdbcs](?:add|sub|mul|div|rem|and|or|xor|shl|shr|u
 """A primitive value's arithmetic or conversion, which x86 folds an element's load into (`addl 0x10(%rdx,%rax,4)`)."""
 _X86_INDEXED = re.compile(r"\(%(?!r1[25]\b)\w+,\s*%\w+|\[(?!r1[25]\b)\w+\s*\+\s*\w+(?:\*\d)?\s*\+")
 """An x86 address with a base and an index register, AT&T (`0x10(%rsi,%rax,4)`) or Intel (`[rsi+rax*4+0x10]`)."""
+_X86_REGISTER32 = re.compile(r"^%?(?:r\d+d|e[a-z]{2})$")
+_X86_ANY_REGISTER = re.compile(r"^%?(?:r\d+[dwb]?|[re]?[a-ds][xip]|[re]?[sb]p)$")
+_X86_CONSTANT = re.compile(r"^\$?-?(?:0x[0-9a-fA-F]+|\d+)$")
+_X86_INDEX = re.compile(r"\(%\w+,\s*%(\w+)|\[\w+\s*\+\s*(\w+)")
+"""The index register of an x86 address, AT&T or Intel."""
 ADVICE_UNKNOWN = ("look for what C2's SuperWord does not vectorize: a long counter, a call, a branch in the body, a "
                   "stride that is not a constant, two arrays that may be the same, a floating-point sum (kept in "
                   "order), a type conversion; `asmcfg whatif` with -XX:-UseSuperWord shows what SuperWord does here")
@@ -52,6 +61,7 @@ def vector_findings(result: Analysis, whatif: str) -> list[Finding]:
     vectorized = [loop for loop in result.loops if (f := result.loop_facts.get(loop.header)) and f.vectorized]
     done = {key for loop in vectorized for key in _element_work(result, loop)[1]}
     found = []
+    ctx: Context | None = None
     for loop in loops:
         facts = result.loop_facts.get(loop.header)
         role = facts.role if facts is not None else LoopRole.NONE
@@ -61,8 +71,13 @@ def vector_findings(result: Analysis, whatif: str) -> list[Finding]:
         if not sites or keys & done:
             continue
         where = loop_where(result, loop)
-        if is_hot(where):
-            found.append(_finding(result, loop, role, sites, where.share, where.estimate, where.figure, whatif))
+        if not is_hot(where):
+            continue
+        ctx = ctx or make_context(result.cfg, result.jdk)
+        stride = walk(ctx, result, loop).stride
+        if stride is None and not _counted(result, loop, sites) and not _long_steps(result, loop, role):
+            continue  # no counter steps through the elements: a walk of a list or a table, no vectorizing loop
+        found.append(_finding(result, loop, role, sites, stride, where.share, where.estimate, where.figure, whatif))
     return found
 
 
@@ -106,6 +121,38 @@ def _element(isa: IsaName, ins: Instruction) -> bool:
     return isa is IsaName.AARCH64 or bool(_X86_INDEXED.search(ins.operands))
 
 
+def _counted(result: Analysis, loop: Loop, sites: list[int]) -> bool:
+    """True when an element access is indexed by a counter of the loop (x86): a 32-bit register the body steps by a
+    constant and compares (`incl %r8d` … `cmpl 0xc(%rsp), %r8d`), or a copy of one (`movslq %r8d, %r10`). What
+    `analyses.strides` cannot follow through a call (the counter spilled around it) this still reads."""
+    if result.cfg.method.isa is IsaName.AARCH64:
+        return False
+    instructions = result.cfg.method.instructions
+    body = [instructions[at] for _, at in _warm(result, loop)]
+    stepped: set[str] = set()
+    compared: set[str] = set()
+    for ins in body:
+        parts = [p.strip() for p in split(ins.operands)]
+        registers = [x86_family(p) for p in parts if _X86_REGISTER32.match(p)]
+        if ins.mnemonic.startswith(("add", "sub", "inc", "dec")) and registers and (
+                len(parts) == 1 or any(_X86_CONSTANT.match(p) for p in parts)):
+            stepped.add(registers[-1] if ins.operands.startswith("$") or len(parts) == 1 else registers[0])
+        elif ins.mnemonic.startswith("cmp"):
+            compared.update(registers)
+    counters = stepped & compared
+    for ins in body:  # copies: movslq %r8d, %r10; mov r10, r8
+        parts = [p.strip() for p in split(ins.operands)]
+        if ins.mnemonic.startswith("mov") and len(parts) == 2 and all(_X86_ANY_REGISTER.match(p) for p in parts):
+            source, target = (parts[0], parts[1]) if ins.operands.lstrip().startswith("%") else (parts[1], parts[0])
+            if x86_family(source) in counters:
+                counters.add(x86_family(target))
+    for at in sites:
+        index = _X86_INDEX.search(instructions[at].operands)
+        if index is not None and x86_family(index.group(1) or index.group(2)) in counters:
+            return True
+    return False
+
+
 def _bytecode(ins: Instruction) -> str:
     return ins.bytecode.split(" ")[0] if ins.frames and ins.bytecode else ""
 
@@ -133,8 +180,8 @@ def _long_steps(result: Analysis, loop: Loop, role: LoopRole) -> list[int]:
             and _X86_LONG_STEP.match(f"{instructions[at].mnemonic} {instructions[at].operands}".strip())]
 
 
-def _finding(result: Analysis, loop: Loop, role: LoopRole, sites: list[int], share: float | None,
-             estimate: int | None, figure: str, whatif: str) -> Finding:
+def _finding(result: Analysis, loop: Loop, role: LoopRole, sites: list[int], stride: int | None,
+             share: float | None, estimate: int | None, figure: str, whatif: str) -> Finding:
     header = result.cfg.method.header
     instructions = result.cfg.method.instructions
     first = at_site(result, next(at for at in sites if _bytecode(instructions[at]) in ELEMENT_BYTECODES))
@@ -143,6 +190,8 @@ def _finding(result: Analysis, loop: Loop, role: LoopRole, sites: list[int], sha
                 + (f"; {len(shown) - 4} more" if len(shown) > 4 else ""),
                 "no packed SIMD instruction works on the loop's elements, and no vectorized loop of this "
                 "compilation works on the same bytecodes"]
+    if stride is not None:
+        evidence.append(f"its induction variable moves {stride} element(s) per trip of the body")
     causes: list[str] = []
     suggestion = ""
     command: str | None = None
