@@ -2,13 +2,13 @@
 cause where the code and the log show it, else "cause unknown".
 
 A loop qualifies when a counter steps through its array elements (`analyses.strides` finds its stride, or an
-element's index is a register the body steps by a constant and compares, or a `long` counter, below), and, in its
-own warm blocks, instructions load or store array elements indexed by the induction variable (`0x10(%rsi,%rax,4)`,
-`analyses.arrays`), the debug info naming a primitive element's bytecode (`iaload`, `dastore`, …) at one of them
-at least and no other kind (`aaload`, `getfield`) at any, no
-packed SIMD instruction does the work (`analyses.vectors`), and no vectorized loop of the compilation works on the
-same bytecodes (a vectorized main loop's scalar pre- and post-loops, or a slow copy beside a vectorized one, are
-no finding). The causes it reads:
+element's index is a register the loop's latch steps by a constant and compares, or a `long` counter, below);
+when, in its own warm blocks, instructions load or store array elements indexed by the induction variable
+(`0x10(%rsi,%rax,4)`, `analyses.arrays`), the debug info naming a primitive element's bytecode (`iaload`,
+`dastore`, …) at one of them at least and no other kind (`aaload`, `getfield`) at any; when no packed SIMD
+instruction does the work (`analyses.vectors`); and when no vectorized loop of the compilation works on the same
+bytecodes (a vectorized main loop's scalar pre- and post-loops, or a slow copy beside a vectorized one, are no
+finding). The causes it reads:
 
 - a Java call left in the body: C2 vectorizes no loop that calls (the call's `inline_fail` reason from the log);
 - a `long` counter: a 64-bit add of a constant whose debug info names `ladd` or `l2i` in the body, and no
@@ -122,16 +122,21 @@ def _element(isa: IsaName, ins: Instruction) -> bool:
 
 
 def _counted(result: Analysis, loop: Loop, sites: list[int]) -> bool:
-    """True when an element access is indexed by a counter of the loop (x86): a 32-bit register the body steps by a
-    constant and compares (`incl %r8d` … `cmpl 0xc(%rsp), %r8d`), or a copy of one (`movslq %r8d, %r10`). What
+    """True when an element access is indexed by a counter of the loop (x86): a 32-bit register a block that jumps
+    back in the loop steps by a constant and compares (`incl %r8d; cmpl 0xc(%rsp), %r8d; jl <header>`), or a copy
+    of one (`movslq %r8d, %r10`). What
     `analyses.strides` cannot follow through a call (the counter spilled around it) this still reads."""
     if result.cfg.method.isa is IsaName.AARCH64:
         return False
     instructions = result.cfg.method.instructions
-    body = [instructions[at] for _, at in _warm(result, loop)]
+    warm = _warm(result, loop)
+    body = [instructions[at] for _, at in warm]
+    members = set(loop.blocks)
+    latches = {e.src for e in result.cfg.edges  # a backward jump inside the loop
+               if e.src in members and isinstance(e.dst, int) and e.dst in members and e.dst <= e.src}
     stepped: set[str] = set()
     compared: set[str] = set()
-    for ins in body:
+    for ins in (instructions[at] for block, at in warm if block in latches):
         parts = [p.strip() for p in split(ins.operands)]
         registers = [x86_family(p) for p in parts if _X86_REGISTER32.match(p)]
         if ins.mnemonic.startswith(("add", "sub", "inc", "dec")) and registers and (
