@@ -140,3 +140,14 @@ def test_a_stale_task_is_no_reason() -> None:
     (found,) = tier_findings(JitLog("log", 1, 0, 100, (stale,), (), (), (refused,)), {}, 20.0)
     assert found.kind is FindingKind.INTERPRETED and found.share == 20.0 and "stale" not in found.cause
     assert tier_findings(JitLog("log", 1, 0, 100, (stale,), (), (), (refused,)), {}, 0.4) == []  # under 0.5%
+
+
+def test_a_method_never_compiled_can_be_selected() -> None:
+    """`--method` names a method that has no compilation: its interpreted finding, not a selection error."""
+    from tests.corpus import run_cli
+
+    code, out, err = run_cli(str(TIERS[0]), "--findings", "-q", "--method", "Tiers::interpreted")
+    assert code == 0, err
+    assert out.startswith("1 finding in 0 compilations analysed") and "interpreted Tiers::interpreted" in out
+    code, _, err = run_cli(str(TIERS[0]), "--findings", "-q", "--method", "Tiers::nosuch")
+    assert code == 1 and "no compilation matches the selection" in err
