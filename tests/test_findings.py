@@ -143,7 +143,7 @@ def test_log_keeps_the_call_profile() -> None:
 
 def test_text_and_usage() -> None:
     code, out, _ = run_cli(str(RUNS[0]), "--findings", "-q")
-    assert code == 0 and out.startswith("7 findings in ") and "ranked by measured share" in out
+    assert code == 0 and out.startswith("10 findings in ") and "ranked by measured share" in out
     assert re.search(r"^1\. \d+\.\d\d% \S+ Findings::", out, re.M)
     code, _, err = run_cli(str(RUNS[0]), "--findings", "--svg", "x.svg")
     assert code == 2 and "--findings writes the ranked findings" in err

@@ -23,6 +23,12 @@ class FindingKind(Word):
     """A monitor enter (its fast path, or its slow call) inside a hot loop: the lock was not eliminated."""
     DEOPT_CYCLE = "deopt-cycle"
     """A method made not entrant and compiled again repeatedly."""
+    NOT_VECTORIZED = "not-vectorized"
+    """A hot loop over primitive arrays whose element work C2 left scalar."""
+    INTERPRETED = "interpreted"
+    """A method the log shows hot enough to compile that ran in the interpreter: never compiled, or failed."""
+    C1_HOT = "c1-hot"
+    """A method whose C1 code took a share of the run while C2 never compiled it (refused, failed, or queued)."""
 
 
 @dataclass(frozen=True, slots=True)

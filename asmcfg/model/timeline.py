@@ -115,6 +115,29 @@ class JitEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """A method the JIT would not compile at a tier (`<make_not_compilable>`): excluded by a CompileCommand or a
+    compiler directive, or left after its compilations failed."""
+
+    t_ms: int | None
+    """When, ms from the JVM's start."""
+    method: str
+    """`pkg.Class::name`."""
+    level: int | None
+    """The tier refused: 0 every tier, 1 to 3 C1's, 4 C2's."""
+    osr: bool
+    """Only its OSR compilations were refused."""
+    reason: str
+    """The log's reason (`excluded by CompileCommand`), or empty."""
+    invocations: int | None
+    """The method's invocation count then (`count`)."""
+    backedges: int | None
+    """Its loops' back-edge count then (`backedge_count`)."""
+    line: int
+    """Line of the record in the log."""
+
+
+@dataclass(frozen=True, slots=True)
 class JitLog:
     """What a LogCompilation log stamps, in the order it stamps it."""
 
@@ -132,6 +155,8 @@ class JitLog:
     """Every `make_not_entrant`, fired trap and deoptimization, in the log's order."""
     problems: tuple[str, ...]
     """One sentence per thing wrong with the log's times (stamps going backwards, no time zero)."""
+    refusals: tuple[Refusal, ...] = ()
+    """Every `<make_not_compilable>`, in the log's order."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from asmcfg import describe
-from asmcfg.model.findings import Finding
+from asmcfg.model.findings import Finding, FindingKind
 from asmcfg.render import indented
 from asmcfg.render.json import SCHEMA
 from asmcfg.terminal import visible
@@ -47,7 +47,7 @@ def title(rank: int, each: Finding) -> str:
     else:
         cost = f"est. {each.estimate}" if each.estimate is not None else "unmeasured"
     place = f"B{each.block}" if each.block is not None else ""
-    if each.kind.value.endswith("-in-loop") and each.block is not None:
+    if (each.kind.value.endswith("-in-loop") or each.kind is FindingKind.NOT_VECTORIZED) and each.block is not None:
         place = f"loop B{each.block}"
     at = f"{each.scope}@{each.bci}" if each.scope and each.bci is not None else ""
     if at and each.bytecode is not None:

@@ -14,8 +14,11 @@ from asmcfg.sources.lines import display_name
 
 if TYPE_CHECKING:
     from asmcfg.model import Analysis, Method
+    from asmcfg.model.timeline import JitLog
     from asmcfg.run.progress import Progress
 
+INTERPRETER = "Interpreter"
+"""The code-cache blob of HotSpot's template interpreter, as the perf map names it."""
 STUBS = "vtable chunks"
 """The code-cache blob HotSpot's vtable and itable stubs live in, as the perf map names it."""
 
@@ -99,11 +102,15 @@ def run(options: Options, log: Log, progress: Progress) -> int:
         if isinstance(record, list):
             found.extend(record)
     progress.close()
-    if stats.analysed == 0 and options.selector.any:
-        raise SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
     if perf is not None:
         found = _stub_share(found, perf.share(perf.code_cache.get(STUBS, 0)))
-    found += _deopt_cycles(log, options, perf.shares() if perf is not None else None)
+    jit = _jit_log(log) if stats.analysed or not options.selector.any or perf is not None else None
+    if jit is not None:
+        found += _deopt_cycles(jit, options, perf.shares() if perf is not None else None)
+        if perf is not None:  # a method never compiled has no compilation to select: these may still name it
+            found += _tiers(jit, options, perf.shares(), perf.share(perf.code_cache.get(INTERPRETER, 0)))
+    if stats.analysed == 0 and options.selector.any and not found:
+        raise SelectionError("no compilation matches the selection (see --list)", display_name(options.input))
     found = ranked(found)
     if options.json is not None:
         write_to(options.json, lambda out: render.write_json(found, out))
@@ -113,16 +120,19 @@ def run(options: Options, log: Log, progress: Progress) -> int:
     return 0
 
 
-def _deopt_cycles(log: Log, options: Options, shares: dict[int, float] | None) -> list[Finding]:
-    """The deopt cycles the LogCompilation log (the input or `--log`) shows, of the selected methods."""
+def _jit_log(log: Log) -> JitLog | None:
+    """The compilations and events of the LogCompilation log (the input or `--log`), None without one."""
     from asmcfg.dialects.heatfiles import is_compile_log, read_jit_log
+
+    path = log.log or log.path
+    return None if path == "-" or not is_compile_log(path) else read_jit_log(path)
+
+
+def _deopt_cycles(jit: JitLog, options: Options, shares: dict[int, float] | None) -> list[Finding]:
+    """The deopt cycles the log shows, of the selected methods."""
     from asmcfg.facts.deopt_findings import deopt_findings
     from asmcfg.model import Compiler
 
-    path = log.log or log.path
-    if path == "-" or not is_compile_log(path):
-        return []
-    jit = read_jit_log(path)
     selector = options.selector
 
     def wanted(method: str, compile_id: int) -> bool:
@@ -130,6 +140,20 @@ def _deopt_cycles(log: Log, options: Options, shares: dict[int, float] | None) -
                 and selector.compiler in (None, Compiler.C2) and selector.name_matches(method))
 
     return deopt_findings(jit, shares, wanted if selector.any else None)
+
+
+def _tiers(jit: JitLog, options: Options, shares: dict[int, float], interpreter: float) -> list[Finding]:
+    """The methods of a recording the log shows kept from the JIT (`interpreted`) or from C2 (`c1-hot`)."""
+    from asmcfg.facts.tier_findings import tier_findings
+    from asmcfg.model import Compiler
+
+    selector = options.selector
+    if selector.compiler not in (None, Compiler.C1):
+        return []
+    if selector.compile_id is not None:
+        named = {task.method for task in jit.tasks if task.compile_id == selector.compile_id}
+        return tier_findings(jit, shares, interpreter, lambda method: method in named)
+    return tier_findings(jit, shares, interpreter, selector.name_matches if selector.any else None)
 
 
 def measured_run(log: Log) -> bool:

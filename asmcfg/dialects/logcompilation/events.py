@@ -14,15 +14,15 @@ from dataclasses import dataclass, field, replace
 
 from asmcfg.dialects.logcompilation.logxml import line_attrs, method_name, nmethod_record, to_int
 from asmcfg.model import Compiler
-from asmcfg.model.timeline import EventKind, JitEvent, JitLog, JitTask
+from asmcfg.model.timeline import EventKind, JitEvent, JitLog, JitTask, Refusal
 from asmcfg.sources.lines import display_name, open_binary, raw_lines
 
 _MAX_LINE = 1 << 16
 """Every record read here is one short line; longer lines are not read as records."""
 _HEADS = (b"<task_queued ", b"<task ", b"<task_done ", b"<failure ", b"<nmethod ", b"<make_not_entrant ",
-          b"<uncommon_trap thread=", b"<deoptimized ", b"<jvms ", b"</uncommon_trap", b"</deoptimized",
-          b"<hotspot_log ", b"<destroy_vm ", b"<tty_done ", b"<hotspot_log_done ", b"<compilation_log ",
-          b"</compilation_log")
+          b"<make_not_compilable ", b"<uncommon_trap thread=", b"<deoptimized ", b"<jvms ", b"</uncommon_trap",
+          b"</deoptimized", b"<hotspot_log ", b"<destroy_vm ", b"<tty_done ", b"<hotspot_log_done ",
+          b"<compilation_log ", b"</compilation_log")
 _ENDS = ("destroy_vm", "tty_done", "hotspot_log_done")
 _SCOPE = re.compile(rb"; - (?:\(reexecute\) )?([^\s@]{1,1000})@(\d{1,9}) \(line (\d{1,9})\)")
 _MOST_LINES = 1_000_000
@@ -73,6 +73,7 @@ class _Reading:
     name: str
     tasks: dict[int, _Task] = field(default_factory=dict)
     events: list[JitEvent] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
     pid: int | None = None
     time_ms: int | None = None
     end: int | None = None
@@ -209,6 +210,14 @@ def _make_not_entrant(reading: _Reading, attrs: dict[str, str], number: int) -> 
     _event(reading, attrs, number, EventKind.MAKE_NOT_ENTRANT)
 
 
+def _make_not_compilable(reading: _Reading, attrs: dict[str, str], number: int) -> None:
+    method = method_name(attrs.get("method", ""))
+    if method:
+        reading.refusals.append(Refusal(
+            reading.stamped(attrs, number), method, to_int(attrs.get("level")), attrs.get("osr", "0") not in ("", "0"),
+            attrs.get("reason", ""), to_int(attrs.get("count")), to_int(attrs.get("backedge_count")), number))
+
+
 def _uncommon_trap(reading: _Reading, attrs: dict[str, str], number: int) -> None:
     reading.scoped = _event(reading, attrs, number, EventKind.UNCOMMON_TRAP)
 
@@ -243,6 +252,7 @@ def _jvms(reading: _Reading, attrs: dict[str, str], number: int) -> None:
 _HANDLERS = {
     "hotspot_log": _hotspot_log, "compilation_log": _compilation_log, "task_queued": _task_queued, "task": _task,
     "task_done": _task_done, "failure": _failure, "nmethod": _nmethod, "make_not_entrant": _make_not_entrant,
+    "make_not_compilable": _make_not_compilable,
     "uncommon_trap": _uncommon_trap, "deoptimized": _deoptimized, "jvms": _jvms,
 }
 
@@ -260,4 +270,5 @@ def _finished(reading: _Reading) -> JitLog:
     tasks = tuple(t.frozen() for _, t in sorted(reading.tasks.items()))
     events = tuple(replace(e, source_line=reading.lines.get((e.method, e.bci))) if e.bci is not None else e
                    for e in reading.events)
-    return JitLog(reading.name, reading.pid, reading.time_ms, end, tasks, events, tuple(problems))
+    return JitLog(reading.name, reading.pid, reading.time_ms, end, tasks, events, tuple(problems),
+                  tuple(reading.refusals))

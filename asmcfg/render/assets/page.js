@@ -638,7 +638,7 @@
       : "No measured heat: ranked by a static estimate, loop depth × the loop's instructions") : "No finding in this compilation")];
     found.forEach((f, i) => {
       const cost = f.share !== null ? pct(f.share) : f.estimate !== null ? `est. ${f.estimate}` : "";
-      const place = f.block === null ? "" : blockRef(view, f.block, f.kind.endsWith("-in-loop") ? `loop B${f.block}` : `B${f.block}`);
+      const place = f.block === null ? "" : blockRef(view, f.block, f.kind.endsWith("-in-loop") || f.kind === "not-vectorized" ? `loop B${f.block}` : `B${f.block}`);
       const at = f.scope && f.bci !== null ? (f.bytecode ? `${f.scope} ${f.bytecode}` : `${f.scope}@${f.bci}`) + (f.line !== null ? ` line ${f.line}` : "") : "";
       out.push(h("div", {class: "finding"},
         h("div", {class: "finding-head"}, `${i + 1}. `, h("b", {}, cost), ` ${f.kind} `, place, ` ${at}`),
