@@ -23,6 +23,8 @@ class FindingKind(Word):
     """A monitor enter (its fast path, or its slow call) inside a hot loop: the lock was not eliminated."""
     DEOPT_CYCLE = "deopt-cycle"
     """A method made not entrant and compiled again repeatedly."""
+    PROFILE_MISMATCH = "profile-mismatch"
+    """A branch or call C2 compiled for a profile the measured run does not keep to."""
 
 
 @dataclass(frozen=True, slots=True)
