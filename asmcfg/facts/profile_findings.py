@@ -5,9 +5,10 @@ C2 compiles against the profile the interpreter and C1 gathered before it; its o
 run leaves the phase that profile came from, the code keeps the old layout (the rare side out of line, values
 kept for the common side) until something deoptimizes it. The finding rests on a `<branch>` record tied to the
 conditional jumps whose debug info names it (`branch_profile`), on the profile's figures (the rarer direction at
-most `RARE` of the executions), and on the samples: the side the profile called rare (known by its debug info: the blocks of the not-taken side of a forward `if` name only
-bytecodes between the `if` and its target) holds at least `MIN_SHARE` percent of the run's samples, at a rate per
-instruction at least `AS_OFTEN` of the rate of the jumps, which run every time the branch does."""
+most `RARE` of the executions), and on the samples: the side the profile called rare (known by its debug info:
+the blocks of the not-taken side of a forward `if` name only bytecodes between the `if` and its target) holds at
+least `MIN_SHARE` percent of the run's samples, at a rate per instruction at least `AS_OFTEN` of the rate of the
+jumps, which run every time the branch does."""
 
 from __future__ import annotations
 
