@@ -61,7 +61,12 @@ class LogPart:
     branches: tuple[LogBranch, ...] = ()
     """`<branch>` records read already, in log order."""
 
-    def records(self) -> tuple[dict[int, list[LogTrap]], dict[int, list[LogInline]], dict[int, list[LogBranch]]]:
+    def records(self) -> tuple[dict[int, list[LogTrap]], dict[int, list[LogInline]]]:
+        """Trap records and inlining decisions per compile id, each list in log order."""
+        traps, inlines, _ = self.all_records()
+        return traps, inlines
+
+    def all_records(self) -> tuple[dict[int, list[LogTrap]], dict[int, list[LogInline]], dict[int, list[LogBranch]]]:
         """Trap records, inlining decisions and branch records per compile id, each list in log order."""
         traps, inlines = TrapCollector(), InlineCollector()
         if self.spans:
