@@ -130,3 +130,23 @@ def test_inlining_tree_nests_and_sums_the_inlined_frames(run: str) -> None:
     lines = inlining_tree.text_lines(result)
     assert lines[0].startswith("Findings::allocHot") and "@15 Findings$Point::<init>  inlined" in lines[1]
     assert lines[2].startswith("    @1 java.lang.Object::<init>")
+
+
+def test_a_branch_compiled_as_a_trap_is_tied_to_the_edge_into_it() -> None:
+    # String.equals's `if (this == anObject)` (if_acmpne@2): the profile never saw it fall through, C2 planted an
+    # unstable_if trap there (tests/data/logc/intrinsics-jdk17.xml.gz, compile id 23)
+    path = str(DATA / "logc" / "intrinsics-jdk17.xml.gz")
+    result = asmcfg.open(path).analyse(23).analysis
+    sites = [s for s in branch_profile.branch_sites(result) or () if s.trap_edges]
+    equals = [s for s in sites if s.record.method == "java.lang.String::equals" and s.record.bci == 2]
+    assert equals and all(s.record.not_taken == 0 and s.record.prob == 1.0 for s in equals)
+    for site in equals:
+        for edge in site.trap_edges:
+            assert isinstance(edge.dst, int)
+            trap = result.traps[edge.dst]
+            assert (trap.reason, trap.method, trap.bci) == ("unstable_if", "java.lang.String::equals", 2)
+    code, out, err = run_cli(path, "--compile-id", "23", "--dot", "-", "--no-fold", "-q")
+    assert code == 0, err
+    edge = equals[0].trap_edges[0]
+    (line,) = [t for t in out.splitlines() if t.strip().startswith(f"b{edge.src} -> b{edge.dst} ")]
+    assert 'label="profile: never"' in line
