@@ -150,3 +150,12 @@ def test_a_branch_compiled_as_a_trap_is_tied_to_the_edge_into_it() -> None:
     edge = equals[0].trap_edges[0]
     (line,) = [t for t in out.splitlines() if t.strip().startswith(f"b{edge.src} -> b{edge.dst} ")]
     assert 'label="profile: never"' in line
+
+
+@pytest.mark.parametrize(("text", "prob"), [("never", 0.0), ("always", 1.0), ("                0.03", 0.03),
+                                            ("1.00", 1.0), ("²", None), ("0.5e3", None), ("7.0", None),
+                                            ("", None), ("nan", None), ("1" * 40, None)])
+def test_a_branch_probability_is_read_as_hotspot_prints_it(text: str, prob: float | None) -> None:
+    from asmcfg.dialects.logcompilation.branches import branch_prob
+
+    assert branch_prob(text) == prob

@@ -4,8 +4,13 @@
 
 from __future__ import annotations
 
+import re
+
 from asmcfg.dialects.logcompilation.logxml import to_int
 from asmcfg.model import LogBranch
+
+_PROB = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,12})?")
+"""A probability as HotSpot prints it (`%20.2f`, padded): ASCII digits only."""
 
 
 def branch_record(compile_id: int, chain: tuple[tuple[str, int | None], ...], attrs: dict[str, str],
@@ -28,7 +33,7 @@ def branch_prob(value: str | None) -> float | None:
     text = value.strip()
     if text in ("never", "always"):
         return 0.0 if text == "never" else 1.0
-    if not 0 < len(text) <= 24 or not text.replace(".", "", 1).isdigit():
+    if not _PROB.fullmatch(text):
         return None
     prob = float(text)
     return prob if 0.0 <= prob <= 1.0 else None
