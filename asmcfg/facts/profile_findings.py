@@ -12,10 +12,12 @@ jumps, which run every time the branch does."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from asmcfg.analyses.heat import heat_of
 from asmcfg.facts.branch_profile import BranchSite, branch_sites, chain_of
 from asmcfg.facts.findings_frame import MIN_SHARE, at_site, innermost_loops, loop_where
-from asmcfg.model import Analysis, EdgeKind
+from asmcfg.model import Analysis, Block, Edge, EdgeKind
 from asmcfg.model.findings import Finding, FindingKind
 
 RARE = 0.01
@@ -33,17 +35,41 @@ def profile_findings(result: Analysis) -> list[Finding]:
     if result.cfg.method.profile is None:
         return []
     found: list[Finding] = []
+    graph: _Graph | None = None
     for site in branch_sites(result) or ():
         record = site.record
         if record.prob is None or min(record.prob, 1.0 - record.prob) > RARE or not site.blocks:
             continue
-        made = _branch_finding(result, site)
+        graph = graph or _Graph.of(result)
+        made = _branch_finding(result, site, graph)
         if made is not None:
             found.append(made)
     return found
 
 
-def _rare_sides(result: Analysis, site: BranchSite) -> list[tuple[int, int]]:
+@dataclass(frozen=True, slots=True)
+class _Graph:
+    """The lookups every branch needs, made once per compilation (linear time)."""
+
+    spans: dict[int, Block]
+    entered: dict[int, int]
+    """How many edges enter each block."""
+    sides: dict[int, list[Edge]]
+    """The conditional edges leaving each block."""
+
+    @staticmethod
+    def of(result: Analysis) -> _Graph:
+        entered: dict[int, int] = {}
+        sides: dict[int, list[Edge]] = {}
+        for edge in result.cfg.edges:
+            if isinstance(edge.dst, int):
+                entered[edge.dst] = entered.get(edge.dst, 0) + 1
+                if edge.kind in (EdgeKind.TAKEN, EdgeKind.FALLTHROUGH):
+                    sides.setdefault(edge.src, []).append(edge)
+        return _Graph({b.id: b for b in result.cfg.blocks}, entered, sides)
+
+
+def _rare_sides(result: Analysis, site: BranchSite, graph: _Graph) -> list[tuple[int, int]]:
     """(jump block, rare side block) for each of the site's jumps whose sides are known: the not-taken side is the
     one entered only from the jump whose debug info names only bytecodes between the `if` and its forward target
     (code that runs only when the jump is not taken), the other side naming none of them."""
@@ -51,15 +77,10 @@ def _rare_sides(result: Analysis, site: BranchSite) -> list[tuple[int, int]]:
     if record.bci is None or record.target_bci is None or record.target_bci <= record.bci:
         return []
     rare_taken = (record.prob or 0.0) <= RARE
-    spans = {b.id: b for b in result.cfg.blocks}
-    entered: dict[int, int] = {}
-    for edge in result.cfg.edges:
-        if isinstance(edge.dst, int):
-            entered[edge.dst] = entered.get(edge.dst, 0) + 1
+    spans, entered = graph.spans, graph.entered
     found = []
     for block in site.blocks:
-        sides = [e.dst for e in result.cfg.edges
-                 if e.src == block and e.kind in (EdgeKind.TAKEN, EdgeKind.FALLTHROUGH) and isinstance(e.dst, int)]
+        sides = [e.dst for e in graph.sides.get(block, ()) if isinstance(e.dst, int)]
         if len(sides) != 2 or sides[0] == sides[1] or any(entered.get(b, 0) != 1 for b in sides):
             continue
         inside = [_between(result, spans[b].start, spans[b].end, record.chain, record.bci, record.target_bci)
@@ -94,11 +115,11 @@ def _between(result: Analysis, start: int, end: int, chain: tuple[tuple[str, int
     return None if inside or outside else False
 
 
-def _branch_finding(result: Analysis, site: BranchSite) -> Finding | None:
-    pairs = _rare_sides(result, site)
+def _branch_finding(result: Analysis, site: BranchSite, graph: _Graph) -> Finding | None:
+    pairs = _rare_sides(result, site, graph)
     if not pairs:
         return None
-    spans = {b.id: b.end - b.start for b in result.cfg.blocks}
+    spans = {b: graph.spans[b].end - graph.spans[b].start for pair in pairs for b in pair}
     rare_heat = heat_of(result, [rare for _, rare in pairs])[0]
     jump_heat = heat_of(result, [jump for jump, _ in pairs])[0]
     rare_size = sum(spans[rare] for _, rare in pairs)
@@ -113,7 +134,7 @@ def _branch_finding(result: Analysis, site: BranchSite) -> Finding | None:
     rare = min(record.taken or 0, record.not_taken or 0)
     direction = "taken" if (record.prob or 0.0) <= RARE else "not taken"
     first = pairs[0][0]
-    place = at_site(result, _jump_site(result, first))
+    place = at_site(result, _jump_site(graph, first))
     loop = innermost_loops(result).get(first)
     where = loop_where(result, loop) if loop is not None else None
     evidence = [
@@ -137,8 +158,8 @@ def _branch_finding(result: Analysis, site: BranchSite) -> Finding | None:
                    place.scope, rare_heat, None, cause, tuple(evidence), SUGGESTION)
 
 
-def _jump_site(result: Analysis, block: int) -> int:
-    return next(e.site for e in result.cfg.edges if e.src == block and e.kind is EdgeKind.TAKEN)
+def _jump_site(graph: _Graph, block: int) -> int:
+    return next(e.site for e in graph.sides[block] if e.kind is EdgeKind.TAKEN)
 
 
 def _n(value: int | None) -> str:
