@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from asmcfg.analyses.heat import heat_of
-from asmcfg.facts import calls_findings, vector_findings
+from asmcfg.facts import calls_findings, profile_findings, vector_findings
 from asmcfg.facts.findings_frame import Where, at_site, innermost_loops, is_hot, loop_where, pre_loop_traps
 from asmcfg.model import Analysis, Check, Compiler, Edge, EdgeKind, LoopRole, PathKind, RuntimePath
 from asmcfg.model.findings import Finding, FindingKind
@@ -35,6 +35,7 @@ def findings(result: Analysis, source: str = "INPUT", run_measured: bool = False
     found = [*_checks_in_loops(result), *_paths_in_loops(result)]
     found += calls_findings.call_findings(result, whatif_prefix(source, header.compile_id))
     found += vector_findings.vector_findings(result, whatif_prefix(source, header.compile_id))
+    found += profile_findings.profile_findings(result)
     return ranked(found)
 
 

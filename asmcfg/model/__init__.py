@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         Unprinted,
     )
     from asmcfg.model.java import JavaSources
-    from asmcfg.model.log import LogInline, LogTrap
+    from asmcfg.model.log import LogBranch, LogInline, LogTrap
     from asmcfg.model.profile import Profile, RegionHeat
     from asmcfg.model.results import (
         Analysis,
@@ -82,6 +82,7 @@ _HOMES = {
     "Instruction": "code",
     "IsaName": "words",
     "JavaSources": "java",
+    "LogBranch": "log",
     "LogInline": "log",
     "LogTrap": "log",
     "Loop": "results",
@@ -143,6 +144,7 @@ __all__ = [
     "Instruction",
     "IsaName",
     "JavaSources",
+    "LogBranch",
     "LogInline",
     "LogTrap",
     "Loop",

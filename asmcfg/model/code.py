@@ -9,7 +9,7 @@ from asmcfg.model.make import quick
 from asmcfg.model.words import Compiler, DialectName, Feature, IsaName, Syntax, Word
 
 if TYPE_CHECKING:
-    from asmcfg.model.log import LogInline, LogTrap
+    from asmcfg.model.log import LogBranch, LogInline, LogTrap
     from asmcfg.model.profile import Profile
 
 
@@ -223,6 +223,8 @@ class Method:
     """The LogCompilation log's `<uncommon_trap>` records of this compilation; None when there is no such log."""
     log_inlines: tuple[LogInline, ...] | None = None
     """The log's inlining decisions of this compilation (its `<task>`'s parse tree); None when there is no log."""
+    log_branches: tuple[LogBranch, ...] | None = None
+    """The log's `<branch>` records of this compilation (the branch profile C2 read); None when there is no log."""
     skipped_beyond: int = 0
     """Lines not understood inside the method beyond those `skipped` keeps (the first 1,000): only counted."""
 

@@ -29,6 +29,8 @@ class FindingKind(Word):
     """A method the log shows hot enough to compile that ran in the interpreter: never compiled, or failed."""
     C1_HOT = "c1-hot"
     """A method whose C1 code took a share of the run while C2 never compiled it (refused, failed, or queued)."""
+    PROFILE_MISMATCH = "profile-mismatch"
+    """A branch or call C2 compiled for a profile the measured run does not keep to."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""The LogCompilation log's records of one compilation: its uncommon traps and its inlining decisions."""
+"""The LogCompilation log's records of one compilation: its uncommon traps, its inlining decisions and the branch
+profile C2 read."""
 
 from __future__ import annotations
 
@@ -71,6 +72,38 @@ class LogInline:
         """The decision's fields but its compile id, as the JSON model writes them."""
         return {"caller": self.caller, "bci": self.bci, "callee": self.callee, "inlined": self.inlined,
                 "reason": self.reason, "line": self.line,
+                "chain": [{"method": method, "bci": bci} for method, bci in self.chain],
+                "count": self.count, "callee_bytes": self.callee_bytes,
+                "receivers": [{"type": name, "count": count} for name, count in self.receivers]}
+
+
+@dataclass(frozen=True, slots=True)
+class LogBranch:
+    """One `<branch>` record of a C2 `<task>`'s parse: the profile of a conditional bytecode as C2 read it."""
+
+    compile_id: int
+    """The compilation it belongs to."""
+    method: str
+    """`pkg.Class::name` of the method being parsed at the branch (an inlined method for inlined code)."""
+    bci: int | None
+    """Bytecode index of the `if` bytecode (from the last `<bc>` of that parse)."""
+    target_bci: int | None
+    """Where the bytecode jumps when taken."""
+    taken: int | None
+    """How often the profile saw the jump taken."""
+    not_taken: int | None
+    """How often the profile saw it fall through."""
+    prob: float | None
+    """The probability C2 gave the jump being taken: 0.0 for `never`, 1.0 for `always`, None when unreadable."""
+    line: int
+    """Line of the record in the log."""
+    chain: tuple[tuple[str, int | None], ...] = ()
+    """The branch's inlining chain as (method, bci), innermost first: (`method`, `bci`) and outwards."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record's fields but its compile id, as the JSON model writes them."""
+        return {"method": self.method, "bci": self.bci, "target_bci": self.target_bci, "taken": self.taken,
+                "not_taken": self.not_taken, "prob": self.prob, "line": self.line,
                 "chain": [{"method": method, "bci": bci} for method, bci in self.chain]}
 
 

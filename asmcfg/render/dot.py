@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from asmcfg import describe
-from asmcfg.facts import meaning
+from asmcfg.facts import branch_profile, meaning
 from asmcfg.model import Analysis, Block, Edge, EdgeKind, Instruction
 from asmcfg.render.fold import Fold, folds
 from asmcfg.render.layout import write_anchors, write_loop_clusters
@@ -74,6 +74,9 @@ def block_label(result: Analysis, block: Block) -> str:
     if evidence is not None:
         lines.append(describe.trap_log_line(evidence))
     lines.extend(meaning.block_lines(result, block.id))
+    branch = branch_profile.labels(result)[0].get(block.id)
+    if branch is not None:
+        lines.append(branch)
     return "\n".join(lines) + "\n"
 
 
@@ -205,6 +208,8 @@ def _edge_attrs(result: Analysis, edge: Edge, hot: bool) -> dict[str, str]:
     if check:
         props["color"] = describe.CHECK_COLOUR
         props["label"] = check.replace("_", " ")
+    elif (profiled := branch_profile.labels(result)[1].get((edge.src, edge.dst))) is not None:
+        props["label"] = profiled
     if hot:
         props["penwidth"] = "3"
         props["color"] = describe.HOT_COLOUR

@@ -40,6 +40,14 @@ def write_text(found: Sequence[Finding], out: TextIO, analysed: int, measured: b
             out.write(visible(f"   test: {each.whatif}") + "\n")
 
 
+def write_tree(lines: Sequence[str], compile_id: int, out: TextIO) -> None:
+    """The inlining tree of the one compilation `--findings --compile-id N` analysed (`inlining_tree.text_lines`)."""
+    out.write("\n" + visible(f"inlining tree of compile id {compile_id} (share: the run's samples on the instructions "
+                      "whose debug info names each inlined frame)") + "\n")
+    for line in lines:
+        out.write(visible(f"   {line}") + "\n")
+
+
 def title(rank: int, each: Finding) -> str:
     """`1. 21.04% check-in-loop HotLoop::run (compile id 16) loop B6, iaload@21 line 17`."""
     if each.share is not None:

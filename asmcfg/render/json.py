@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from asmcfg import describe
-from asmcfg.facts import lineheat, meaning, report
+from asmcfg.facts import compile_profile, lineheat, meaning, report
 from asmcfg.facts.counts import counts
 from asmcfg.hotspot import sections
 from asmcfg.model import Analysis, Block, Instruction, Trap, Unprinted
@@ -137,6 +137,7 @@ def method_tail(result: Analysis) -> dict[str, Any]:
         "skipped_lines_total": result.cfg.method.skipped_total,
         "trap_log": report.trap_log_counts(result),
         **meaning.method_fields(result),
+        **compile_profile.method_fields(result),
     }
 
 

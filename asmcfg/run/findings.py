@@ -117,6 +117,12 @@ def run(options: Options, log: Log, progress: Progress) -> int:
     if options.json != "-":
         measured = measured or any(f.share is not None for f in found)
         write_to("-", lambda out: render.write_text(found, out, stats.analysed, measured))
+        compile_id = options.selector.compile_id
+        if compile_id is not None and stats.analysed == 1:
+            from asmcfg.facts.inlining_tree import text_lines
+
+            lines = text_lines(log.analyse(compile_id).analysis)
+            write_to("-", lambda out: render.write_tree(lines, compile_id, out))
     return 0
 
 

@@ -160,7 +160,7 @@ its name, with the number of its line (line `number` ends just before `start`). 
 
 static const char *const FOLLOWED[] = {
     "task", "/task", "klass", "method", "parse", "/parse", "uncommon_trap", "/uncommon_trap", "jvms", "bc", "call",
-    "inline_success", "inline_fail", "intrinsic", "late_inline", "/late_inline",
+    "inline_success", "inline_fail", "intrinsic", "late_inline", "/late_inline", "branch",
 };
 
 /* True when a followed name and one of ` \t/>` start at `at` (just past a `<`), before `end`. */

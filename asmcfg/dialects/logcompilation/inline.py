@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from asmcfg.dialects.logcompilation.branches import branch_record
 from asmcfg.dialects.logcompilation.logxml import (
     TRAP_TAGS,
     Tag,
@@ -28,12 +29,12 @@ from asmcfg.dialects.logcompilation.logxml import (
     to_int,
 )
 from asmcfg.errors import InputError
-from asmcfg.model import LogInline, LogTrap, Method
+from asmcfg.model import LogBranch, LogInline, LogTrap, Method
 from asmcfg.model.make import compiled
 from asmcfg.sources.split import CHUNK, chunks, open_binary
 
 _TAG = re.compile(
-    rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms|bc|call|inline_success|inline_fail|intrinsic|/?late_inline)"
+    rb"<(?:/?task|klass|method|/?parse|/?uncommon_trap|jvms|bc|call|inline_success|inline_fail|intrinsic|/?late_inline|branch)"
     rb"[ \t/>][^\n]*"
 )
 """A tag either collector follows, and the rest of its line."""
@@ -55,7 +56,7 @@ class _Scope:
 
 
 INLINE_TAGS = frozenset({"task", "klass", "method", "parse", "bc", "call", "inline_success", "inline_fail", "intrinsic",
-                         "late_inline", "jvms"})
+                         "late_inline", "jvms", "branch"})
 """The names of the tags `InlineCollector.feed` reads; it passes over any other."""
 Chain = tuple[tuple[str, int | None], ...]
 """An inlining chain as (method, bci), innermost first."""
@@ -72,6 +73,8 @@ class InlineCollector:
     """Decisions per compile id, in log order."""
     tasks: dict[int, str] = field(default_factory=dict)
     """`pkg.Class::name` of each compile id's task."""
+    branches: dict[int, list[LogBranch]] = field(default_factory=dict)
+    """`<branch>` records per compile id, in log order."""
     _task: int | None = None
     _names: dict[str, str] = field(default_factory=dict)
     _stack: list[_Scope] = field(default_factory=list)
@@ -114,6 +117,8 @@ class InlineCollector:
                          line, name == "intrinsic")
         elif name in ("late_inline", "jvms"):
             self._on_late(tag)
+        elif name == "branch" and self._stack:
+            self._on_branch(tag.attrs, line)
 
     def idle(self) -> bool:
         """Outside any task: what comes next is read as from a fresh start."""
@@ -145,6 +150,10 @@ class InlineCollector:
                 self._base = len(self._late)
             self._late = None
             self._stack.append(_Scope(self._names.get(tag.attrs.get("method", ""), "")))
+
+    def _on_branch(self, attrs: dict[str, str], line: int) -> None:
+        assert self._task is not None
+        self.branches.setdefault(self._task, []).append(branch_record(self._task, self._chain(), attrs, line))
 
     def _on_late(self, tag: Tag) -> None:
         """`<late_inline>` opens a call site's chain, each `<jvms>` in it adds a scope outwards."""
@@ -204,6 +213,8 @@ class LogRecords:
     """The method of each compile id's task, to check a text dump's compilation is the same one."""
     jdk: int | None = None
     """The feature version of the JDK the log's `<release>` names (25 for `25.0.3+9-LTS`), None when it names none."""
+    branches: dict[int, list[LogBranch]] = field(default_factory=dict)
+    """`<branch>` records: the branch profile C2 read."""
 
     def attach(self, method: Method, strict: bool = False) -> Method:
         """`method` with the log's records of its compile id, and the JDK the log names when the dump names none;
@@ -220,6 +231,7 @@ class LogRecords:
         assert compile_id is not None
         return replace(method, log_traps=tuple(self.traps.get(compile_id, ())),
                        log_inlines=tuple(self.inlines.get(compile_id, ())),
+                       log_branches=tuple(self.branches.get(compile_id, ())),
                        jdk_hint=self.jdk if method.jdk_hint is None else method.jdk_hint)
 
 
@@ -241,7 +253,7 @@ def read_log(path: str) -> LogRecords:
             number = collect((traps, inlines), data[:cut], number)
             rest = data[cut:]
         collect((traps, inlines), rest, number)
-    return LogRecords(traps.traps, inlines.inlines, inlines.tasks, jdk)
+    return LogRecords(traps.traps, inlines.inlines, inlines.tasks, jdk, inlines.branches)
 
 
 def _release(head: bytes) -> int | None:

@@ -26,7 +26,7 @@ from asmcfg.dialects.logcompilation.logxml import (
 )
 from asmcfg.dialects.logcompilation.machine import TtyMachine
 from asmcfg.dialects.machcode import reader as machcode
-from asmcfg.model import DialectName, Feature, Header, LogInline, LogTrap, Method
+from asmcfg.model import DialectName, Feature, Header, LogBranch, LogInline, LogTrap, Method
 from asmcfg.sources.lines import Line
 
 if TYPE_CHECKING:
@@ -128,6 +128,8 @@ class Context:
     """The log's `<uncommon_trap>` records by compile id, when they were read ahead (None: not known yet)."""
     inlines: dict[int, list[LogInline]] | None = None
     """The log's inlining decisions by compile id, when they were read ahead (None: not known yet)."""
+    branches: dict[int, list[LogBranch]] | None = None
+    """The log's `<branch>` records by compile id, when they were read ahead (None: not known yet)."""
 
 
 def read_text(
@@ -181,7 +183,9 @@ def complete(method: Method, ctx: Context, printing: int | None) -> Method:
     # code printed without a compile id (a stub, an adapter) has no compiler task in the log: no records to show
     traps = None if ctx.traps is None or compile_id is None else tuple(ctx.traps.get(compile_id, ()))
     inlines = None if ctx.inlines is None or compile_id is None else tuple(ctx.inlines.get(compile_id, ()))
-    return interleave.guard(replace(_named(method), header=header, log_traps=traps, log_inlines=inlines))
+    branches = None if inlines is None or compile_id is None else tuple((ctx.branches or {}).get(compile_id, ()))
+    return interleave.guard(replace(_named(method), header=header, log_traps=traps, log_inlines=inlines,
+                                    log_branches=branches))
 
 
 def _inside(method: Method, record: NMethodRecord) -> bool:
@@ -229,7 +233,8 @@ class Reader(TtyMachine[ThreadText, Method]):
         if compile_id is None:  # a stub or adapter: the log has no compiler task of it
             return method
         return replace(method, log_traps=tuple(self.log_traps.get(compile_id, ())),
-                       log_inlines=tuple(self._inlines.inlines.get(compile_id, ())))
+                       log_inlines=tuple(self._inlines.inlines.get(compile_id, ())),
+                       log_branches=tuple(self._inlines.branches.get(compile_id, ())))
 
     def methods(self, lines: Iterable[Line]) -> Iterator[Method]:
         """Yield each method as soon as its thread has printed all of it."""

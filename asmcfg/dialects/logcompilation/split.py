@@ -88,8 +88,8 @@ def read_piece(unit: Unit, source: str, options: ReadOptions | None, counts: Cou
 def read_unit(unit: Unit, source: str, options: ReadOptions | None = None) -> tuple[list[Method], int]:
     """The unit's methods and the count of its lines outside any method."""
     lines = [(segment.first_line, to_texts(segment.data, unescape)) for segment in unit.segments]
-    traps, inlines = (None, None) if unit.log is None else unit.log.records()
-    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records}, traps, inlines)
+    traps, inlines, branches = (None, None, None) if unit.log is None else unit.log.all_records()
+    ctx = Context(source, options, unit.jdk_hint, {r.compile_id: r for r in unit.records}, traps, inlines, branches)
     return read_text(lines, ctx, unit.printing, any(b"[MachCode]" in segment.data for segment in unit.segments))
 
 

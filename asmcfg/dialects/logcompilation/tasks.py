@@ -19,7 +19,7 @@ from typing import TypeVar
 from asmcfg.dialects.logcompilation.inline import InlineCollector, LogRecords, collect, read_log
 from asmcfg.dialects.logcompilation.logxml import TrapCollector
 from asmcfg.dialects.logcompilation.tasklines import task_id, task_line
-from asmcfg.model import LogInline, LogTrap
+from asmcfg.model import LogBranch, LogInline, LogTrap
 from asmcfg.processes import start
 from asmcfg.processes.child import Child, Send
 from asmcfg.sources.split import Fillable, line_blocks, open_binary
@@ -58,19 +58,27 @@ class LogPart:
     """The log file the spans are in."""
     spans: tuple[Span, ...]
     """The compiler tasks of these compile ids, in file order."""
+    branches: tuple[LogBranch, ...] = ()
+    """`<branch>` records read already, in log order."""
 
     def records(self) -> tuple[dict[int, list[LogTrap]], dict[int, list[LogInline]]]:
         """Trap records and inlining decisions per compile id, each list in log order."""
+        traps, inlines, _ = self.all_records()
+        return traps, inlines
+
+    def all_records(self) -> tuple[dict[int, list[LogTrap]], dict[int, list[LogInline]], dict[int, list[LogBranch]]]:
+        """Trap records, inlining decisions and branch records per compile id, each list in log order."""
         traps, inlines = TrapCollector(), InlineCollector()
         if self.spans:
             with open(self.path, "rb") as log:
                 for span in self.spans:
                     log.seek(span.start)
                     collect((traps, inlines), log.read(span.end - span.start), span.line - 1)
-        return _merged(self.traps, traps.traps), _merged(self.inlines, inlines.inlines)
+        return (_merged(self.traps, traps.traps), _merged(self.inlines, inlines.inlines),
+                _merged(self.branches, inlines.branches))
 
 
-R = TypeVar("R", LogTrap, LogInline)
+R = TypeVar("R", LogTrap, LogInline, LogBranch)
 
 
 def _merged(known: tuple[R, ...], read: dict[int, list[R]]) -> dict[int, list[R]]:
@@ -85,7 +93,7 @@ def _merged(known: tuple[R, ...], read: dict[int, list[R]]) -> dict[int, list[R]
     return grouped
 
 
-def _line(record: LogTrap | LogInline) -> int:
+def _line(record: LogTrap | LogInline | LogBranch) -> int:
     return record.line
 
 
@@ -108,6 +116,7 @@ class LogIndex:
             tuple(d for i in compile_ids for d in outside.inlines.get(i, ())),
             self.path,
             tuple(sorted((s for i in compile_ids for s in self.spans.get(i, ())), key=_start)),
+            tuple(b for i in compile_ids for b in outside.branches.get(i, ())),
         )
 
 
@@ -131,7 +140,8 @@ def index_log(path: str, chunk: int = BLOCK, cut: int | None = None) -> LogIndex
         else:
             indexer.read_halves(stream, half, later, chunk, path)
         indexer.finish()
-    return LogIndex(path, LogRecords(indexer.traps.traps, indexer.inlines.inlines, indexer.inlines.tasks),
+    return LogIndex(path, LogRecords(indexer.traps.traps, indexer.inlines.inlines, indexer.inlines.tasks,
+                                     branches=indexer.inlines.branches),
                     indexer.spans)
 
 
@@ -239,6 +249,8 @@ class _Indexer:
             self.traps.traps.setdefault(compile_id, []).extend(replace(t, line=t.line + shift) for t in traps)
         for compile_id, inlines in rest.inlines.inlines.items():
             self.inlines.inlines.setdefault(compile_id, []).extend(replace(d, line=d.line + shift) for d in inlines)
+        for compile_id, branches in rest.inlines.branches.items():
+            self.inlines.branches.setdefault(compile_id, []).extend(replace(b, line=b.line + shift) for b in branches)
         self.inlines.tasks.update(rest.inlines.tasks)
         for compile_id, spans in rest.spans.items():
             self.spans.setdefault(compile_id, []).extend(Span(s.start, s.end, s.line + shift) for s in spans)

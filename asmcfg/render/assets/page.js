@@ -81,6 +81,7 @@
       fillTables(this);
       fillLegend(this);
       fillFindings(this);
+      fillInlining(this);
       $("#details").replaceChildren(h("p", {class: "hint"}, "Click a block to see its instructions, debug info, checks and trap."));
       showTab("tables"); // the summary until a block is clicked
       this.paneSize = [this.pane.clientWidth, this.pane.clientHeight];
@@ -514,6 +515,7 @@
       out.push(h("h3", {}, "Failure path of"));
       out.push(h("ul", {}, into.map((c) => h("li", {}, `the ${c.check.replace("_", " ")} in `, blockRef(view, c.from), ` (branch at ${short(view.siteAddress(c.from, c.site))})`))));
     }
+    out.push(...branchProfilePanel(view, blk.id));
     if (blk.trap) out.push(...trapPanel(blk.trap));
     out.push(h("h3", {}, "Predecessors"), edgeList(view, view.preds.get(b) || [], "from"));
     out.push(h("h3", {}, "Successors"), edgeList(view, view.succs.get(b) || [], "to"));
@@ -648,6 +650,74 @@
         f.whatif ? h("p", {}, h("b", {}, "test: "), h("code", {}, f.whatif)) : null));
     });
     $("#findings").replaceChildren(...out);
+  }
+
+  // ---------------------------------------------------------------- compile-time profile (docs/findings.md)
+  // The inlining tree: each call site under the inlined call it is in, with the samples under it; a click lights
+  // up the blocks whose debug info names the call (its inlined frame, or the call left in the code).
+  function fillInlining(view) {
+    const tree = view.m.inlining_tree;
+    const tab = document.querySelector('#tabs button[data-tab="inlining"]');
+    tab.hidden = !tree;
+    if (!tree) { $("#inlining").replaceChildren(); return; }
+    const share = (s) => s === null || s === undefined ? "" : ` ${pct(s)}`;
+    const out = [h("h3", {}, "Inlining"),
+      h("p", {class: "hint"}, "share: the run's samples on the instructions whose debug info names each inlined frame (code of a tiny inlined method often carries the call site's instead). Click a call to light up its blocks."),
+      h("div", {class: "inl-root"}, tree.method, h("b", {}, share(tree.share)))];
+    const node = (n) => {
+      const seen = n.receivers.length ? ` receivers: ${n.receivers.map((r) => `${r.type} ${r.count.toLocaleString("en")}`).join(", ")}` : "";
+      const size = n.callee_bytes !== null ? ` ${n.callee_bytes} bytes` : "";
+      const head = h("span", {class: n.inlined ? "inl-call" : "inl-call inl-not"},
+        link(`@${n.bci} ${n.callee}`, () => lightCall(view, n), "light up the blocks of this call"),
+        ` ${n.inlined ? "inlined" : "not inlined"} (${n.reason})${size}`, h("b", {}, share(n.share)), seen);
+      if (!n.children.length) return h("div", {class: "inl-leaf"}, head);
+      return h("details", {open: ""}, h("summary", {}, head), ...n.children.map(node));
+    };
+    out.push(...tree.calls.map(node));
+    if (!tree.calls.length) out.push(h("p", {}, "No call site in this compilation's parse."));
+    $("#inlining").replaceChildren(...out);
+  }
+
+  // The blocks whose instructions' debug info names the call: inside the inlined callee at this site, or the call
+  // itself when it was not inlined.
+  function lightCall(view, n) {
+    const chain = callChain(view, n);
+    const blocks = [];
+    for (const b of view.blocks) {
+      const named = b.instructions.some((ins) => {
+        const f = (ins.frames || []).map((x) => `${x.method}@${x.bci}`);
+        const k = chain.length;
+        if (f.length < k || f.slice(f.length - k).join(" ") !== chain.join(" ")) return false;
+        return n.inlined ? f.length > k && (ins.frames[f.length - k - 1].method === n.callee) : f.length === k;
+      });
+      if (named) blocks.push(b.id);
+    }
+    for (const el of view.canvas.querySelectorAll(".from-line")) el.classList.remove("from-line");
+    for (const b of blocks) { const g = view.nodeOf(b); if (g) g.classList.add("from-line"); }
+    $("#search-status").textContent = `@${n.bci} ${n.callee}: ${blocks.length} block(s)`;
+    if (blocks.length) view.select(blocks[0], true, true);
+    showTab("inlining");
+  }
+
+  function callChain(view, n) {
+    // the decision's chain is innermost first; an instruction's frames are too
+    const found = (view.m.inlining || []).find((d) => d.line === n.line);
+    return found ? found.chain.map((c) => `${c.method}@${c.bci}`) : [`${n.caller}@${n.bci}`];
+  }
+
+  // The branch records C2 read for the conditional jump that ends this block, and the trap edges it planted.
+  function branchProfilePanel(view, block) {
+    const out = [];
+    for (const r of view.m.branch_profile || []) {
+      const jump = r.blocks.includes(block);
+      const traps = r.trap_edges.filter((e) => e.from === block);
+      if (!jump && !traps.length) continue;
+      const prob = r.prob === null ? "unknown" : r.prob === 0 ? "never" : r.prob === 1 ? "always" : r.prob;
+      out.push(h("div", {}, `profile (C2's <branch>, log line ${r.line}): ${r.method}@${r.bci} → ${r.target_bci}: taken ${r.taken}, not taken ${r.not_taken}, p=${prob}`
+        + (traps.length ? `; the edge to B${traps.map((e) => e.to).join(", B")} leads to the unstable_if trap C2 planted for the side it never saw` : "")));
+    }
+    if (out.length) out.unshift(h("h3", {}, "Compile-time profile"));
+    return out;
   }
 
   function fillLegend(view) {
@@ -961,7 +1031,7 @@
 
   function showTab(name) {
     for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
-    for (const id of ["details", "tables", "legend", "findings"]) $("#" + id).hidden = id !== name;
+    for (const id of ["details", "tables", "legend", "findings", "inlining"]) $("#" + id).hidden = id !== name;
   }
 
   function route() {
