@@ -218,10 +218,8 @@ class _Sender:
 
     def send(self, value: Any) -> None:
         """Write `value` pickled after what is kept, as far as the pipe has room (waiting for room past HELD bytes)."""
-        from multiprocessing.reduction import ForkingPickler
-
         start.picklable()  # the records of modules imported since go through too
-        data = ForkingPickler.dumps(value, pickle.HIGHEST_PROTOCOL)
+        data = start.pickled(value)
         self._pending += _SIZE.pack(len(data))
         self._pending += data
         self._write(len(self._pending) > HELD)
