@@ -59,7 +59,8 @@ SPEEDUPS = (
 """C modules every build makes when it can (a compile that fails leaves that module out and the build goes on; the
 Python code does its work, slower): the newline count and the heat look's search of a byte range
 (`dialects/_lines.c`), which the passes over a large file (`dialects/passes.py`, `dialects/perfasm/saved.py`) use
-instead of a copy and `bytes.count`, and the pattern's search, several times slower; the hsdis reader's line
+instead of a copy and `bytes.count`, and the pattern's search, several times slower, and the header index's search
+and its newline counts a page at a time (`dialects/index.py`, `dialects/numbering.py`); the hsdis reader's line
 scanner (`hsdis/_scan.c`), which reads the instruction and comment lines of a method's code that the reader
 otherwise reads one Python call at a time; the maker of a method's Instructions and reader of their comments
 (`dialects/_build.c`); the LogCompilation markup reader (`logcompilation/_tags.c`), which reads a line's tags and

@@ -445,6 +445,14 @@ def workload(m: SimpleNamespace) -> int:
         assert m.lines.newlines(data, 0, len(data)) == data.count(b"\n")
         for start in range(0, len(data), 4093):  # every alignment the 8-byte reads meet
             assert m.lines.newlines(data, start, start + 9000) == data[start : start + 9000].count(b"\n")
+            stop = min(start + 9000, len(data))
+            assert m.lines.block_newlines(data, start, start + 9000, 512) == [
+                data[at : min(at + 512, stop)].count(b"\n") for at in range(start, stop, 512)]
+            found_all, at = [], data.find(b"Compiled method", start, start + 9000)
+            while 0 <= at < start + 4500:
+                found_all.append(at)
+                at = data.find(b"Compiled method", at + 15, start + 9000)
+            assert m.lines.find_all(data, b"Compiled method", start, start + 4500, start + 9000) == found_all
             found = m.lines.percent_blank(data, start, start + 9000)
             expected = saved._HEAT.search(data, start, min(start + 9000, len(data)))
             assert found == (-1 if expected is None else expected.start())
@@ -477,6 +485,32 @@ def newlines_and_percent_blank_with_bounds_past_either_end_clamp_them(m: Any) ->
         where = m.lines.percent_blank(bytearray(data), start, stop)
         assert where == -1 or data[where : where + 2] in (b"% ", b"%\n")
     return m.lines.newlines(memoryview(data)[1:], 0, sys.maxsize)
+
+
+@case("ValueError")
+def block_newlines_of_empty_blocks(m: Any) -> object:
+    return m.lines.block_newlines(b"a\nb", 0, 3, 0)
+
+
+@case("ValueError")
+def find_all_of_an_empty_needle(m: Any) -> object:
+    return m.lines.find_all(b"a\nb", b"", 0, 3, 3)
+
+
+@case()
+def find_all_of_a_str_needle(m: Any) -> object:
+    return m.lines.find_all(b"a\nb", "a", 0, 3, 3)
+
+
+@case("returned")
+def block_newlines_and_find_all_with_bounds_past_either_end(m: Any) -> object:
+    data = b"ab\nab\n" * 5
+    for start, stop in ((-sys.maxsize - 1, sys.maxsize), (sys.maxsize, -sys.maxsize - 1), (-7, 99)):
+        assert sum(m.lines.block_newlines(data, start, stop, 3)) == data[start:stop].count(b"\n")
+        assert m.lines.block_newlines(data, start, stop, sys.maxsize) in ([], [data[start:stop].count(b"\n")])
+        found = m.lines.find_all(bytearray(data), b"ab", start, stop, stop)
+        assert all(data[at : at + 2] == b"ab" for at in found)
+    return m.lines.find_all(memoryview(data)[1:], b"b\n", 0, sys.maxsize, sys.maxsize)
 
 
 @case("ValueError")

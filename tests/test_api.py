@@ -136,8 +136,8 @@ def test_list_of_a_large_compressed_log_reads_the_caches_plain_copy_index(monkey
     monkeypatch.setattr(wholelog, "INDEX_BYTES", 0)
     monkeypatch.setattr(plainfile, "COMPRESSED_BYTES", 0)
     indexed: list[str] = []
-    real = numbering.index_mapped
-    monkeypatch.setattr(numbering, "index_mapped", lambda *a: indexed.append("mapped") or real(*a))
+    real = numbering.index_looking
+    monkeypatch.setattr(numbering, "index_looking", lambda *a: indexed.append("mapped") or real(*a))
     first = run_cli(packed, "--list", "--json", "-")
     again = run_cli(packed, "--list", "--json", "-")
     assert first[0] == again[0] == whole[0] == 0

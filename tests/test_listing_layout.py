@@ -119,6 +119,34 @@ def test_lines_counted_a_page_at_a_time_in_python_are_the_same(tmp_path: Path, m
     assert backwards == expected[::-1], "out of line order, each number is still its own line's"
 
 
+@pytest.mark.parametrize("native", [True, False], ids=["c", "python"])
+def test_lines_counted_by_the_search_are_those_counted_between_headers(
+    native: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from asmcfg.dialects import index
+
+    if not native:  # the page counts and the header search without the C module `_lines`
+        monkeypatch.setattr(numbering, "_BLOCKS", None)
+        monkeypatch.setattr(index, "_FIND_ALL", None)
+    for name in ("javac-log", "hsdis", "aarch64"):
+        path = plain(INPUTS[name], tmp_path)
+        with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            between = list(numbering.numbered(numbering.in_line_order(index.index_file(path)), view))
+        assert list(numbering.numbered_index(path)) == between and all(line for _, line in between)
+        with monkeypatch.context() as split:  # searched and counted by two processes, in many windows
+            split.setattr(index, "SPLIT_BYTES", 0)
+            split.setattr(index, "BUFFER", 4 * mmap.PAGESIZE)
+            assert list(numbering.numbered_index(path)) == between, name
+
+
+def test_page_counts_that_do_not_cover_the_file_are_not_used() -> None:
+    page = numbering.BLOCK
+    assert numbering.blocks_before([(0, page, ([3],)), (page, 2 * page, ([1, 2],))], 3 * page) == [0, 3, 4, 6]
+    assert numbering.blocks_before([(0, page, ([3],))], 3 * page) is None, "a window missing at the end"
+    assert numbering.blocks_before([(page, page, ([3],))], page) is None, "nor at the start"
+    assert numbering.blocks_before([(0, page, ([3],)), (page + 1, page, ([1],))], 2 * page + 1) is None
+
+
 def test_list_json_to_a_file_and_its_usage(tmp_path: Path) -> None:
     source = str(INPUTS["machcode"])
     out = tmp_path / "rows.json"

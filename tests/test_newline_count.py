@@ -40,7 +40,10 @@ CONSOLE = DATA / "perfasm" / "public" / "gpanther__benchmark-arraycopy" / "perfa
 def module(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The installed C module, or one built from its source for these tests."""
     if passes._COUNT is not None and saved._PERCENT_BLANK is not None:
-        return SimpleNamespace(newlines=passes._COUNT, percent_blank=saved._PERCENT_BLANK)
+        from asmcfg.dialects import _lines  # built: passes found it
+
+        return SimpleNamespace(newlines=passes._COUNT, percent_blank=saved._PERCENT_BLANK,
+                               block_newlines=_lines.block_newlines, find_all=_lines.find_all)
     return built("asmcfg.dialects._lines", Path(passes.__file__).with_name("_lines.c"), tmp_path_factory.mktemp("c"))
 
 
@@ -134,3 +137,28 @@ def test_the_passes_find_the_same_with_the_c_searches_and_without(
     assert sum(chunk[0] for chunk in found) == text.count(b"<nmethod ")
     assert any(chunk[1] for chunk in found)  # the saveLog's sampled lines
     assert all(named)
+
+
+@pytest.mark.parametrize("text", list(texts()), ids=["log", "machcode", "savelog", "bytes"])
+def test_page_counts_and_header_search_are_those_of_python(module: Any, text: bytes) -> None:
+    from asmcfg.dialects.numbering import block_newlines
+
+    chance = random.Random(len(text))
+    with mmap.mmap(-1, len(text)) as view:
+        view.write(text)
+        for _ in range(40):
+            start = chance.randrange(len(text))
+            stop = chance.randrange(start, len(text) + 1)
+            block = chance.choice((1, 7, 4096, 65536))
+            expected = [text[at : min(at + block, stop)].count(b"\n") for at in range(start, stop, block)]
+            assert module.block_newlines(view, start, stop, block) == expected
+            assert module.block_newlines(bytearray(text), start, stop, block) == expected
+            for needle_text in (b"Compiled method", b"<nmethod", b"\n", b"0x"):
+                found, at = [], text.find(needle_text, start, stop + 64)
+                while 0 <= at < stop:
+                    found.append(at)
+                    at = text.find(needle_text, at + len(needle_text), stop + 64)
+                assert module.find_all(view, needle_text, start, stop, stop + 64) == found
+        limit = min(len(text), 3 * mmap.PAGESIZE)
+        assert block_newlines(view, 0, limit) == [text[at : min(at + mmap.PAGESIZE, limit)].count(b"\n")
+                                                  for at in range(0, limit, mmap.PAGESIZE)]

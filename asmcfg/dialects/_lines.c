@@ -7,11 +7,22 @@ newlines(buffer, start, stop) -> int
     The number of b'\n' bytes in buffer[start:stop] (`dialects/passes.py`; its Python fallback is `bytes.count`,
     which looks at a byte at a time where this looks at eight).
 
+block_newlines(buffer, start, stop, block) -> list[int]
+    The number of b'\n' bytes in each `block` bytes of buffer[start:stop], from `start` (the last one shorter):
+    `[newlines(buffer, at, min(at + block, stop)) for at in range(start, stop, block)]` of the clamped range, in one
+    call (`dialects/numbering.py`, which numbers the lines of a listing from them).
+
+find_all(buffer, needle, start, stop, end) -> list[int]
+    Where `needle` (not empty) starts before `stop`, searched in buffer[start:end] (a slice's bounds), each found
+    after the end of the one before: the loop of `buf.find(needle, at + len(needle), end)` of `dialects/index.py`
+    (the index's search for headers), with glibc's `memmem` where `find` compares a byte at a time.
+
 percent_blank(buffer, pos, endpos) -> int
     Where the first `%` followed by a byte `blank_start` accepts lies in buffer[pos:endpos] (both bytes in it), or -1:
     what `_HEAT.search(buffer, pos, endpos)` of `dialects/perfasm/saved.py` finds, a `find` of the `%`s (which
     the pattern's search looks for a byte at a time) and a table for the byte after. */
 
+#define _GNU_SOURCE /* memmem */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -125,6 +136,90 @@ static PyObject *newlines(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(found);
 }
 
+static PyObject *block_newlines(PyObject *self, PyObject *args)
+{
+    PyObject *source;
+    Py_ssize_t start, stop, block;
+    if (!PyArg_ParseTuple(args, "Onnn:block_newlines", &source, &start, &stop, &block)) {
+        return NULL;
+    }
+    if (block <= 0) {
+        PyErr_SetString(PyExc_ValueError, "block_newlines: the block must be at least one byte");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(source, &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    clamp(view.len, &start, &stop);
+    Py_ssize_t n = stop > start ? (stop - start - 1) / block + 1 : 0;
+    Py_ssize_t *found = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n ? n : 1));
+    if (found == NULL) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    const unsigned char *p = (const unsigned char *)view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t at = start + k * block;
+        found[k] = count(p + at, stop - at < block ? stop - at : block);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t k = 0; list != NULL && k < n; k++) {
+        PyObject *number = PyLong_FromSsize_t(found[k]);
+        if (number == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, k, number);
+    }
+    PyMem_Free(found);
+    return list;
+}
+
+static PyObject *find_all(PyObject *self, PyObject *args)
+{
+    PyObject *source;
+    Py_buffer needle;
+    Py_ssize_t start, stop, end;
+    if (!PyArg_ParseTuple(args, "Oy*nnn:find_all", &source, &needle, &start, &stop, &end)) {
+        return NULL;
+    }
+    if (needle.len == 0) {
+        PyBuffer_Release(&needle);
+        PyErr_SetString(PyExc_ValueError, "find_all: an empty needle");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(source, &view, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&needle);
+        return NULL;
+    }
+    PyObject *found = PyList_New(0);
+    clamp(view.len, &start, &end); /* `stop` is compared as given, as the loop compares it */
+    const char *p = view.buf;
+    Py_ssize_t at = start;
+    while (found != NULL && at < stop && end - at >= needle.len) {
+        const char *hit = memmem(p + at, (size_t)(end - at), needle.buf, (size_t)needle.len);
+        if (hit == NULL || hit - p >= stop) {
+            break;
+        }
+        PyObject *number = PyLong_FromSsize_t(hit - p);
+        if (number == NULL || PyList_Append(found, number) < 0) {
+            Py_XDECREF(number);
+            Py_CLEAR(found);
+            break;
+        }
+        Py_DECREF(number);
+        at = hit - p + needle.len;
+    }
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&needle);
+    return found;
+}
+
 static PyObject *percent_blank(PyObject *self, PyObject *args)
 {
     Py_ssize_t start, found;
@@ -136,6 +231,10 @@ static PyObject *percent_blank(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"newlines", newlines, METH_VARARGS, "newlines(buffer, start, stop) -> the number of b'\\n' in buffer[start:stop]"},
+    {"block_newlines", block_newlines, METH_VARARGS,
+     "block_newlines(buffer, start, stop, block) -> the number of b'\\n' in each `block` bytes of buffer[start:stop]"},
+    {"find_all", find_all, METH_VARARGS,
+     "find_all(buffer, needle, start, stop, end) -> where needle starts in buffer[start:stop], searched to end"},
     {"percent_blank", percent_blank, METH_VARARGS,
      "percent_blank(buffer, pos, endpos) -> where the first '%' before a blank's first byte lies, or -1"},
     {NULL, NULL, 0, NULL},

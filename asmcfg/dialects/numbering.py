@@ -1,19 +1,24 @@
 """The header index's records as a full read lists them: in the order of their header lines, each with that line's
 number (the fast `--list` of a large input). The newlines between one header and the next are counted as the
-records go by (in C where `pip install .` could build the module `_lines`), in the mapping the index searches: the
-pages of this process's part of the search are counted while they are still in memory, and a page is let go once
-counted, so the listing holds no more of the file."""
+records go by (in C where `pip install .` could build the module `_lines`). In a mapped file the search counts
+them itself, in each process that searches, a page at a time while its windows are still in memory
+(`block_newlines`): a record's number is then the count before its header's page and the newlines of that page
+before the header. Where those counts do not cover the file, the newlines are counted here between one header and
+the next, in the mapping the index searches, each page let go once counted, so the listing holds no more of the
+file."""
 
 from __future__ import annotations
 
 import heapq
 import mmap
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any
 
 from asmcfg.dialects.base import IndexRecord
-from asmcfg.dialects.index import index_file, index_mapped
+from asmcfg.dialects.index import Looked, index_file, index_looking
 from asmcfg.dialects.passes import newline_count
+from asmcfg.model.make import compiled
 from asmcfg.sources.split import mapped
 
 if TYPE_CHECKING:
@@ -26,6 +31,11 @@ _RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
 """How counted pages are let go (the file stays cached); None where mmap cannot advise."""
 _HELD = 4 << 20
 """Bytes counted before their pages are let go, at once (one release per record would cost more than the count)."""
+BLOCK = mmap.PAGESIZE
+"""Bytes whose newlines the search counts together (`block_newlines`): a page, so the windows of a mapped file (whole
+pages) start on a block."""
+_BLOCKS: Callable[[Any, int, int, int], list[int]] | None = compiled("asmcfg.dialects._lines", "block_newlines")
+"""`block_newlines(buffer, start, stop, block)` of the C module `_lines` where it is built; None without it."""
 
 
 def numbered_index(path: str, meter: Meter | None = None, forced: DialectName | None = None) -> Iterator[Numbered]:
@@ -33,9 +43,47 @@ def numbered_index(path: str, meter: Meter | None = None, forced: DialectName | 
     input read as a stream (a compressed file) has none."""
     with mapped(path) as view:
         if view is not None:
-            yield from numbered(in_line_order(index_mapped(view, meter, forced)), view)
+            records, looked = index_looking(view, meter, forced, (block_newlines,))
+            before = blocks_before(looked, len(view))
+            if before is not None:
+                yield from numbered_from(in_line_order(records), view, before)
+            else:
+                yield from numbered(in_line_order(records), view)
             return
     yield from numbered(in_line_order(index_file(path, meter, forced)), None)
+
+
+def block_newlines(view: mmap.mmap, start: int, limit: int) -> list[int]:
+    """The look (`passes.Look`) that counts the newlines of each BLOCK bytes of the `limit` bytes from `start` (a
+    window the index searches): in C where `_lines` is built, else a copy of each block at a time."""
+    if _BLOCKS is not None:
+        return _BLOCKS(view, start, start + limit, BLOCK)
+    stop = start + limit
+    return [view[at : min(at + BLOCK, stop)].count(b"\n") for at in range(start, stop, BLOCK)]
+
+
+def blocks_before(looked: Sequence[Looked], size: int) -> list[int] | None:
+    """The newlines before each BLOCK of a file of `size` bytes, from the `block_newlines` looks of windows that
+    cover it in order, each starting on a block; None when the windows are not so."""
+    counts: list[int] = []
+    reached = 0
+    for offset, length, found in looked:
+        if offset != reached or offset % BLOCK or len(found[0]) != -(-length // BLOCK):
+            return None
+        counts += found[0]
+        reached += length
+    if reached != size:
+        return None
+    return list(accumulate(counts, initial=0))
+
+
+def numbered_from(records: Iterable[IndexRecord], view: mmap.mmap, before: list[int]) -> Iterator[Numbered]:
+    """Each record with the 1-based number of its header line in `view`, from `before` (`blocks_before`): the
+    newlines before the header's block, and those of the block before the header, counted now."""
+    for record in records:
+        to = record.header_offset
+        block = to // BLOCK
+        yield record, 1 + before[block] + newline_count(view, block * BLOCK, to)
 
 
 def in_line_order(records: Iterable[IndexRecord]) -> Iterator[IndexRecord]:

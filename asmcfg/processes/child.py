@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import signal
 import struct
 import sys
 from collections.abc import Callable, Iterator
@@ -40,26 +41,35 @@ class Child(Generic[T]):
     __slots__ = ("_process", "_reader")
 
     def __init__(self, function: Callable[[Send], None], name: str, *, forked: bool = False) -> None:
-        import multiprocessing
-
-        context: Any = multiprocessing.get_context("fork") if forked else start.context()
+        if forked or start.forkable():  # what multiprocessing's fork context does, without loading it
+            reader, writer = os.pipe()
+            self._reader: _Reader | Connection = _Reader(reader)
+            try:
+                self._process: _Forked | BaseProcess = _Forked(function, writer, reader)
+            except BaseException:
+                self._reader.close()
+                raise
+            finally:
+                os.close(writer)
+            return
+        context: Any = start.context()
         start.picklable()
-        self._reader, writer = context.Pipe(duplex=False)
-        parent = os.getpid() if context.get_start_method() == "fork" else None
-        self._process: BaseProcess = context.Process(target=_run, args=(function, writer, parent), name=name)
+        self._reader, pipe = context.Pipe(duplex=False)
+        process: BaseProcess = context.Process(target=_run, args=(function, pipe, None), name=name)
+        self._process = process
         try:
-            self._process.start()
+            process.start()
         except BaseException:
             self._reader.close()
             raise
         finally:
-            writer.close()
+            pipe.close()
 
     def ready(self, timeout: float) -> bool:
         """True once a message, or the end of the messages, can be read without waiting (within `timeout` seconds)."""
-        from multiprocessing.connection import wait
+        import select
 
-        return len(wait([self._reader], timeout)) > 0
+        return len(select.select([self._reader.fileno()], [], [], timeout)[0]) > 0
 
     def receive(self) -> Any:
         """The next message; EOFError once the process has sent its last."""
@@ -120,17 +130,79 @@ def _exactly(fd: int, size: int) -> bytearray | None:
     return data
 
 
-def _run(function: Callable[[Send], None], writer: Connection, parent: int | None) -> None:
+def _run(function: Callable[[Send], None], writer: Connection | int, parent: int | None) -> None:
     """In the child: `function` with a sender; exit status 1, without a traceback, if it raised."""
     start.started(parent)
-    sender = _Sender(writer.fileno())
+    sender = _Sender(writer if isinstance(writer, int) else writer.fileno())
     try:
         function(sender.send)
         sender.close()
     except BaseException:  # the parent sees the messages end early, and the status
         sys.exit(1)
     finally:
-        writer.close()
+        os.close(writer) if isinstance(writer, int) else writer.close()
+
+
+class _Reader:
+    """The parent's end of a forked process's pipe (what `Child` reads of a multiprocessing `Connection`)."""
+
+    __slots__ = ("_fd",)
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    @property
+    def closed(self) -> bool:
+        return self._fd < 0
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+class _Forked:
+    """A forked copy of this process that runs `_run` and exits, as multiprocessing's fork start method starts one
+    (the standard streams flushed first, so that the copy holds nothing of theirs to write), without importing
+    multiprocessing: a forked search of a large file costs the parent no more than `os.fork`."""
+
+    __slots__ = ("exitcode", "pid")
+
+    def __init__(self, function: Callable[[Send], None], writer: int, reader: int) -> None:
+        parent = os.getpid()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                stream.flush()
+        self.exitcode: int | None = None
+        self.pid = os.fork()
+        if self.pid == 0:  # the copy: it never returns from here
+            code = 1
+            try:
+                os.close(reader)
+                _run(function, writer, parent)
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            finally:
+                for stream in (sys.stdout, sys.stderr):
+                    with contextlib.suppress(AttributeError, ValueError, OSError):
+                        stream.flush()
+                os._exit(code)
+
+    def join(self) -> None:
+        """Wait for the process to end; its exit code then in `exitcode` (negative: the signal that ended it)."""
+        if self.exitcode is None:
+            _, status = os.waitpid(self.pid, 0)
+            self.exitcode = os.waitstatus_to_exitcode(status)
+
+    def kill(self) -> None:
+        """Send the process SIGKILL, unless it was waited for."""
+        if self.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
 
 
 class _Sender:
@@ -146,10 +218,8 @@ class _Sender:
 
     def send(self, value: Any) -> None:
         """Write `value` pickled after what is kept, as far as the pipe has room (waiting for room past HELD bytes)."""
-        from multiprocessing.reduction import ForkingPickler
-
         start.picklable()  # the records of modules imported since go through too
-        data = ForkingPickler.dumps(value, pickle.HIGHEST_PROTOCOL)
+        data = start.pickled(value)
         self._pending += _SIZE.pack(len(data))
         self._pending += data
         self._write(len(self._pending) > HELD)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import signal
 import sys
 from collections.abc import Iterable
@@ -91,20 +92,31 @@ def picklable() -> None:
     mypyc gives each class it compiles a `__setstate__` that sets the fields one by one with `setattr`, which a frozen
     dataclass refuses: such records are sent as their class and fields, and rebuilt by calling the class. In the
     pure-Python build no class is compiled and nothing changes."""
-    from multiprocessing.reduction import ForkingPickler
-
-    from asmcfg.model.make import rebuilt
-
     modules = list(sys.modules.items())
     if len(modules) == _SEEN[0]:
         return
     _SEEN[0] = len(modules)
-    for name, module in modules:
-        if name == "asmcfg" or name.startswith("asmcfg."):
-            for value in list(vars(module).values()):
-                if _compiled_frozen(value) and value not in _REGISTERED:
-                    ForkingPickler.register(value, rebuilt)
-                    _REGISTERED.add(value)
+    found = [value for name, module in modules if name == "asmcfg" or name.startswith("asmcfg.")
+             for value in list(vars(module).values()) if _compiled_frozen(value) and value not in _REGISTERED]
+    if found:  # multiprocessing's pickler is loaded only for them
+        from multiprocessing.reduction import ForkingPickler
+
+        from asmcfg.model.make import rebuilt
+
+        for value in found:
+            ForkingPickler.register(value, rebuilt)
+            _REGISTERED.add(value)
+
+
+def pickled(value: object) -> bytes | memoryview:
+    """`value` pickled as the pipes between processes send it: by multiprocessing's pickler once `picklable` has
+    registered a compiled record with it, else by `pickle` itself (the same bytes for the Python build's records,
+    without loading multiprocessing in a forked process that sends them)."""
+    if _REGISTERED:
+        from multiprocessing.reduction import ForkingPickler
+
+        return ForkingPickler.dumps(value, pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
 
 
 def _compiled_frozen(value: object) -> bool:

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from asmcfg import dialects
-from asmcfg.model import Compiler, DialectName, Method
+from asmcfg.model import Compiler, DialectName
 from asmcfg.sources.lines import STDIN, read_lines
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # `Method` loads the record classes, which the index listing of a large log does without
     from asmcfg.dialects.base import IndexRecord
+    from asmcfg.model import Method
     from asmcfg.run.enrich import Enrichment
     from asmcfg.sources.lines import Meter
 

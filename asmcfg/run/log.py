@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asmcfg import dialects
-from asmcfg.model import Compiler, DialectName, Method, NoteKind, Syntax, Unprinted
+from asmcfg.model import Compiler, DialectName, NoteKind, Syntax
 from asmcfg.run.compilations import Compilation
 from asmcfg.run.logtimes import RunOverTime
 from asmcfg.run.progress import Progress
 from asmcfg.sources.lines import display_name
 
 if TYPE_CHECKING:  # the rest loads on first use: `--list` of a large file needs none of it
-    from asmcfg.model import Analysis
+    from asmcfg.model import Analysis, Method, Unprinted
     from asmcfg.run import enrich
     from asmcfg.run.choosing import Checked
     from asmcfg.run.matching import Listing
