@@ -34,7 +34,8 @@ def test_the_background_analysis_is_not_forked_from_the_threaded_server(monkeypa
     server = threading.Thread(target=serving.wait, name="asmcfg-http")
     server.start()
     try:
-        filler = threading.Thread(target=board.fill, args=(found, reading, Enrichment(), threading.Event()))
+        filler = threading.Thread(target=board.fill,
+                                  args=(found, reading, Enrichment(), threading.Event(), board.Stopper()))
         filler.start()
         filler.join()  # the analysis ends once every compilation is in
     finally:
