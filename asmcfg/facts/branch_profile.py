@@ -11,9 +11,12 @@ named. A record no jump carries is left unlabelled."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from asmcfg.model import Analysis, Edge, EdgeKind, Instruction, LogBranch
+from asmcfg.model import Analysis, Edge, EdgeKind, Instruction
+
+if TYPE_CHECKING:  # the log's records are made by the dialect: a run without a log never loads them
+    from asmcfg.model import LogBranch
 
 UNSTABLE_IF = "unstable_if"
 _CONDITIONAL = (EdgeKind.TAKEN, EdgeKind.FALLTHROUGH)

@@ -11,9 +11,12 @@ whole compilation's."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from asmcfg.model import Analysis, LogInline
+from asmcfg.model import Analysis
+
+if TYPE_CHECKING:  # the log's records are made by the dialect: a run without a log never loads them
+    from asmcfg.model import LogInline
 
 Chain = tuple[tuple[str, int | None], ...]
 
