@@ -8,6 +8,7 @@ variable gives a developer the compiled modules in place: `ASMCFG_MYPYC=1 python
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -48,13 +49,22 @@ first use through a module `__getattr__`, which crashes the interpreter once com
 quick `__init__` of the hot records with `exec` and reads their slots through the class, which gains nothing
 compiled; `dialects/logcompilation/__init__.py` and `seek.py` define subclasses of the interpreted `Dialect` and
 `TextSeek` (which enter the registry when defined), and run once per input."""
+
+
+def speedup(name: str, source: str) -> Extension:
+    """The optional C module `name` built from `source`, stamped with the source's digest (its `SOURCE`, which
+    `asmcfg.model.make.compiled` compares with the file beside the module: one built from an older file, left in a
+    checkout that moved on, is not used)."""
+    digest = hashlib.sha256((ROOT / source).read_bytes()).hexdigest()[:16]
+    return Extension(name, [source], extra_compile_args=["-O3"], define_macros=[("ASMCFG_SOURCE", f'"{digest}"')],
+                     optional=True)
+
+
 SPEEDUPS = (
-    Extension("asmcfg.dialects._lines", ["asmcfg/dialects/_lines.c"], extra_compile_args=["-O3"], optional=True),
-    Extension("asmcfg.dialects.hsdis._scan", ["asmcfg/dialects/hsdis/_scan.c"], extra_compile_args=["-O3"],
-              optional=True),
-    Extension("asmcfg.dialects._build", ["asmcfg/dialects/_build.c"], extra_compile_args=["-O3"], optional=True),
-    Extension("asmcfg.dialects.logcompilation._tags", ["asmcfg/dialects/logcompilation/_tags.c"],
-              extra_compile_args=["-O3"], optional=True),
+    speedup("asmcfg.dialects._lines", "asmcfg/dialects/_lines.c"),
+    speedup("asmcfg.dialects.hsdis._scan", "asmcfg/dialects/hsdis/_scan.c"),
+    speedup("asmcfg.dialects._build", "asmcfg/dialects/_build.c"),
+    speedup("asmcfg.dialects.logcompilation._tags", "asmcfg/dialects/logcompilation/_tags.c"),
 )
 """C modules every build makes when it can (a compile that fails leaves that module out and the build goes on; the
 Python code does its work, slower): the newline count and the heat look's search of a byte range

@@ -131,6 +131,22 @@ def test_a_build_makes_the_c_module_or_goes_on_without_it(project: Path, tmp_pat
                                                             *(tree / "asmcfg").rglob("*.pyd")])
     assert built == (["_build", "_lines", "_scan", "_tags"] if works else []), result.stderr
     assert not list(tree.glob("*__mypyc*"))
+    if works:  # each is used while its source is the one it was built from; one edited since is not
+        assert _used(tree) == {"_build": True, "_lines": True, "_scan": True, "_tags": True}
+        tags = tree / "asmcfg" / "dialects" / "logcompilation" / "_tags.c"
+        tags.write_text(tags.read_text(encoding="utf-8") + "/* a newer version */\n", encoding="utf-8")
+        assert _used(tree) == {"_build": True, "_lines": True, "_scan": True, "_tags": False}
+
+
+def _used(tree: Path) -> dict[str, bool]:
+    """Which C modules the Python code of `tree` uses (`compiled`), run in a process of its own."""
+    code = ("import json\nfrom asmcfg.model.make import compiled\nprint(json.dumps({m.rpartition('.')[2]: "
+            "compiled(m) is not None for m in ['asmcfg.dialects._build', 'asmcfg.dialects._lines', "
+            "'asmcfg.dialects.hsdis._scan', 'asmcfg.dialects.logcompilation._tags']}))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120, check=True)
+    found: dict[str, bool] = json.loads(done.stdout)
+    return found
 
 
 def test_the_sdist_carries_the_apache_license_pyproject_names(project: Path, tmp_path: Path) -> None:

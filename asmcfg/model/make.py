@@ -12,7 +12,9 @@ record module, so the fast `--list` can use it without loading them."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
+from pathlib import Path
 from types import GetSetDescriptorType, MemberDescriptorType
 from typing import Any, TypeVar
 
@@ -20,12 +22,30 @@ R = TypeVar("R")
 
 
 def compiled(module: str, attribute: str | None = None) -> Any:
-    """The optional C module `module` (setup.py's `SPEEDUPS`), or its `attribute`; None where it was not built."""
+    """The optional C module `module` (setup.py's `SPEEDUPS`), or its `attribute`; None where it was not built, or
+    was built from another version of its source than the one beside it (a checkout that moved on since its last
+    build: its Python twin does the work, rightly)."""
+    found = _current(module)
+    return found if found is None or attribute is None else getattr(found, attribute, None)
+
+
+@functools.cache
+def _current(module: str) -> Any:
+    """`module` imported, unless it cannot be or its `SOURCE` is not the digest of the C file beside it (an installed
+    module has no file beside it: nothing to compare)."""
     try:
         found = importlib.import_module(module)
     except ImportError:
         return None
-    return found if attribute is None else getattr(found, attribute)
+    where = getattr(found, "__file__", None)
+    source = Path(where).with_name(module.rpartition(".")[2] + ".c") if where else None
+    if source is not None and source.is_file():
+        import hashlib
+
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+        if getattr(found, "SOURCE", None) != digest:
+            return None
+    return found
 
 
 def field_descriptors(cls: type) -> tuple[Any, ...]:
