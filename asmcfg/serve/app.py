@@ -207,7 +207,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/api/facts" and site.board is not None:
             start = int(since) if _count(since := query.get("since", ["0"])[0]) else 0
             timeline = site.timeline if window != (None, None) else None
-            answer = site.board.since_in(start, timeline.shares(window)) if timeline else site.board.since(start)
+            try:
+                answer = site.board.since_in(start, timeline.shares(window)) if timeline else site.board.since(start)
+            except AsmcfgError as error:  # the range's samples cannot be read: one sentence, as a page says it
+                return self._page(pages.problem_page(path, str(error)), HTTPStatus.NOT_FOUND)
             body = json.dumps(answer, separators=(",", ":"))
             return self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json")
         if path == TIMELINE and site.timeline is not None:
