@@ -7,10 +7,13 @@ import os
 import shutil
 import threading
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from corpus import DATA
 
+from asmcfg.facts import bytecode
 from asmcfg.model.bytecode import ClassFiles
 from asmcfg.sources.classfile import ClassFormatError, read_class
 from asmcfg.sources.classpath import find_classes
@@ -93,3 +96,14 @@ def test_a_folder_link_out_of_the_class_path_is_not_followed(tmp_path: Path) -> 
     (folder / "loop").symlink_to(folder / "loop")
     found = find_classes([str(folder)], ["p.Deopts::hot", "loop.X::m"])
     assert not found.read_from
+
+
+def test_a_class_of_many_overloads_is_not_checked_against_every_frame() -> None:
+    """300 overloads of one name (each would be checked against each frame of the compilation): not matched."""
+    _, methods = read_class(crafted("p.C", "m", "callee", b"\xb1", methods=300))
+    classes = ClassFiles({"p.C::m": tuple(methods)}, {"p.C": "p/C.class"}, {})
+    frame = SimpleNamespace(method="p.C::m", bci=0, line=None)
+    result: Any = SimpleNamespace(cfg=SimpleNamespace(method=SimpleNamespace(
+        header=SimpleNamespace(name="p.C::m"), instructions=[SimpleNamespace(frames=[frame])])))
+    (matched,) = bytecode.match(result, classes)
+    assert matched.code is None and matched.why_not == "its class file has more than 256 overloads of it"
