@@ -15,8 +15,10 @@ from corpus import DATA
 
 from asmcfg.facts import bytecode
 from asmcfg.model.bytecode import ClassFiles
+from asmcfg.run.classes import recorded_class_path
 from asmcfg.sources.classfile import ClassFormatError, read_class
 from asmcfg.sources.classpath import find_classes
+from asmcfg.whatif import source
 
 CLASSES = DATA / "findings" / "classes"
 
@@ -107,3 +109,10 @@ def test_a_class_of_many_overloads_is_not_checked_against_every_frame() -> None:
         header=SimpleNamespace(name="p.C::m"), instructions=[SimpleNamespace(frames=[frame])])))
     (matched,) = bytecode.match(result, classes)
     assert matched.code is None and matched.why_not == "its class file has more than 256 overloads of it"
+
+
+def test_a_record_json_nested_too_deep_gives_no_class_path(tmp_path: Path) -> None:
+    (tmp_path / "record.json").write_text("[" * 200_000 + "]" * 200_000)
+    (tmp_path / "record.json").chmod(0o644)
+    assert recorded_class_path(str(tmp_path), 1) == []
+    assert source._manifest(str(tmp_path)) == {}, "what-if reads it the same"
