@@ -61,8 +61,7 @@ INLINE_TAGS = frozenset({"task", "klass", "method", "parse", "bc", "call", "inli
 Chain = tuple[tuple[str, int | None], ...]
 """An inlining chain as (method, bci), innermost first."""
 MOST_DEPTH = 256
-"""Open `<parse>` scopes, at most, under which a call or branch is kept (HotSpot inlines 15 deep by default): each
-keeps its whole chain, so a crafted log's deeper ones would cost its depth times their number."""
+"""Open `<parse>` scopes, at most, under which a call or branch, each with its whole chain, is kept (HotSpot: 15)."""
 
 
 @dataclass(slots=True)
@@ -111,10 +110,9 @@ class InlineCollector:
         elif name == "bc" and self._stack:
             self._stack[-1].bci = to_int(tag.attrs.get("bci"))
             self._call, self._refused = None, None
+        elif name == "call" and len(self._stack) > MOST_DEPTH:
+            self._call, self._refused = None, None
         elif name == "call" and self._stack:
-            if len(self._stack) > MOST_DEPTH:
-                self._call, self._refused = None, None
-                return
             callee = self._names.get(tag.attrs.get("method", ""), "")
             self._call, self._refused = (self._chain(), callee, tag.attrs), None
         elif name in ("inline_success", "inline_fail", "intrinsic") and self._call is not None:
