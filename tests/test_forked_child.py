@@ -61,3 +61,15 @@ def test_two_threads_waiting_for_one_child_both_see_it_end() -> None:
     finally:
         os.close(reader)
         os.close(writer)
+
+
+def test_a_child_whose_pipe_is_numbered_past_1023_is_still_waited_for() -> None:
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1_100)]  # as a server holding many connections
+    try:
+        child: Child[int] = Child(lambda send: send(7), "asmcfg-test", forked=True)
+        assert child.ready(120)  # a bound for the failure alone: the message is there as soon as the child runs
+        assert child.receive() == 7
+        child.cancel()
+    finally:
+        for fd in held:
+            os.close(fd)

@@ -70,6 +70,10 @@ class Child(Generic[T]):
         """True once a message, or the end of the messages, can be read without waiting (within `timeout` seconds)."""
         import select
 
+        if hasattr(select, "poll"):  # select() refuses a descriptor numbered past 1023, as a busy server's may be
+            poller = select.poll()
+            poller.register(self._reader.fileno(), select.POLLIN)
+            return len(poller.poll(timeout * 1000)) > 0
         return len(select.select([self._reader.fileno()], [], [], timeout)[0]) > 0
 
     def receive(self) -> Any:
