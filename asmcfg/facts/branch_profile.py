@@ -21,6 +21,9 @@ if TYPE_CHECKING:  # the log's records are made by the dialect: a run without a 
 UNSTABLE_IF = "unstable_if"
 _CONDITIONAL = (EdgeKind.TAKEN, EdgeKind.FALLTHROUGH)
 Chain = tuple[tuple[str, int | None], ...]
+MOST_PER_CHAIN = 4
+"""Records of one chain with different figures tied to its jumps, at most (C2 parses a bytecode at one chain once or
+twice; further ones are left unlabelled, so that records times jumps stays small)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +82,15 @@ def branch_sites(result: Analysis) -> list[BranchSite] | None:
         return []
     jumps = _jumps_by_chain(result)
     traps = _trap_edges_by_chain(result)
-    return [BranchSite(record, tuple(sorted(jumps.get(record.chain, ()))), tuple(traps.get(record.chain, ())))
-            for record in unique.values()]
+    tied: dict[Chain, int] = {}
+    sites = []
+    for record in unique.values():
+        tied[record.chain] = tied.get(record.chain, 0) + 1
+        if tied[record.chain] > MOST_PER_CHAIN:  # a crafted log's: each would repeat every jump of the chain
+            sites.append(BranchSite(record, (), ()))
+            continue
+        sites.append(BranchSite(record, tuple(sorted(jumps.get(record.chain, ()))), tuple(traps.get(record.chain, ()))))
+    return sites
 
 
 def _conditional_blocks(result: Analysis) -> dict[int, list[Edge]]:

@@ -14,6 +14,9 @@ from asmcfg.model import Analysis
 from asmcfg.model.bytecode import ClassFiles, MethodCode
 from asmcfg.sources.classpath import class_of
 
+MOST_OVERLOADS = 256
+"""Overloads of one method checked against the compilation's frames, at most."""
+
 
 @dataclass(frozen=True, slots=True)
 class Matched:
@@ -68,6 +71,9 @@ def match(result: Analysis, classes: ClassFiles) -> list[Matched]:
             out.append(Matched(name, None, classes.absent[cls], None))
             continue
         candidates = classes.methods.get(name, ())
+        if len(candidates) > MOST_OVERLOADS:  # a crafted class file's: each would be checked against every frame
+            out.append(Matched(name, None, f"its class file has more than {MOST_OVERLOADS} overloads of it", where))
+            continue
         fit = [c for c in candidates if _agrees(c, frames.get(name, set()))]
         if len(fit) == 1:
             out.append(Matched(name, fit[0], None, where))

@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # the log's records are made by the dialect: a run without a 
     from asmcfg.model import LogInline
 
 Chain = tuple[tuple[str, int | None], ...]
+MOST_DEPTH = 256
+"""Frames, at most, of an instruction whose heat is shared out (each frame's key holds the chain outside it: a crafted
+dump's deeper debug info would cost its depth squared); as the log's calls are kept (`logcompilation.inline`)."""
 
 
 @dataclass(slots=True)
@@ -65,7 +68,7 @@ def _shares(result: Analysis) -> dict[tuple[str, Chain], float] | None:
     sums: dict[tuple[str, Chain], float] = {}
     for ins in result.cfg.method.instructions:
         heat = profile.heat.get(ins.address)
-        if not heat or not ins.frames:
+        if not heat or not ins.frames or len(ins.frames) > MOST_DEPTH:
             continue
         chain = tuple((frame.method.replace("/", "."), frame.bci) for frame in ins.frames)
         for depth in range(1, len(chain)):

@@ -7,6 +7,7 @@ its messages early: `result` says None, `received` stops, and the caller does th
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import pickle
@@ -69,6 +70,10 @@ class Child(Generic[T]):
         """True once a message, or the end of the messages, can be read without waiting (within `timeout` seconds)."""
         import select
 
+        if hasattr(select, "poll"):  # select() refuses a descriptor numbered past 1023, as a busy server's may be
+            poller = select.poll()
+            poller.register(self._reader.fileno(), select.POLLIN)
+            return len(poller.poll(timeout * 1000)) > 0
         return len(select.select([self._reader.fileno()], [], [], timeout)[0]) > 0
 
     def receive(self) -> Any:
@@ -169,7 +174,7 @@ class _Forked:
     (the standard streams flushed first, so that the copy holds nothing of theirs to write), without importing
     multiprocessing: a forked search of a large file costs the parent no more than `os.fork`."""
 
-    __slots__ = ("exitcode", "pid")
+    __slots__ = ("_lock", "exitcode", "pid")
 
     def __init__(self, function: Callable[[Send], None], writer: int, reader: int) -> None:
         parent = os.getpid()
@@ -177,6 +182,8 @@ class _Forked:
             with contextlib.suppress(AttributeError, ValueError, OSError):
                 stream.flush()
         self.exitcode: int | None = None
+        self._lock = _thread.allocate_lock()
+        """Held to reap the process and to signal it: once reaped, its pid may be another process's."""
         self.pid = os.fork()
         if self.pid == 0:  # the copy: it never returns from here
             code = 1
@@ -195,14 +202,20 @@ class _Forked:
     def join(self) -> None:
         """Wait for the process to end; its exit code then in `exitcode` (negative: the signal that ended it)."""
         if self.exitcode is None:
-            _, status = os.waitpid(self.pid, 0)
-            self.exitcode = os.waitstatus_to_exitcode(status)
+            if hasattr(os, "waitid"):  # ended, not reaped: its pid stays its own until reaped under the lock
+                with contextlib.suppress(ChildProcessError):  # reaped by another thread's join meanwhile
+                    os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT)
+            with self._lock:
+                if self.exitcode is None:
+                    _, status = os.waitpid(self.pid, 0)
+                    self.exitcode = os.waitstatus_to_exitcode(status)
 
     def kill(self) -> None:
-        """Send the process SIGKILL, unless it was waited for."""
-        if self.exitcode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
+        """Send the process SIGKILL, unless it was waited for (never to a pid reaped meanwhile by another thread)."""
+        with self._lock:
+            if self.exitcode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
 
 
 class _Sender:

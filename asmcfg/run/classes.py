@@ -29,7 +29,7 @@ def recorded_class_path(folder: str, pid: int) -> list[str]:
             if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
                 return []
             data = json.loads(stream.read(_LARGEST))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
         return []
     if not isinstance(data, dict):
         return []

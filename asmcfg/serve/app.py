@@ -199,15 +199,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def _route(self, path: str, query: dict[str, list[str]]) -> None:
         site = self.server.site
-        window = self._window(path, query)
-        if window is None:
+        if (window := self._window(path, query)) is None:
             return
         if path == "/":
             return self._page(site.home if window == (None, None) or site.home_in is None else site.home_in(window))
         if path == "/api/facts" and site.board is not None:
             start = int(since) if _count(since := query.get("since", ["0"])[0]) else 0
-            timeline = site.timeline if window != (None, None) else None
-            answer = site.board.since_in(start, timeline.shares(window)) if timeline else site.board.since(start)
+            try:  # a range whose samples cannot be read: the sentence why, as a page says it
+                timeline = site.timeline if window != (None, None) else None
+                answer = site.board.since_in(start, timeline.shares(window)) if timeline else site.board.since(start)
+            except AsmcfgError as error:
+                return self._page(pages.problem_page(path, str(error)), HTTPStatus.NOT_FOUND)
             body = json.dumps(answer, separators=(",", ":"))
             return self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json")
         if path == TIMELINE and site.timeline is not None:
@@ -225,7 +227,6 @@ class Handler(BaseHTTPRequestHandler):
     def _window(self, path: str, query: dict[str, list[str]]) -> Window | None:
         """The time range `?from=MS&to=MS` asks for; None, and a page saying why sent, when it is none."""
         from asmcfg.serve.timeline import RangeError, asked
-
         try:
             return asked(self.server.site.timeline, query)
         except RangeError as error:
@@ -297,4 +298,3 @@ class Handler(BaseHTTPRequestHandler):
 def _count(text: str) -> bool:
     """True for a count as the pages write one: ASCII digits, at most 18 (a request's text is not trusted)."""
     return text.isascii() and text.isdigit() and len(text) <= 18
-

@@ -2,7 +2,9 @@
 
 The bytes may be anything: every read is bounds-checked, every count is checked against the bytes left before
 anything is made for it, and each byte is visited once, so a crafted file costs time linear in its size and ends in
-`ClassFormatError`, never in another exception."""
+`ClassFormatError`, never in another exception. The text made is linear in the size too: a class, method or
+descriptor name longer than `_LONGEST_NAME` is refused, and an operand's names are cut at `_SHOWN` characters, each
+entry described once."""
 
 from __future__ import annotations
 
@@ -14,6 +16,10 @@ from asmcfg.sources.opcodes import OPCODES, Operand
 MAGIC = 0xCAFEBABE
 _WIDE = 196
 _TABLESWITCH, _LOOKUPSWITCH = 170, 171
+_LONGEST_NAME = 1024
+"""Characters, at most, of a class, method or descriptor name read (each method repeats its class's name)."""
+_SHOWN = 200
+"""Characters, at most, of each name or string an operand shows (one entry may be cited by every instruction)."""
 
 
 class ClassFormatError(ValueError):
@@ -54,7 +60,7 @@ def read_class(data: bytes) -> tuple[str, list[MethodCode]]:
     cur.take(4)  # minor, major version
     pool = _Pool(cur)
     cur.take(2)  # access flags
-    name = pool.class_name(cur.u2()).replace("/", ".")
+    name = pool.name(pool.ref(cur.u2(), 7)).replace("/", ".")
     cur.take(2)  # super class
     cur.take(2 * _count(cur, 2))  # interfaces
     for _ in range(_count(cur, 8)):  # fields: access, name, descriptor, attributes
@@ -63,7 +69,7 @@ def read_class(data: bytes) -> tuple[str, list[MethodCode]]:
     methods = []
     for _ in range(_count(cur, 8)):
         cur.take(2)
-        method, descriptor = pool.utf8(cur.u2()), pool.utf8(cur.u2())
+        method, descriptor = pool.name(cur.u2()), pool.name(cur.u2())
         code = _method_code(cur, pool)
         if code is not None:
             methods.append(MethodCode(f"{name}::{method}", descriptor, code))
@@ -191,6 +197,7 @@ class _Pool:
     def __init__(self, cur: _Bytes) -> None:
         count = _count(cur, 1)
         self.entries: list[tuple[int, object]] = [(0, None)] * max(count, 1)
+        self._described: dict[int, str] = {}
         index = 1
         while index < count:
             tag = cur.u1()
@@ -223,10 +230,22 @@ class _Pool:
     def utf8(self, index: int) -> str:
         return str(self._get(index, 1))
 
-    def class_name(self, index: int) -> str:
-        return self.utf8(int(self._ref(index, 7)))
+    def name(self, index: int) -> str:
+        """A class, method or descriptor name, refused when longer than `_LONGEST_NAME`."""
+        text = self.utf8(index)
+        if len(text) > _LONGEST_NAME:
+            raise ClassFormatError(f"a name longer than {_LONGEST_NAME} characters (constant pool entry {index})")
+        return text
 
-    def _ref(self, index: int, *tags: int) -> int:
+    def _shown(self, index: int) -> str:
+        """A name or string as an operand shows it: at most `_SHOWN` characters."""
+        text = self.utf8(index)
+        return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
+
+    def class_name(self, index: int) -> str:
+        return self._shown(self.ref(index, 7))
+
+    def ref(self, index: int, *tags: int) -> int:
         value = self._get(index, *tags)
         assert isinstance(value, int)
         return value
@@ -238,10 +257,16 @@ class _Pool:
 
     def _name_type(self, index: int) -> str:
         name, kind = self._pair(index, 12)
-        return f"{self.utf8(name)}:{self.utf8(kind)}"
+        return f"{self._shown(name)}:{self._shown(kind)}"
 
     def describe(self, index: int) -> str:
         """The entry as a bytecode's operand reads (`Findings.add:(II)I`, `class java/lang/String`, `"text"`)."""
+        described = self._described.get(index)
+        if described is None:
+            described = self._described[index] = self._describe(index)
+        return described
+
+    def _describe(self, index: int) -> str:
         if not 0 < index < len(self.entries):
             raise ClassFormatError(f"constant pool index {index} out of range")
         tag, value = self.entries[index]
@@ -251,7 +276,7 @@ class _Pool:
         if tag == 7:
             return "class " + self.class_name(index)
         if tag == 8:
-            text = self.utf8(self._ref(index, 8))
+            text = self.utf8(self.ref(index, 8))
             return '"' + (text if len(text) <= 40 else text[:40] + "…") + '"'
         if tag in (17, 18):
             return "#" + self._name_type(self._pair(index, tag)[1])

@@ -108,7 +108,8 @@ def _in_folder(root: str, relative: str) -> tuple[bytes, str] | None:
         real = (base / relative).resolve()
         if not real.is_relative_to(base):
             return None
-        with open(real, "rb") as stream:
+        # opened without waiting (a named pipe's open waits for a writer), then read only when a regular file
+        with open(os.open(real, os.O_RDONLY | os.O_NONBLOCK), "rb") as stream:
             if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
                 return None
             data = stream.read(_MAX_BYTES + 1)

@@ -107,13 +107,21 @@ def _decompressed(raw: IO[bytes]) -> IO[bytes]:
     return buffered
 
 
-def raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
-    """The lines of `stream`, each cut to MAX_LINE bytes (the rest of a longer line is read and dropped)."""
-    while raw := stream.readline(MAX_LINE):
-        rest = raw
-        while len(rest) == MAX_LINE and not rest.endswith(b"\n"):
-            rest = stream.readline(MAX_LINE)
-        yield raw
+def raw_lines(stream: IO[bytes], name: str | None = None) -> Iterator[bytes]:
+    """The lines of `stream`, each cut to MAX_LINE bytes (the rest of a longer line is read and dropped); given the
+    stream's `name`, a stream that ends badly (a broken compressed file) raises InputError naming it and the line."""
+    number = 0
+    try:
+        while raw := stream.readline(MAX_LINE):
+            rest = raw
+            while len(rest) == MAX_LINE and not rest.endswith(b"\n"):
+                rest = stream.readline(MAX_LINE)
+            number += 1
+            yield raw
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+        if name is None:
+            raise
+        raise InputError(f"input ends badly: {exc} (is the file complete?)", name, number + 1) from None
 
 
 def read_lines(path: str, meter: Meter | None = None, head: list[str] | None = None) -> Generator[Line, None, None]:

@@ -155,7 +155,7 @@ def _manifest(folder: str) -> dict[str, object]:
     try:
         with open(os.path.join(folder, "record.json"), "rb") as stream:
             data = json.loads(stream.read(LARGEST))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
         return {}
     return data if isinstance(data, dict) else {}
 

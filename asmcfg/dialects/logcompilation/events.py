@@ -108,7 +108,7 @@ def read_jit_log(path: str) -> JitLog:
     """The compilations and events of the LogCompilation log `path` (one pass over its lines)."""
     reading = _Reading(display_name(path))
     with open_binary(path) as stream:
-        for number, raw in enumerate(raw_lines(stream), 1):
+        for number, raw in enumerate(raw_lines(stream, reading.name), 1):
             if len(raw) >= _MAX_LINE:
                 continue
             if raw.startswith(_HEADS):

@@ -60,6 +60,8 @@ INLINE_TAGS = frozenset({"task", "klass", "method", "parse", "bc", "call", "inli
 """The names of the tags `InlineCollector.feed` reads; it passes over any other."""
 Chain = tuple[tuple[str, int | None], ...]
 """An inlining chain as (method, bci), innermost first."""
+MOST_DEPTH = 256
+"""Open `<parse>` scopes, at most, under which a call or branch, each with its whole chain, is kept (HotSpot: 15)."""
 
 
 @dataclass(slots=True)
@@ -108,6 +110,8 @@ class InlineCollector:
         elif name == "bc" and self._stack:
             self._stack[-1].bci = to_int(tag.attrs.get("bci"))
             self._call, self._refused = None, None
+        elif name == "call" and len(self._stack) > MOST_DEPTH:
+            self._call, self._refused = None, None
         elif name == "call" and self._stack:
             callee = self._names.get(tag.attrs.get("method", ""), "")
             self._call, self._refused = (self._chain(), callee, tag.attrs), None
@@ -117,7 +121,7 @@ class InlineCollector:
                          line, name == "intrinsic")
         elif name in ("late_inline", "jvms"):
             self._on_late(tag)
-        elif name == "branch" and self._stack:
+        elif name == "branch" and 0 < len(self._stack) <= MOST_DEPTH:
             self._on_branch(tag.attrs, line)
 
     def idle(self) -> bool:

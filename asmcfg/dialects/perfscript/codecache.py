@@ -63,7 +63,7 @@ def read_code_cache(path: str) -> CodeCache:
     found: list[Compiled] = []
     printed: set[int] = set()
     with open_binary(path) as stream:
-        for raw in raw_lines(stream):
+        for raw in raw_lines(stream, name):
             if len(raw) - raw.endswith(b"\n") >= _MAX_LINE:
                 continue
             if raw.startswith(b"<nmethod "):
