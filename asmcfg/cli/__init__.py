@@ -20,7 +20,8 @@ EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel,
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage,
 3 rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-on`
-condition holds. `asmcfg help diff`, `asmcfg help serve` and `asmcfg help record` show their options.
+condition holds. `asmcfg help diff`, `asmcfg help serve`, `asmcfg help record` and `asmcfg help whatif`
+show their options.
 
 \b
 Examples:
@@ -126,8 +127,8 @@ class _WithDiff(Grouped):
     "--classpath",
     multiple=True,
     metavar="PATH",
-    help="Folders of .class files and jars whose bytecode --html shows beside the graph (os.pathsep-separated; "
-    "a record folder's own class path by default).",
+    help="Folders of .class files, jars and a JDK's .jmod files whose bytecode --html shows beside the graph and "
+    "--findings cites (repeatable, or os.pathsep-separated; a record folder's own class path by default).",
 )
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")
