@@ -78,8 +78,10 @@ HELP = {
         '                                  no instruction lists.\n'
         '  --findings                      What costs the most and why: the selected\n'
         "                                  compilations' findings ranked by measured\n"
-        '                                  heat, on stdout (with --json FILE, as JSON;\n'
-        '                                  with --jsonl, in each record).\n'
+        '                                  heat (else by a static estimate), as text on\n'
+        '                                  stdout (with --json FILE, as JSON there too;\n'
+        '                                  --json -: the JSON alone; with --jsonl, in\n'
+        '                                  each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'
@@ -188,8 +190,9 @@ HELP = {
         "  --facts                         With --jsonl: each compilation's facts only, no instruction\n"
         '                                  lists.\n'
         "  --findings                      What costs the most and why: the selected compilations' findings\n"
-        '                                  ranked by measured heat, on stdout (with --json FILE, as JSON;\n'
-        '                                  with --jsonl, in each record).\n'
+        '                                  ranked by measured heat (else by a static estimate), as text on\n'
+        '                                  stdout (with --json FILE, as JSON there too; --json -: the JSON\n'
+        '                                  alone; with --jsonl, in each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'

@@ -111,8 +111,9 @@ class _WithDiff(Grouped):
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
 @click.option("--findings", is_flag=True,
-              help="What costs the most and why: the selected compilations' findings ranked by measured heat, on "
-                   "stdout (with --json FILE, as JSON; with --jsonl, in each record).")
+              help="What costs the most and why: the selected compilations' findings ranked by measured heat (else "
+                   "by a static estimate), as text on stdout (with --json FILE, as JSON there too; --json -: the JSON "
+                   "alone; with --jsonl, in each record).")
 @click.option("--svg", metavar="FILE|-", help="Render the graph to SVG in FILE or on stdout.")
 @click.option("--html", "html_", metavar="FILE|-|DIR",
               help="Write the interactive report: one offline HTML page (with --all and a folder: an index and a page "
