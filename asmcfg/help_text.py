@@ -65,10 +65,11 @@ HELP = {
         '  --source-path DIR               Folder of .java sources to show beside the\n'
         '                                  graph in --html (repeatable, or os.pathsep-\n'
         '                                  separated).\n'
-        '  --classpath PATH                Folders of .class files and jars whose\n'
-        '                                  bytecode --html shows beside the graph\n'
-        "                                  (os.pathsep-separated; a record folder's own\n"
-        '                                  class path by default).\n'
+        "  --classpath PATH                Folders of .class files, jars and a JDK's\n"
+        '                                  .jmod files whose bytecode --html shows\n'
+        '                                  beside the graph and --findings cites\n'
+        '                                  (repeatable, or os.pathsep-separated; a\n'
+        "                                  record folder's own class path by default).\n"
         '  --json FILE|-                   Write the JSON model (schema 1) to FILE or\n'
         "                                  stdout; with --list, the table's rows.\n"
         '  --jsonl FILE|-                  Every (selected) compilation as JSON Lines,\n'
@@ -77,8 +78,10 @@ HELP = {
         '                                  no instruction lists.\n'
         '  --findings                      What costs the most and why: the selected\n'
         "                                  compilations' findings ranked by measured\n"
-        '                                  heat, on stdout (with --json FILE, as JSON;\n'
-        '                                  with --jsonl, in each record).\n'
+        '                                  heat (else by a static estimate), as text on\n'
+        '                                  stdout (with --json FILE, as JSON there too;\n'
+        '                                  --json -: the JSON alone; with --jsonl, in\n'
+        '                                  each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'
@@ -118,8 +121,8 @@ HELP = {
         '  AArch64), JMH -prof perfasm output, and -XX:+LogCompilation XML; plain, .gz,\n'
         '  .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage, 3 rendering, 4\n'
         '  internal error (a bug: run with --debug and report it), 5 an `asmcfg diff\n'
-        '  --fail-on` condition holds. `asmcfg help diff`, `asmcfg help serve` and\n'
-        '  `asmcfg help record` show their options.\n'
+        '  --fail-on` condition holds. `asmcfg help diff`, `asmcfg help serve`, `asmcfg\n'
+        '  help record` and `asmcfg help whatif` show their options.\n'
         '\n'
         '  Examples:\n'
         '    # the compilations in a log of one run (-XX:+PrintAssembly output)\n'
@@ -177,8 +180,9 @@ HELP = {
         '                                  and a folder: an index and a page per compilation).\n'
         '  --source-path DIR               Folder of .java sources to show beside the graph in --html\n'
         '                                  (repeatable, or os.pathsep-separated).\n'
-        '  --classpath PATH                Folders of .class files and jars whose bytecode --html shows\n'
-        "                                  beside the graph (os.pathsep-separated; a record folder's own\n"
+        "  --classpath PATH                Folders of .class files, jars and a JDK's .jmod files whose\n"
+        '                                  bytecode --html shows beside the graph and --findings cites\n'
+        "                                  (repeatable, or os.pathsep-separated; a record folder's own\n"
         '                                  class path by default).\n'
         '  --json FILE|-                   Write the JSON model (schema 1) to FILE or stdout; with --list,\n'
         "                                  the table's rows.\n"
@@ -186,8 +190,9 @@ HELP = {
         "  --facts                         With --jsonl: each compilation's facts only, no instruction\n"
         '                                  lists.\n'
         "  --findings                      What costs the most and why: the selected compilations' findings\n"
-        '                                  ranked by measured heat, on stdout (with --json FILE, as JSON;\n'
-        '                                  with --jsonl, in each record).\n'
+        '                                  ranked by measured heat (else by a static estimate), as text on\n'
+        '                                  stdout (with --json FILE, as JSON there too; --json -: the JSON\n'
+        '                                  alone; with --jsonl, in each record).\n'
         '  -q, --quiet                     No summary on stderr.\n'
         '\n'
         'Heat and logs:\n'
@@ -221,8 +226,8 @@ HELP = {
         '  [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and\n'
         '  -XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage, 3\n'
         '  rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-\n'
-        '  on` condition holds. `asmcfg help diff`, `asmcfg help serve` and `asmcfg help record` show their\n'
-        '  options.\n'
+        '  on` condition holds. `asmcfg help diff`, `asmcfg help serve`, `asmcfg help record` and `asmcfg\n'
+        '  help whatif` show their options.\n'
         '\n'
         '  Examples:\n'
         '    # the compilations in a log of one run (-XX:+PrintAssembly output)\n'

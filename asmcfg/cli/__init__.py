@@ -20,7 +20,8 @@ EPILOG = """Inputs: -XX:+PrintAssembly text with hsdis (JDK 6-25, AT&T or Intel,
 raw [MachCode] hex printed without hsdis (x86-64, AArch64), JMH -prof perfasm output, and
 -XX:+LogCompilation XML; plain, .gz, .xz or .bz2. Exit codes: 0 ok, 1 input problem, 2 usage,
 3 rendering, 4 internal error (a bug: run with --debug and report it), 5 an `asmcfg diff --fail-on`
-condition holds. `asmcfg help diff`, `asmcfg help serve` and `asmcfg help record` show their options.
+condition holds. `asmcfg help diff`, `asmcfg help serve`, `asmcfg help record` and `asmcfg help whatif`
+show their options.
 
 \b
 Examples:
@@ -110,8 +111,9 @@ class _WithDiff(Grouped):
 @click.option("--jsonl", metavar="FILE|-", help="Every (selected) compilation as JSON Lines, on all cores.")
 @click.option("--facts", is_flag=True, help="With --jsonl: each compilation's facts only, no instruction lists.")
 @click.option("--findings", is_flag=True,
-              help="What costs the most and why: the selected compilations' findings ranked by measured heat, on "
-                   "stdout (with --json FILE, as JSON; with --jsonl, in each record).")
+              help="What costs the most and why: the selected compilations' findings ranked by measured heat (else "
+                   "by a static estimate), as text on stdout (with --json FILE, as JSON there too; --json -: the JSON "
+                   "alone; with --jsonl, in each record).")
 @click.option("--svg", metavar="FILE|-", help="Render the graph to SVG in FILE or on stdout.")
 @click.option("--html", "html_", metavar="FILE|-|DIR",
               help="Write the interactive report: one offline HTML page (with --all and a folder: an index and a page "
@@ -126,8 +128,8 @@ class _WithDiff(Grouped):
     "--classpath",
     multiple=True,
     metavar="PATH",
-    help="Folders of .class files and jars whose bytecode --html shows beside the graph (os.pathsep-separated; "
-    "a record folder's own class path by default).",
+    help="Folders of .class files, jars and a JDK's .jmod files whose bytecode --html shows beside the graph and "
+    "--findings cites (repeatable, or os.pathsep-separated; a record folder's own class path by default).",
 )
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")

@@ -70,8 +70,8 @@ class _ServeCommand(Grouped):
 @click.option("--source-path", multiple=True, metavar="DIR",
               help="Folder of .java sources to show beside each graph (repeatable, or os.pathsep-separated).")
 @click.option("--classpath", multiple=True, metavar="PATH",
-              help="Folders of .class files and jars whose bytecode each page shows (os.pathsep-separated; a record "
-              "folder's own class path by default).")
+              help="Folders of .class files, jars and a JDK's .jmod files whose bytecode each page shows (repeatable, "
+              "or os.pathsep-separated; a record folder's own class path by default).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, metavar="PORT",
               help="Port on 127.0.0.1 to listen on; a free one by default.")
 @click.option("--no-open", is_flag=True, help="Print the URL only; do not open the browser.")
