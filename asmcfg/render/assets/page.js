@@ -666,16 +666,24 @@
       h("div", {class: "inl-root"}, tree.method, h("b", {}, share(tree.share)))];
     const node = (n) => {
       const seen = n.receivers.length ? ` receivers: ${n.receivers.map((r) => `${r.type} ${r.count.toLocaleString("en")}`).join(", ")}` : "";
-      const size = n.callee_bytes !== null ? ` ${n.callee_bytes} bytes` : "";
+      const size = n.callee_bytes !== null ? ` ${n.callee_bytes} byte${n.callee_bytes === 1 ? "" : "s"}` : "";
+      const why = inlineReason(n.inlined, n.reason);
       const head = h("span", {class: n.inlined ? "inl-call" : "inl-call inl-not"},
         link(`@${n.bci} ${n.callee}`, () => lightCall(view, n), "light up the blocks of this call"),
-        ` ${n.inlined ? "inlined" : "not inlined"} (${n.reason})${size}`, h("b", {}, share(n.share)), seen);
+        ` ${n.inlined ? "inlined" : "NOT inlined"}${why ? ` (${why})` : ""}${size}`, h("b", {}, share(n.share)), seen);
       if (!n.children.length) return h("div", {class: "inl-leaf"}, head);
       return h("details", {open: ""}, h("summary", {}, head), ...n.children.map(node));
     };
     out.push(...tree.calls.map(node));
     if (!tree.calls.length) out.push(h("p", {}, "No call site in this compilation's parse."));
     $("#inlining").replaceChildren(...out);
+  }
+
+  // The log's reason as said after "inlined" (describe.inline_reason): C2's "inline (hot)" is "hot", its plain
+  // "inline" says nothing more.
+  function inlineReason(inlined, reason) {
+    if (inlined && reason.startsWith("inline (") && reason.endsWith(")")) return reason.slice(8, -1);
+    return inlined && reason === "inline" ? "" : reason;
   }
 
   // The blocks whose instructions' debug info names the call: inside the inlined callee at this site, or the call

@@ -1,0 +1,43 @@
+"""What a user reads in the findings and the inlining tree: counts with the right number ("1 byte", "1 check sits",
+"0 loop-predicate traps"), no "(s)", and C2's inlining reasons without the word "inline" twice."""
+
+from __future__ import annotations
+
+import pytest
+from corpus import DATA, run_cli
+
+from asmcfg import describe
+
+
+def _findings(run: str, *args: str) -> str:
+    code, out, err = run_cli(str(DATA / "findings" / run), "--findings", *args)
+    assert code == 0, err
+    return out
+
+
+def test_inlining_tree_says_inline_once_and_counts_bytes() -> None:
+    out = _findings("jdk17", "--compile-id", "50")  # Findings.java: allocHot() allocates a Point
+    assert "\n     @15 Findings$Point::<init>  inlined (hot)  15 bytes  " in out
+    assert "\n       @1 java.lang.Object::<init>  inlined (hot)  1 byte  0.00%\n" in out
+    assert "inline (" not in out and "1 bytes" not in out
+
+
+def test_findings_count_checks_traps_and_elements_in_words() -> None:
+    out = _findings("jdk17", "--compile-id", "50")
+    assert "cause: 1 check sits inside the loop at B9 (" in out and "so it could not hoist the check out of it" in out
+    assert "- 0 loop-predicate traps before the loop: C2 hoisted no check out of it as a predicate" in out
+    out = _findings("vectors17")
+    assert "- 3 scalar element loads and stores in the loop's body: " in out
+    assert "cause: 6 checks sit inside the loop at B2 (" in out and "- 1 loop-predicate trap before the loop" in out
+    out = _findings("jdk17", "--compile-id", "30")
+    assert "- its induction variable moves 8 elements per trip of the body" in out
+    assert "(s)" not in out
+
+
+@pytest.mark.parametrize(("inlined", "reason", "said"), [
+    (True, "inline (hot)", "inlined (hot)"), (True, "inline", "inlined"), (True, "intrinsic", "inlined (intrinsic)"),
+    (True, "force inline by annotation", "inlined (force inline by annotation)"),
+    (False, "callee is too large", "NOT inlined: callee is too large"),
+    (False, "inline (hot)", "NOT inlined: inline (hot)")])
+def test_an_inlining_decision_names_its_reason_once(inlined: bool, reason: str, said: str) -> None:
+    assert describe.decision_text(inlined, reason) == said
