@@ -31,6 +31,7 @@
   const link = (text, onclick, title) => h("a", {onclick: (e) => { e.preventDefault(); onclick(); }, title}, text);
   const short = (addr) => addr.replace(/^0x/, "");
   const pct = (v) => (v === undefined || v === null ? "" : v.toFixed(2) + "%");
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`; // "1 block", "2 blocks" (describe.count)
   const fileBase = (path) => path.split("/").pop();
   // Inside `asmcfg diff --html`, each side is this page in a frame: it tells the frame's parent what the user
   // selects and takes from it the diff's colours and which block or loop to show.
@@ -372,7 +373,7 @@
       this.matchedAddresses = found.addresses;
       this.current = -1;
       this.markMatches();
-      $("#search-status").textContent = query.trim() ? `${found.blocks.length} block${found.blocks.length === 1 ? "" : "s"}` : "";
+      $("#search-status").textContent = query.trim() ? count(found.blocks.length, "block") : "";
     }
 
     markMatches() {
@@ -622,7 +623,7 @@
         h("span", {}, list.map((b) => [blockRef(view, b.id, trapWhere(b.trap) || `B${b.id}`), " "]))])));
     }
     if (m.trap_log) out.push(h("p", {}, `LogCompilation: ${m.trap_log.records} trap records; of the decoded traps ${m.trap_log.agrees} agree, ${m.trap_log.differs} differ, ${m.trap_log.unlogged} unlogged; ${m.trap_log.fired} fired at run time`));
-    if (m.skipped_lines_total) out.push(h("p", {class: "hint"}, `${m.skipped_lines_total} line(s) inside the method were not understood and skipped.`));
+    if (m.skipped_lines_total) out.push(h("p", {class: "hint"}, `${count(m.skipped_lines_total, "line")} inside the method ${m.skipped_lines_total === 1 ? "was" : "were"} not understood and skipped.`));
     $("#tables").replaceChildren(...out);
   }
 
@@ -702,7 +703,7 @@
     }
     for (const el of view.canvas.querySelectorAll(".from-line")) el.classList.remove("from-line");
     for (const b of blocks) { const g = view.nodeOf(b); if (g) g.classList.add("from-line"); }
-    $("#search-status").textContent = `@${n.bci} ${n.callee}: ${blocks.length} block(s)`;
+    $("#search-status").textContent = `@${n.bci} ${n.callee}: ${count(blocks.length, "block")}`;
     if (blocks.length) view.select(blocks[0], true, true);
     showTab("inlining");
   }
@@ -794,7 +795,7 @@
       pre.replaceChildren(...MODEL.sources[file].map((text, i) => {
         const entry = this.lines.get(`${file}:${i + 1}`);
         const share = heat[i + 1];
-        return h("span", {class: entry ? "ln has-code" : "ln", "data-line": i + 1, title: entry ? `${entry.blocks.size} block(s), ${entry.addresses.size} instruction(s) with debug info` : undefined,
+        return h("span", {class: entry ? "ln has-code" : "ln", "data-line": i + 1, title: entry ? `${count(entry.blocks.size, "block")}, ${count(entry.addresses.size, "instruction")} with debug info` : undefined,
           onclick: () => this.pick(i + 1)}, heated ? h("span", {class: "heat-cell", style: share ? heatBar(share) : undefined}, share ? pct(share) : "") : "",
           h("span", {class: "no"}, i + 1), text || " ");
       }));
@@ -810,7 +811,7 @@
       this.lit = entry.addresses;
       const blocks = [...entry.blocks].sort((a, b) => a - b);
       for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
-      $("#search-status").textContent = `line ${line}: ${blocks.length} block(s)`;
+      $("#search-status").textContent = `line ${line}: ${count(blocks.length, "block")}`;
       const withCode = blocks.filter((b) => view.blocks[b].instructions.some((i) => entry.addresses.has(i.address)))
         .sort((a, b) => view.foldOf.has(a) - view.foldOf.has(b));
       const pick = blocks.includes(view.selected) ? view.selected : (withCode[0] ?? blocks[0]);
@@ -876,7 +877,7 @@
         const line = c.line !== null && c.line !== last ? `  // line ${c.line}` : "";
         last = c.line;
         return h("span", {class: site ? "bc has-code" : "bc", "data-bci": c.bci,
-          title: site ? `${site.blocks.size} block(s), ${site.addresses.size} instruction(s) name ${method}@${c.bci}` : undefined,
+          title: site ? `${count(site.blocks.size, "block")}, ${count(site.addresses.size, "instruction")} ${site.addresses.size === 1 ? "names" : "name"} ${method}@${c.bci}` : undefined,
           onclick: () => this.pick(c.bci)},
           h("span", {class: "heat-cell", style: share ? heatBar(share) : undefined}, share ? pct(share) : ""),
           h("span", {class: "no"}, c.bci), c.name, c.operands ? h("span", {class: "ops"}, " " + c.operands) : "",
@@ -895,7 +896,7 @@
       view.source.lit = site.addresses;
       const blocks = [...site.blocks].sort((a, b) => a - b);
       for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
-      $("#search-status").textContent = `@${bci}: ${blocks.length} block(s)`;
+      $("#search-status").textContent = `@${bci}: ${count(blocks.length, "block")}`;
       const pick = blocks.includes(view.selected) ? view.selected
         : ([...blocks].sort((a, b) => view.foldOf.has(a) - view.foldOf.has(b))[0]);
       if (pick !== undefined) view.select(pick, true);

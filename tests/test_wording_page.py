@@ -1,0 +1,40 @@
+"""What the report says in a real browser (headless Chromium under Playwright) when a user picks a bytecode, a
+call of the inlining tab or a search: counts with the right number ("1 block", "2 blocks"), never "block(s)"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import DATA
+from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
+
+ALLOC_HOT = (str(DATA / "findings" / "jdk17"), "--method", "Findings::allocHot", "--classpath",
+             str(DATA / "findings" / "classes"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from launch()
+
+
+def test_picked_bytecode_and_call_count_their_blocks(browser: Any, tmp_path: Path) -> None:
+    page = open_offline(browser, write_report(tmp_path, *ALLOC_HOT), 1280, 800)
+    status = page.locator("#search-status")
+    page.locator('#bytecode [data-bci="36"]').click()  # iinc 2, 1: the loop's counter, in one block
+    assert status.inner_text() == "@36: 1 block"
+    page.locator('#bytecode [data-bci="28"]').click()  # aastore: its check and the store, in the loop and its copies
+    assert status.inner_text() == "@28: 8 blocks"
+    assert page.locator('#bytecode [data-bci="28"]').get_attribute("title") == \
+        "8 blocks, 8 instructions name Findings::allocHot@28"
+    page.locator('#tabs button[data-tab="inlining"]').click()
+    page.locator("#inlining > details > summary a").click()
+    assert status.inner_text() == "@15 Findings$Point::<init>: 1 block"
+    page.locator("#search").fill("movl")
+    assert status.inner_text() == "15 blocks"
+    assert "(s)" not in page.locator("body").inner_text()
+    page.close()
