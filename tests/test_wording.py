@@ -41,3 +41,24 @@ def test_findings_count_checks_traps_and_elements_in_words() -> None:
     (False, "inline (hot)", "NOT inlined: inline (hot)")])
 def test_an_inlining_decision_names_its_reason_once(inlined: bool, reason: str, said: str) -> None:
     assert describe.decision_text(inlined, reason) == said
+
+
+def test_serve_toplists_name_each_compilation_and_keep_the_finding_kind() -> None:
+    from asmcfg.serve.board import Board
+    from asmcfg.serve.opening import Row
+    from asmcfg.serve.rows import Entry, Index
+
+    method = "java.util.concurrent.ConcurrentHashMap::get"
+    entries = [Entry(Row(i, method, 0), (n, "c2", i, 4, None, method, 10, 100, True)) for n, i in enumerate((7, 8))]
+    board = Board(Index(entries))
+    for i, heat in ((7, 50.0), (8, 30.0)):
+        board.add({"compile_id": i, "name": method, "loops": 1, "traps": {}, "fired": None, "fired_by": {},
+                   "checks": 0, "range": 0, "calls": 0, "not_inlined": [], "vector": 0, "heat": heat,
+                   "findings": [[heat, None, f"check-in-loop {method}@12 line 3"]]})
+    lists = board.since(0)["toplists"]
+    short = describe.short_name(method)
+    assert [e["text"] for e in lists["hottest"]] == [f"{short} (c2 id 7)", f"{short} (c2 id 8)"]
+    first = lists["findings"][0]
+    at = describe.short_name(f"{method}@12 line 3")
+    assert first["text"] == f"check-in-loop {at} in {short} (c2 id 7)" and first["value"] == "50.00%"
+    assert first["full"] == f"check-in-loop {method}@12 line 3 in {method} (c2 id 7)"
