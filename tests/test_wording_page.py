@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import DATA
+from corpus import DATA, run_cli
 from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
@@ -37,4 +37,17 @@ def test_picked_bytecode_and_call_count_their_blocks(browser: Any, tmp_path: Pat
     page.locator("#search").fill("movl")
     assert status.inner_text() == "15 blocks"
     assert "(s)" not in page.locator("body").inner_text()
+    page.close()
+
+
+def test_timeline_bar_says_its_times_and_samples_as_the_text_does(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "timeline.html"
+    code, _, err = run_cli(str(DATA / "timeline" / "jdk17-Phases"), "--timeline", "--html", str(out), "-q")
+    assert code == 0, err
+    page = open_offline(browser, out, 1280, 800)
+    page.locator("rect.bar[data-id='5']").dispatch_event("click")  # C1's OSR code of Phases::hot: one sample
+    assert page.locator("#detail").inner_text().startswith(
+        "id 5 c1 tier 3 OSR at bci 4 Phases::hot\n145 to 171 ms, 1 sample; ended: make_not_entrant\n")
+    page.locator("rect.bar[data-id='20']").dispatch_event("click")  # the last C2 code, alive at the end
+    assert "\n3,214 to 4,657 ms, 686 samples; ended: end of run\n" in page.locator("#detail").inner_text()
     page.close()
