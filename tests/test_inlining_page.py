@@ -50,7 +50,7 @@ def test_block_panel_shows_the_branch_profile_of_its_jump(browser: Any, tmp_path
     page.locator('g[data-block="B8"]').click()
     text = page.locator("#details").inner_text()
     assert "Compile-time profile" in text
-    assert "ProfileShift::hot@15 → 43: taken 533340, not taken 131, p=always" in text
+    assert "ProfileShift::hot@15 → 43: taken 533,340, not taken 131, p=always" in text
     page.close()
 
 

@@ -722,7 +722,8 @@
       const traps = r.trap_edges.filter((e) => e.from === block);
       if (!jump && !traps.length) continue;
       const prob = r.prob === null ? "unknown" : r.prob === 0 ? "never" : r.prob === 1 ? "always" : r.prob;
-      out.push(h("div", {}, `profile (C2's <branch>, log line ${r.line}): ${r.method}@${r.bci} → ${r.target_bci}: taken ${r.taken}, not taken ${r.not_taken}, p=${prob}`
+      const times = (v) => v === null || v === undefined ? "unknown" : v.toLocaleString("en");  // as the findings
+      out.push(h("div", {}, `profile (C2's <branch>, log line ${r.line}): ${r.method}@${r.bci} → ${r.target_bci}: taken ${times(r.taken)}, not taken ${times(r.not_taken)}, p=${prob}`
         + (traps.length ? `; the edge to B${traps.map((e) => e.to).join(", B")} leads to the unstable_if trap C2 planted for the side it never saw` : "")));
     }
     if (out.length) out.unshift(h("h3", {}, "Compile-time profile"));
