@@ -51,3 +51,19 @@ def test_timeline_bar_says_its_times_and_samples_as_the_text_does(browser: Any, 
     page.locator("rect.bar[data-id='20']").dispatch_event("click")  # the last C2 code, alive at the end
     assert "\n3,214 to 4,657 ms, 686 samples; ended: end of run\n" in page.locator("#detail").inner_text()
     page.close()
+
+
+def test_block_and_call_links_follow_the_keyboard(browser: Any, tmp_path: Path) -> None:
+    page = open_offline(browser, write_report(tmp_path, *ALLOC_HOT), 1280, 800)
+    page.locator('#tabs button[data-tab="inlining"]').click()
+    call = page.locator("#inlining > details > summary a")
+    call.focus()
+    assert page.evaluate("document.activeElement.textContent") == "@15 Findings$Point::<init>"
+    page.keyboard.press("Enter")
+    assert page.locator("#search-status").inner_text() == "@15 Findings$Point::<init>: 1 block"
+    page.locator('#tabs button[data-tab="tables"]').click()
+    loop = page.locator("#tables a", has_text="B9").first
+    loop.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#details").is_visible() and page.locator("#details").inner_text().startswith("B9 ")
+    page.close()

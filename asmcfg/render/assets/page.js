@@ -28,7 +28,8 @@
     }
     return node;
   }
-  const link = (text, onclick, title) => h("a", {onclick: (e) => { e.preventDefault(); onclick(); }, title}, text);
+  // href: a keyboard reaches the link with Tab and follows it with Enter, as a mouse does with a click
+  const link = (text, onclick, title) => h("a", {href: "#", onclick: (e) => { e.preventDefault(); onclick(); }, title}, text);
   const short = (addr) => addr.replace(/^0x/, "");
   const pct = (v) => (v === undefined || v === null ? "" : v.toFixed(2) + "%");
   const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`; // "1 block", "2 blocks" (describe.count)
