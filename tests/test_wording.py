@@ -34,6 +34,11 @@ def test_findings_count_checks_traps_and_elements_in_words() -> None:
     assert "(s)" not in out
 
 
+def test_a_block_and_its_loop_are_each_said_in_a_sentence() -> None:
+    out = _findings("jdk17", "--compile-id", "47")  # Findings.java: megaHot()'s virtual call in its loop
+    assert "   - B7 took 2.50% of the run's samples; the loop at B6 took 3.47% of the run's samples\n" in out
+
+
 @pytest.mark.parametrize(("inlined", "reason", "said"), [
     (True, "inline (hot)", "inlined (hot)"), (True, "inline", "inlined"), (True, "intrinsic", "inlined (intrinsic)"),
     (True, "force inline by annotation", "inlined (force inline by annotation)"),
