@@ -57,7 +57,7 @@ def test_serve_toplists_name_each_compilation_and_keep_the_finding_kind() -> Non
     entries = [Entry(Row(i, method, 0), (n, "c2", i, 4, None, method, 10, 100, True)) for n, i in enumerate((7, 8))]
     board = Board(Index(entries))
     for i, heat in ((7, 50.0), (8, 30.0)):
-        board.add({"compile_id": i, "name": method, "loops": 1, "traps": {}, "fired": None, "fired_by": {},
+        board.add({"compile_id": i, "name": method, "loops": 1, "traps": {}, "fired": 3, "fired_by": {"class_check": 3},
                    "checks": 0, "range": 0, "calls": 0, "not_inlined": [], "vector": 0, "heat": heat,
                    "findings": [[heat, None, f"check-in-loop {method}@12 line 3"]]})
     lists = board.since(0)["toplists"]
@@ -67,3 +67,5 @@ def test_serve_toplists_name_each_compilation_and_keep_the_finding_kind() -> Non
     at = describe.short_name(f"{method}@12 line 3")
     assert first["text"] == f"check-in-loop {at} in {short} (c2 id 7)" and first["value"] == "50.00%"
     assert first["full"] == f"check-in-loop {method}@12 line 3 in {method} (c2 id 7)"
+    assert [(e["text"], e["value"]) for e in lists["fired"]] == [
+        (f"class_check in {short} (c2 id {i})", "3×") for i in (8, 7)], "× as the text's findings say it"

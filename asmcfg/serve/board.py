@@ -162,14 +162,14 @@ class Board:
             **self._static,
             "hottest": [_item(n, name(n), describe.percent((share,)), which=which(n))
                         for share, n in heapq.nlargest(TOP, self._heat)],
-            "fired": [_item(n, name(n), f"{count}x", before=f"{reason} in ", which=which(n))
+            "fired": [_item(n, name(n), f"{count}×", before=f"{reason} in ", which=which(n))
                       for count, n, reason in heapq.nlargest(TOP, self._fired)],
             "checks": [_item(n, name(n), f"{checks} ({ranges} range)", which=which(n))
                        for checks, ranges, n in heapq.nlargest(TOP, self._checks)],
-            "calls": [_item(n, name(n), f"{count}x", callee=callee, after=f": {reason}" if reason else "")
+            "calls": [_item(n, name(n), f"{count}×", callee=callee, after=f": {reason}" if reason else "")
                       for (callee, reason), (count, n) in heapq.nlargest(TOP, self._calls.items(),
                                                                           key=lambda kv: kv[1][0])],
-            "reasons": [{"text": reason or "(no log reason)", "value": f"{count}x"}
+            "reasons": [{"text": reason or "(no log reason)", "value": f"{count}×"}
                         for reason, count in self._reasons.most_common(TOP)],
             "findings": [_item(n, name(n), f"{cost:.2f}%" if measured else f"est. {cost:.0f}", which=which(n),
                                before=text.partition(" ")[0] + " ", callee=text.partition(" ")[2] or None)
