@@ -67,3 +67,17 @@ def test_block_and_call_links_follow_the_keyboard(browser: Any, tmp_path: Path) 
     page.keyboard.press("Enter")
     assert page.locator("#details").is_visible() and page.locator("#details").inner_text().startswith("B9 ")
     page.close()
+
+
+def test_source_bytecode_and_graph_share_1280_px_until_a_click_opens_the_panel(browser: Any, tmp_path: Path) -> None:
+    report = write_report(tmp_path, *ALLOC_HOT, "--source-path", str(DATA / "java"))
+    page = open_offline(browser, report, 1280, 800)
+    assert page.locator("#source-pane").is_visible() and page.locator("#bytecode-pane").is_visible()
+    assert page.locator("#side").is_hidden() and page.locator("#toggle-side").is_visible()
+    assert page.locator("#graph-pane").bounding_box()["width"] >= 500
+    page.locator('#bytecode [data-bci="28"]').click()
+    assert page.locator("#side").is_visible() and page.locator("#details").inner_text().startswith("B")
+    page.close()
+    wide = open_offline(browser, report, 1920, 1000)
+    assert wide.locator("#side").is_visible(), "a wide window keeps the panel open"
+    wide.close()

@@ -86,6 +86,9 @@
       fillInlining(this);
       $("#details").replaceChildren(h("p", {class: "hint"}, "Click a block to see its instructions, debug info, checks and trap."));
       showTab("tables"); // the summary until a block is clicked
+      // the source, the bytecode and the panel together leave the graph a sliver (1280 px): the panel then waits
+      // for a click on a block, a line or a bytecode (or its button), as in a diff's frame
+      if (this.pane.clientWidth < GRAPH_LEAST) setPane("toggle-side", false);
       this.paneSize = [this.pane.clientWidth, this.pane.clientHeight];
       this.focusHot();
       if (this.coveredByMap()) setPane("toggle-map", false); // shown again with the "overview" button
@@ -1007,6 +1010,7 @@
   // ---------------------------------------------------------------- panes: drag a splitter to resize, a button to hide
   const PANES = {"toggle-source": ["source-pane", "split-source"], "toggle-bytecode": ["bytecode-pane", "split-bytecode"], "toggle-side": ["side", "split-side"], "toggle-map": ["minimap"]};
   const chosen = new Set(); // panes the user showed or hid: the page no longer opens or closes them itself
+  const GRAPH_LEAST = 400; // px of the graph's pane under which the panel starts closed
 
   function setPane(id, on, byUser) {
     if (byUser) chosen.add(id);
