@@ -56,12 +56,13 @@ def test_the_source_and_the_bytecode_carry_the_share_of_each_line_and_bci(browse
     assert page.locator('#source [data-line="3"] .heat-cell').inner_text() == ""
     bci = page.locator('#bytecode [data-bci="16"] .heat-cell').inner_text()
     assert bci.endswith("%") and float(bci.rstrip("%")) > 0
+    page.locator("#toggle-side").click()  # the source and the bytecode beside the graph: the panel starts closed
     tab = page.locator('#tabs button[data-tab="findings"]')
     tab.click()
     assert "Findings::checkHot iaload@17 line 15" in page.locator("#findings .finding-head").first.inner_text()
     if WRITE_EXAMPLES:
         page.locator('#bytecode [data-bci="17"]').click()
-        page.locator("#toggle-side").click()
+        page.locator("#toggle-side").click()  # closed again
         page.evaluate("document.getElementById('source-pane').style.width = '440px'")  # as the splitter drags it
         page.mouse.move(0, 799)
         page.screenshot(path=str(IMAGES / "report-bytecode.png"))

@@ -27,6 +27,7 @@ from asmcfg.describe.meaning import (  # re-exported: callers read every label f
     chain_text as chain_text,
     decision_text as decision_text,
     fast_path_text as fast_path_text,
+    inline_reason as inline_reason,
     loop_text as loop_text,
     type_check_text as type_check_text,
     vector_text as vector_text,

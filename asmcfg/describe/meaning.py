@@ -56,9 +56,20 @@ def chain_text(chain: tuple[tuple[str, int | None], ...]) -> str:
     return " <- ".join(f"{method}@{bci}" for method, bci in chain)
 
 
+def inline_reason(inlined: bool, reason: str) -> str:
+    """The log's reason as said after `inlined`/`NOT inlined`: C2's `inline (hot)` is `hot` and its plain `inline`
+    says nothing more (`inlined (inline (hot))` said `inline` twice); every other reason as logged."""
+    if inlined and reason.startswith("inline (") and reason.endswith(")"):
+        return reason[len("inline ("):-1]
+    return "" if inlined and reason == "inline" else reason
+
+
 def decision_text(inlined: bool, reason: str) -> str:
-    """`inlined (inline (hot))` or `NOT inlined: hot method too big`."""
-    return f"inlined ({reason})" if inlined else f"NOT inlined: {reason}"
+    """`inlined (hot)`, `inlined` or `NOT inlined: hot method too big`."""
+    why = inline_reason(inlined, reason)
+    if inlined:
+        return f"inlined ({why})" if why else "inlined"
+    return f"NOT inlined: {why}"
 
 
 def call_text(kind: CallKind, callee: str, not_inlined: str, logged: bool) -> str:

@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from asmcfg import describe
 from asmcfg.analyses.heat import heat_of
 from asmcfg.facts import calls_findings, profile_findings, vector_findings
 from asmcfg.facts.findings_frame import Where, at_site, innermost_loops, is_hot, loop_where, pre_loop_traps
@@ -86,7 +87,7 @@ def _checks_in_loops(result: Analysis) -> list[Finding]:
         predicates = pre_loop_traps(result, loop)
         if hoisted:
             evidence.append("the same bytecode is also checked outside this loop: " + ", ".join(hoisted))
-        evidence.append(f"{len(predicates)} loop-predicate trap(s) before the loop"
+        evidence.append(f"{describe.count(len(predicates), 'loop-predicate trap')} before the loop"
                         + (f" ({', '.join(predicates)})" if predicates else
                            ": C2 hoisted no check out of it as a predicate"))
         osr = result.cfg.method.header.osr_bci
@@ -102,8 +103,9 @@ def _checks_in_loops(result: Analysis) -> list[Finding]:
             counted[key] = counted.get(key, 0) + 1
         what = ", ".join(f"{n} × {key}" if n > 1 else key for key, n in counted.items())
         proof = "the index in bounds" if ranged else "the reference non-null"
-        cause = (f"{len(checks)} check(s) sit inside the loop at B{header} ({what}): C2 could not prove {proof} "
-                 "before the loop, so it could not hoist the checks out of it")
+        sit, them = ("sits", "the check") if len(checks) == 1 else ("sit", "the checks")
+        cause = (f"{describe.count(len(checks), 'check')} {sit} inside the loop at B{header} ({what}): C2 could not "
+                 f"prove {proof} before the loop, so it could not hoist {them} out of it")
         found.append(Finding(
             FindingKind.CHECK_IN_LOOP, result.cfg.method.header.compile_id, result.cfg.method.header.name, header,
             first.bci, first.line, first.scope, where.share, where.estimate, cause, tuple(evidence),

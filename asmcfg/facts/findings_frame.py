@@ -97,8 +97,8 @@ def block_where(result: Analysis, block: int) -> Heat:
     value = share[0] if share else 0.0
     figure = f"B{block} took {value:.2f}% of the run's samples"
     if around is not None and around.share is not None and around.share >= MIN_SHARE > value:
-        return Heat(value, None, f"{figure}, in {around.figure[4:]}", hot=True)
-    return Heat(value, None, figure + (f"; {around.figure[4:]}" if around is not None else ""))
+        return Heat(value, None, f"{figure}; {around.figure}", hot=True)
+    return Heat(value, None, figure + (f"; {around.figure}" if around is not None else ""))
 
 
 def is_hot(heat: Heat) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from asmcfg import describe
 from asmcfg.model import Analysis
 
 if TYPE_CHECKING:  # the log's records are made by the dialect: a run without a log never loads them
@@ -88,7 +89,7 @@ def as_json(result: Analysis) -> dict[str, Any] | None:
 
 
 def text_lines(result: Analysis, limit: int = 200) -> list[str]:
-    """The tree as indented text lines (`@12 Foo::bar  inlined (inline (hot))  27 bytes  12.50%`)."""
+    """The tree as indented text lines (`@12 Foo::bar  inlined (hot)  27 bytes  12.50%`)."""
     nodes = tree(result)
     if nodes is None:
         return ["no inlining decisions (no LogCompilation log)"]
@@ -99,12 +100,13 @@ def text_lines(result: Analysis, limit: int = 200) -> list[str]:
     while stack and len(lines) <= limit:
         node, depth = stack.pop()
         d = node.decision
-        size = f"  {d.callee_bytes} bytes" if d.callee_bytes is not None else ""
+        size = "" if d.callee_bytes is None else f"  {d.callee_bytes} byte{'' if d.callee_bytes == 1 else 's'}"
         share = "" if node.share is None else f"  {node.share:.2f}%"
         receivers = ", ".join(f"{name} {count:,}" for name, count in d.receivers)
         seen = f"  receivers: {receivers}" if receivers else ""
-        verdict = "inlined" if d.inlined else "NOT inlined"
-        lines.append(f"{'  ' * depth}@{d.bci} {d.callee}  {verdict} ({d.reason}){size}{share}{seen}")
+        why = describe.inline_reason(d.inlined, d.reason)
+        verdict = ("inlined" if d.inlined else "NOT inlined") + (f" ({why})" if why else "")
+        lines.append(f"{'  ' * depth}@{d.bci} {d.callee}  {verdict}{size}{share}{seen}")
         stack.extend((child, depth + 1) for child in reversed(node.children))
     if stack:
         lines.append(f"… {sum(1 for _ in stack)} more call sites (see --json)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from asmcfg import describe
 from asmcfg.analyses.heat import heat_of
 from asmcfg.facts.branch_profile import BranchSite, branch_sites, chain_of
 from asmcfg.facts.findings_frame import MIN_SHARE, at_site, innermost_loops, loop_where
@@ -140,11 +141,12 @@ def _branch_finding(result: Analysis, site: BranchSite, graph: _Graph) -> Findin
     evidence = [
         f"log line {record.line}: <branch> of {record.method}@{record.bci} (to bci {record.target_bci}): taken "
         f"{_n(record.taken)} and not taken {_n(record.not_taken)} times in the profile (prob {_p(record.prob)})",
-        f"{len(pairs)} jump(s) whose debug info names {place.text}: "
+        f"{describe.count(len(pairs), 'jump')} whose debug info names {place.text}: "
         + ", ".join(f"B{jump} (its {direction} side B{side})" for jump, side in pairs),
         f"the {direction} side is known by its debug info: the not-taken side's blocks name only bytecodes "
         f"between bci {record.bci} and {record.target_bci}",
-        f"the {direction} side took {rare_heat:.2f}% of the run's samples on {rare_size} instruction(s), the jumps "
+        f"the {direction} side took {rare_heat:.2f}% of the run's samples on "
+        f"{describe.count(rare_size, 'instruction')}, the jumps "
         f"{jump_heat:.2f}% on {jump_size}: per instruction {ratio:.0%} of the jumps' rate, where the profile's "
         f"{rare:,} in {seen:,} ({100 * rare / max(1, seen):.3g}%) would give next to none",
     ]

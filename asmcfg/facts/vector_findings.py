@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from asmcfg import describe
 from asmcfg.analyses.arrays import element_accesses, split, x86_family
 from asmcfg.analyses.context import Context, make_context
 from asmcfg.analyses.hotness import is_cold
@@ -191,12 +192,13 @@ def _finding(result: Analysis, loop: Loop, role: LoopRole, sites: list[int], str
     instructions = result.cfg.method.instructions
     first = at_site(result, next(at for at in sites if _bytecode(instructions[at]) in ELEMENT_BYTECODES))
     shown = list(dict.fromkeys(_text(result, at) for at in sites))
-    evidence = [f"{len(sites)} scalar element load(s) and store(s) in the loop's body: " + "; ".join(shown[:4])
+    accesses = describe.count(len(sites), "scalar element load or store", "scalar element loads and stores")
+    evidence = [f"{accesses} in the loop's body: " + "; ".join(shown[:4])
                 + (f"; {len(shown) - 4} more" if len(shown) > 4 else ""),
                 "no packed SIMD instruction works on the loop's elements, and no vectorized loop of this "
                 "compilation works on the same bytecodes"]
     if stride is not None:
-        evidence.append(f"its induction variable moves {stride} element(s) per trip of the body")
+        evidence.append(f"its induction variable moves {describe.count(stride, 'element')} per trip of the body")
     causes: list[str] = []
     suggestion = ""
     command: str | None = None

@@ -25,17 +25,21 @@ _LABEL = 25
 """Columns of the row labels (a category's name and its samples)."""
 
 
-def columns(timeline: Timeline) -> tuple[int, int]:
-    """How many buckets one column holds, and how many columns there are."""
-    per = max(1, math.ceil(len(timeline.buckets) / WIDTH)) if timeline.buckets else 1
+STORY_LABEL = _LABEL + 6
+"""Columns of a story's row labels (`  id 14    c2    tier 4 osr@20`), the widest before a row of columns."""
+
+
+def columns(timeline: Timeline, width: int = WIDTH) -> tuple[int, int]:
+    """How many buckets one column holds, and how many columns there are (`width` at most)."""
+    per = max(1, math.ceil(len(timeline.buckets) / width)) if timeline.buckets else 1
     span = timeline.bucket_ms * per
     return per, max(1, math.ceil(timeline.end_ms / span))
 
 
 def write_timeline(timeline: Timeline, out: TextIO, title: str, stories: Sequence[Story] = (),
-                   storms: Sequence[Story] = (), diff_input: str = "") -> None:
-    """The timeline as text."""
-    per, count = columns(timeline)
+                   storms: Sequence[Story] = (), diff_input: str = "", width: int = WIDTH) -> None:
+    """The timeline as text, its rows `width` columns at most (a narrow terminal's: `fitting_width`)."""
+    per, count = columns(timeline, width)
     span = timeline.bucket_ms * per
     samples = sum(sum(b.counts) for b in timeline.buckets)
     out.write(visible(f"{title}: {timeline.end_ms:,} ms") + (f", {samples:,} samples" if timeline.sampled else
@@ -57,7 +61,13 @@ def write_timeline(timeline: Timeline, out: TextIO, title: str, stories: Sequenc
     for note in timeline.notes:
         out.write(visible(f"  note: {note}") + "\n")
     for story in stories:
-        write_story(story, timeline, out, diff_input)
+        write_story(story, timeline, out, diff_input, width)
+
+
+def fitting_width(terminal_columns: int) -> int:
+    """The rows' columns that keep every row of the timeline, a story's too, on one line of a terminal that wide
+    (WIDTH at most, 20 at least)."""
+    return max(20, min(WIDTH, terminal_columns - STORY_LABEL - 1))
 
 
 def story_words(story: Story) -> str:
@@ -127,16 +137,16 @@ def _event_words(event: JitEvent) -> str:
     return f"{event.kind}{reason}{where}{about}"
 
 
-def write_story(story: Story, timeline: Timeline, out: TextIO, diff_input: str) -> None:
+def write_story(story: Story, timeline: Timeline, out: TextIO, diff_input: str, width: int = WIDTH) -> None:
     """Each version of one method as a bar from install to its end, its samples in it, and what ended it."""
-    per, count = columns(timeline)
+    per, count = columns(timeline, width)
     span = timeline.bucket_ms * per
     out.write(visible(f"story of {story.method}: {story_words(story)}") + "\n")
     for version, samples in zip(story.versions, story.samples, strict=True):
         task = version.task
         kind = f" osr@{task.osr_bci}" if task.kind == "osr" else ""
         head = f"  id {task.compile_id:<5} {task.compiler!s:<5} tier {task.level}{kind}"
-        out.write(f"{head:<{_LABEL + 6}}{_life(version.start_ms or 0, version.end_ms or 0, samples, per, span, count)}"
+        out.write(f"{head:<{STORY_LABEL}}{_life(version.start_ms or 0, version.end_ms or 0, samples, per, span, count)}"
                   "\n")
         taken = describe.count(version.samples, "sample")
         out.write(visible(f"      {version.start_ms:,} to {version.end_ms:,} ms, {taken}; ended: {ended_line(version)}")

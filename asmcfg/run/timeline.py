@@ -4,6 +4,7 @@ alone (the JIT events), as text on stderr and, with `--json`, as the `timeline` 
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
@@ -33,10 +34,12 @@ def run(options: Options) -> int:
     stories = _stories(timeline, binned, options.selector)
     flagged = storms(timeline, binned)
     if not options.quiet:
-        from asmcfg.render.timeline import write_timeline
+        from asmcfg.render.timeline import WIDTH, fitting_width, write_timeline
 
         pid = f"pid {jit.pid} " if jit.pid is not None else ""
-        write_timeline(timeline, sys.stderr, f"{pid}{log.source}", stories, flagged, shlex.quote(options.input))
+        terminal = _terminal_columns()
+        write_timeline(timeline, sys.stderr, f"{pid}{log.source}", stories, flagged, shlex.quote(options.input),
+                       WIDTH if terminal is None else fitting_width(terminal))
     if options.json is not None or options.html is not None:
         from asmcfg.render.files import write_to
 
@@ -68,6 +71,23 @@ def _noted(jit: JitLog, note: str) -> JitLog:
     from dataclasses import replace
 
     return replace(jit, problems=(*jit.problems, note))
+
+
+def _terminal_columns() -> int | None:
+    """The columns of the terminal stderr is (COLUMNS, else the terminal's own, as the summary's console reads
+    them); None when stderr is not a terminal: a log or a pipe keeps the rows at their full width."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        found = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        found = 0
+    if found > 0:
+        return found
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except OSError:
+        return None
 
 
 def _stories(timeline: Timeline, binned: Binned | None, selector: Selector) -> list[Story]:

@@ -157,30 +157,40 @@ class Board:
         if self._cached is not None and self._cached[0] == len(self.updates):
             return self._cached[1]
         name = self._index.name
+        which = functools.partial(_which, self._index)
         lists = {
             **self._static,
-            "hottest": [_item(n, name(n), describe.percent((share,)))
+            "hottest": [_item(n, name(n), describe.percent((share,)), which=which(n))
                         for share, n in heapq.nlargest(TOP, self._heat)],
-            "fired": [_item(n, name(n), f"{count}x", before=f"{reason} in ")
+            "fired": [_item(n, name(n), f"{count}×", before=f"{reason} in ", which=which(n))
                       for count, n, reason in heapq.nlargest(TOP, self._fired)],
-            "checks": [_item(n, name(n), f"{checks} ({ranges} range)")
+            "checks": [_item(n, name(n), f"{checks} ({ranges} range)", which=which(n))
                        for checks, ranges, n in heapq.nlargest(TOP, self._checks)],
-            "calls": [_item(n, name(n), f"{count}x", callee=callee, after=f": {reason}" if reason else "")
+            "calls": [_item(n, name(n), f"{count}×", callee=callee, after=f": {reason}" if reason else "")
                       for (callee, reason), (count, n) in heapq.nlargest(TOP, self._calls.items(),
                                                                           key=lambda kv: kv[1][0])],
-            "reasons": [{"text": reason or "(no log reason)", "value": f"{count}x"}
+            "reasons": [{"text": reason or "(no log reason)", "value": f"{count}×"}
                         for reason, count in self._reasons.most_common(TOP)],
-            "findings": [_item(n, f"{text} in {name(n)}", f"{cost:.2f}%" if measured else f"est. {cost:.0f}")
+            "findings": [_item(n, name(n), f"{cost:.2f}%" if measured else f"est. {cost:.0f}", which=which(n),
+                               before=text.partition(" ")[0] + " ", callee=text.partition(" ")[2] or None)
                          for measured, cost, n, text in heapq.nlargest(TOP, self._findings)],
         }
         self._cached = (len(self.updates), lists)
         return lists
 
 
+def _which(index: Index, n: int) -> str:
+    """Which compilation row `n` is (`c2 id 14`): a method's compilations are told apart in a toplist."""
+    cells = index.entries[n].cells
+    return f"{cells[1]} id {cells[2]}" if cells[2] is not None else str(cells[1])
+
+
 def _item(n: int, method: str, value: str, *, before: str = "", callee: str | None = None,
-          after: str = "") -> dict[str, Any]:
-    """A toplist's entry for row `n`: `before`, the callee `in` the row's method, `after`, as the page shows it, the
-    names short (`describe.short_name`), and whole for its tooltip (`full`); `value` the figure beside it."""
+          after: str = "", which: str = "") -> dict[str, Any]:
+    """A toplist's entry for row `n`: `before`, the callee `in` the row's method, `after`, `(which)` compilation,
+    as the page shows it, the names short (`describe.short_name`), and whole for its tooltip (`full`); `value` the
+    figure beside it."""
+    after += f" ({which})" if which else ""
     text = [before, describe.short_name(method), after]
     full = [before, method, after]
     if callee is not None:
@@ -196,7 +206,8 @@ def _static_lists(index: Index) -> dict[str, Any]:
     counts: Counter[str] = Counter(e.row.method for e in index.entries)
     last = {e.row.method: n for n, e in enumerate(index.entries)}
     return {
-        "largest": [_item(n, index.name(n), f"{size} B") for size, n in heapq.nlargest(TOP, sized)],
+        "largest": [_item(n, index.name(n), f"{size} B", which=_which(index, n))
+                    for size, n in heapq.nlargest(TOP, sized)],
         "most": [_item(last[method], method, f"{count} compilations")
                  for method, count in counts.most_common(TOP) if count > 1],
     }

@@ -28,9 +28,11 @@
     }
     return node;
   }
-  const link = (text, onclick, title) => h("a", {onclick: (e) => { e.preventDefault(); onclick(); }, title}, text);
+  // href: a keyboard reaches the link with Tab and follows it with Enter, as a mouse does with a click
+  const link = (text, onclick, title) => h("a", {href: "#", onclick: (e) => { e.preventDefault(); onclick(); }, title}, text);
   const short = (addr) => addr.replace(/^0x/, "");
   const pct = (v) => (v === undefined || v === null ? "" : v.toFixed(2) + "%");
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`; // "1 block", "2 blocks" (describe.count)
   const fileBase = (path) => path.split("/").pop();
   // Inside `asmcfg diff --html`, each side is this page in a frame: it tells the frame's parent what the user
   // selects and takes from it the diff's colours and which block or loop to show.
@@ -84,6 +86,9 @@
       fillInlining(this);
       $("#details").replaceChildren(h("p", {class: "hint"}, "Click a block to see its instructions, debug info, checks and trap."));
       showTab("tables"); // the summary until a block is clicked
+      // the source, the bytecode and the panel together leave the graph a sliver (1280 px): the panel then waits
+      // for a click on a block, a line or a bytecode (or its button), as in a diff's frame
+      if (this.pane.clientWidth < GRAPH_LEAST) setPane("toggle-side", false);
       this.paneSize = [this.pane.clientWidth, this.pane.clientHeight];
       this.focusHot();
       if (this.coveredByMap()) setPane("toggle-map", false); // shown again with the "overview" button
@@ -372,7 +377,7 @@
       this.matchedAddresses = found.addresses;
       this.current = -1;
       this.markMatches();
-      $("#search-status").textContent = query.trim() ? `${found.blocks.length} block${found.blocks.length === 1 ? "" : "s"}` : "";
+      $("#search-status").textContent = query.trim() ? count(found.blocks.length, "block") : "";
     }
 
     markMatches() {
@@ -622,7 +627,7 @@
         h("span", {}, list.map((b) => [blockRef(view, b.id, trapWhere(b.trap) || `B${b.id}`), " "]))])));
     }
     if (m.trap_log) out.push(h("p", {}, `LogCompilation: ${m.trap_log.records} trap records; of the decoded traps ${m.trap_log.agrees} agree, ${m.trap_log.differs} differ, ${m.trap_log.unlogged} unlogged; ${m.trap_log.fired} fired at run time`));
-    if (m.skipped_lines_total) out.push(h("p", {class: "hint"}, `${m.skipped_lines_total} line(s) inside the method were not understood and skipped.`));
+    if (m.skipped_lines_total) out.push(h("p", {class: "hint"}, `${count(m.skipped_lines_total, "line")} inside the method ${m.skipped_lines_total === 1 ? "was" : "were"} not understood and skipped.`));
     $("#tables").replaceChildren(...out);
   }
 
@@ -666,16 +671,24 @@
       h("div", {class: "inl-root"}, tree.method, h("b", {}, share(tree.share)))];
     const node = (n) => {
       const seen = n.receivers.length ? ` receivers: ${n.receivers.map((r) => `${r.type} ${r.count.toLocaleString("en")}`).join(", ")}` : "";
-      const size = n.callee_bytes !== null ? ` ${n.callee_bytes} bytes` : "";
+      const size = n.callee_bytes !== null ? ` ${n.callee_bytes} byte${n.callee_bytes === 1 ? "" : "s"}` : "";
+      const why = inlineReason(n.inlined, n.reason);
       const head = h("span", {class: n.inlined ? "inl-call" : "inl-call inl-not"},
         link(`@${n.bci} ${n.callee}`, () => lightCall(view, n), "light up the blocks of this call"),
-        ` ${n.inlined ? "inlined" : "not inlined"} (${n.reason})${size}`, h("b", {}, share(n.share)), seen);
+        ` ${n.inlined ? "inlined" : "NOT inlined"}${why ? ` (${why})` : ""}${size}`, h("b", {}, share(n.share)), seen);
       if (!n.children.length) return h("div", {class: "inl-leaf"}, head);
       return h("details", {open: ""}, h("summary", {}, head), ...n.children.map(node));
     };
     out.push(...tree.calls.map(node));
     if (!tree.calls.length) out.push(h("p", {}, "No call site in this compilation's parse."));
     $("#inlining").replaceChildren(...out);
+  }
+
+  // The log's reason as said after "inlined" (describe.inline_reason): C2's "inline (hot)" is "hot", its plain
+  // "inline" says nothing more.
+  function inlineReason(inlined, reason) {
+    if (inlined && reason.startsWith("inline (") && reason.endsWith(")")) return reason.slice(8, -1);
+    return inlined && reason === "inline" ? "" : reason;
   }
 
   // The blocks whose instructions' debug info names the call: inside the inlined callee at this site, or the call
@@ -694,7 +707,7 @@
     }
     for (const el of view.canvas.querySelectorAll(".from-line")) el.classList.remove("from-line");
     for (const b of blocks) { const g = view.nodeOf(b); if (g) g.classList.add("from-line"); }
-    $("#search-status").textContent = `@${n.bci} ${n.callee}: ${blocks.length} block(s)`;
+    $("#search-status").textContent = `@${n.bci} ${n.callee}: ${count(blocks.length, "block")}`;
     if (blocks.length) view.select(blocks[0], true, true);
     showTab("inlining");
   }
@@ -713,7 +726,8 @@
       const traps = r.trap_edges.filter((e) => e.from === block);
       if (!jump && !traps.length) continue;
       const prob = r.prob === null ? "unknown" : r.prob === 0 ? "never" : r.prob === 1 ? "always" : r.prob;
-      out.push(h("div", {}, `profile (C2's <branch>, log line ${r.line}): ${r.method}@${r.bci} → ${r.target_bci}: taken ${r.taken}, not taken ${r.not_taken}, p=${prob}`
+      const times = (v) => v === null || v === undefined ? "unknown" : v.toLocaleString("en");  // as the findings
+      out.push(h("div", {}, `profile (C2's <branch>, log line ${r.line}): ${r.method}@${r.bci} → ${r.target_bci}: taken ${times(r.taken)}, not taken ${times(r.not_taken)}, p=${prob}`
         + (traps.length ? `; the edge to B${traps.map((e) => e.to).join(", B")} leads to the unstable_if trap C2 planted for the side it never saw` : "")));
     }
     if (out.length) out.unshift(h("h3", {}, "Compile-time profile"));
@@ -786,7 +800,7 @@
       pre.replaceChildren(...MODEL.sources[file].map((text, i) => {
         const entry = this.lines.get(`${file}:${i + 1}`);
         const share = heat[i + 1];
-        return h("span", {class: entry ? "ln has-code" : "ln", "data-line": i + 1, title: entry ? `${entry.blocks.size} block(s), ${entry.addresses.size} instruction(s) with debug info` : undefined,
+        return h("span", {class: entry ? "ln has-code" : "ln", "data-line": i + 1, title: entry ? `${count(entry.blocks.size, "block")}, ${count(entry.addresses.size, "instruction")} with debug info` : undefined,
           onclick: () => this.pick(i + 1)}, heated ? h("span", {class: "heat-cell", style: share ? heatBar(share) : undefined}, share ? pct(share) : "") : "",
           h("span", {class: "no"}, i + 1), text || " ");
       }));
@@ -802,7 +816,7 @@
       this.lit = entry.addresses;
       const blocks = [...entry.blocks].sort((a, b) => a - b);
       for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
-      $("#search-status").textContent = `line ${line}: ${blocks.length} block(s)`;
+      $("#search-status").textContent = `line ${line}: ${count(blocks.length, "block")}`;
       const withCode = blocks.filter((b) => view.blocks[b].instructions.some((i) => entry.addresses.has(i.address)))
         .sort((a, b) => view.foldOf.has(a) - view.foldOf.has(b));
       const pick = blocks.includes(view.selected) ? view.selected : (withCode[0] ?? blocks[0]);
@@ -868,7 +882,7 @@
         const line = c.line !== null && c.line !== last ? `  // line ${c.line}` : "";
         last = c.line;
         return h("span", {class: site ? "bc has-code" : "bc", "data-bci": c.bci,
-          title: site ? `${site.blocks.size} block(s), ${site.addresses.size} instruction(s) name ${method}@${c.bci}` : undefined,
+          title: site ? `${count(site.blocks.size, "block")}, ${count(site.addresses.size, "instruction")} ${site.addresses.size === 1 ? "names" : "name"} ${method}@${c.bci}` : undefined,
           onclick: () => this.pick(c.bci)},
           h("span", {class: "heat-cell", style: share ? heatBar(share) : undefined}, share ? pct(share) : ""),
           h("span", {class: "no"}, c.bci), c.name, c.operands ? h("span", {class: "ops"}, " " + c.operands) : "",
@@ -887,7 +901,7 @@
       view.source.lit = site.addresses;
       const blocks = [...site.blocks].sort((a, b) => a - b);
       for (const b of blocks) { const node = view.nodeOf(b); if (node) node.classList.add("from-line"); }
-      $("#search-status").textContent = `@${bci}: ${blocks.length} block(s)`;
+      $("#search-status").textContent = `@${bci}: ${count(blocks.length, "block")}`;
       const pick = blocks.includes(view.selected) ? view.selected
         : ([...blocks].sort((a, b) => view.foldOf.has(a) - view.foldOf.has(b))[0]);
       if (pick !== undefined) view.select(pick, true);
@@ -996,6 +1010,7 @@
   // ---------------------------------------------------------------- panes: drag a splitter to resize, a button to hide
   const PANES = {"toggle-source": ["source-pane", "split-source"], "toggle-bytecode": ["bytecode-pane", "split-bytecode"], "toggle-side": ["side", "split-side"], "toggle-map": ["minimap"]};
   const chosen = new Set(); // panes the user showed or hid: the page no longer opens or closes them itself
+  const GRAPH_LEAST = 400; // px of the graph's pane under which the panel starts closed
 
   function setPane(id, on, byUser) {
     if (byUser) chosen.add(id);

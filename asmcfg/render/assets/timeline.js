@@ -145,12 +145,15 @@
       return;
     }
     chosen = c.compile_id;
-    const trap = c.trap ? "\nended by: uncommon trap " + c.trap.reason + " (" + c.trap.action + ") at " +
-      c.trap.method + "@" + c.trap.bci + (c.trap.line !== null ? " (line " + c.trap.line + ")" : "") : "";
+    // as the text's story says it: "212 to 1,642 ms, 554 samples; ended: uncommon trap … at Phases::hot@15 (line 8)"
+    const ms = (v) => v === null ? "?" : v.toLocaleString("en");
+    const ended = c.trap ? "uncommon trap " + c.trap.reason + " (" + c.trap.action + ") at " + c.trap.method + "@" +
+      c.trap.bci + (c.trap.line !== null ? " (line " + c.trap.line + ")" : "") : c.end_reason;
     const detail = document.getElementById("detail");
     detail.textContent = "id " + c.compile_id + " " + c.compiler + " tier " + c.level +
-      (c.osr_bci !== null ? " OSR at bci " + c.osr_bci : "") + " " + c.method + "\ninstalled " + c.start_ms +
-      " ms, ended " + c.end_ms + " ms (" + c.end_reason + "), " + c.samples + " samples" + trap + "\n";
+      (c.osr_bci !== null ? " OSR at bci " + c.osr_bci : "") + " " + c.method + "\n" + ms(c.start_ms) + " to " +
+      ms(c.end_ms) + " ms, " + c.samples.toLocaleString("en") + (c.samples === 1 ? " sample" : " samples") +
+      "; ended: " + ended + "\n";
     const command = document.createElement("code");
     command.textContent = "  asmcfg " + data.input + " --compile-id " + c.compile_id + " --html id-" + c.compile_id +
       ".html";
