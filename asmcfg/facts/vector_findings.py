@@ -137,7 +137,7 @@ def _counted(result: Analysis, loop: Loop, sites: list[int]) -> bool:
                if e.src in members and isinstance(e.dst, int) and e.dst in members and e.dst <= e.src}
     stepped: set[str] = set()
     compared: set[str] = set()
-    for ins in (instructions[at] for block, at in warm if block in latches):
+    for ins in [instructions[at] for block, at in warm if block in latches]:
         parts = [p.strip() for p in split(ins.operands)]
         registers = [x86_family(p) for p in parts if _X86_REGISTER32.match(p)]
         if ins.mnemonic.startswith(("add", "sub", "inc", "dec")) and registers and (
