@@ -228,6 +228,16 @@ def test_from_and_to_keep_the_samples_of_a_stretch(window: tuple[str, ...]) -> N
     assert f": {expected:,} cpu-clock samples" in one.stderr
 
 
+@pytest.mark.parametrize("source", ["hsdis/jdk17-Shapes-print-hsdis-att.txt.gz",
+                                    "perfasm/jdk17-DevBench/perfasm-console.txt"])
+def test_from_and_to_on_an_input_without_timed_samples_are_an_error(source: str) -> None:
+    """A dump has no samples, perfasm's have no time: no stretch to keep, and no claim that one was kept."""
+    done = CliRunner().invoke(main, [str(RECORD.parent / source), "--from", "100", "--to", "200", "--list"])
+    assert done.exit_code == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "--from/--to keep the samples of a stretch of a recorded run" in done.stderr
+    assert "after the JVM's start only" not in done.stderr
+
+
 def test_a_stamp_far_in_the_future_widens_the_buckets_and_stays_linear(tmp_path: Path) -> None:
     def far(lines: list[str]) -> list[str]:
         at = next(n for n, line in enumerate(lines) if line.startswith("<destroy_vm"))

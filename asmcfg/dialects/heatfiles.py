@@ -38,6 +38,9 @@ def read_profile(path: str, placed_by: str | None, window: Window = (None, None)
             raise InputError("`perf script` samples need the same run's LogCompilation log, as the input FILE "
                              "or with --log", path)
         return read_recordings(path, [placed_by], window)[0]
+    if window != (None, None):
+        raise InputError("--from/--to keep the samples of a stretch of a recorded run: perfasm output gives no time "
+                         "for its samples (a record folder, or `perf script` text, does)", path)
     from asmcfg.dialects.perfasm.profile import read_perfasm
 
     return read_perfasm(path)

@@ -58,8 +58,15 @@ def opened(options: Options) -> Log:
               input_format=options.input_format, syntax=options.syntax, jdk=options.jdk, paths=options.paths,
               skid=options.skid, strict=options.strict, window=options.window)
     say_notes(log, options.quiet)
-    if options.window != (None, None) and not options.quiet:
-        sys.stderr.write(window_words(options.window) + "\n")
+    if options.window != (None, None):
+        if log.profile is None:  # no samples to keep a stretch of: not a filter to claim
+            from asmcfg.errors import InputError
+
+            raise InputError("--from/--to keep the samples of a stretch of a recorded run: this input has no samples "
+                             "with their time (a record folder has them, or --profile with `perf script` text)",
+                             log.path)
+        if not options.quiet:
+            sys.stderr.write(window_words(options.window) + "\n")
     return log
 
 
