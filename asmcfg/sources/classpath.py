@@ -39,7 +39,8 @@ def entries(values: Iterable[str]) -> list[str]:
     found = [part for value in values for part in value.split(os.pathsep) if part]
     for entry in found:
         if not os.path.exists(entry):
-            raise InputError("no such folder or jar (--classpath takes folders of .class files and jars)", entry)
+            raise InputError("no such folder, jar or jmod (--classpath takes folders of .class files, jars and a "
+                             "JDK's .jmod files)", entry)
     return found
 
 
