@@ -124,13 +124,10 @@ class _WithDiff(Grouped):
     metavar="DIR",
     help="Folder of .java sources to show beside the graph in --html (repeatable, or os.pathsep-separated).",
 )
-@click.option(
-    "--classpath",
-    multiple=True,
-    metavar="PATH",
-    help="Folders of .class files, jars and a JDK's .jmod files whose bytecode --html shows beside the graph and "
-    "--findings cites (repeatable, or os.pathsep-separated; a record folder's own class path by default).",
-)
+@click.option("--classpath", multiple=True, metavar="PATH",
+              help="Folders of .class files, jars and a JDK's .jmod files whose bytecode --html shows beside the graph "
+                   "and --findings cites (repeatable, or os.pathsep-separated; a record folder's own class path by "
+                   "default).")
 @click.option("--dot", metavar="FILE|-", help="Write DOT to FILE (stdout by default when no other output is asked).")
 @click.option("--no-fold", is_flag=True, help="Show every cold out-of-line block instead of folding chains of them.")
 @click.option("--jdk", type=click.IntRange(6, 40), metavar="N", help="JDK whose trap-reason table to use.")
