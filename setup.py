@@ -57,7 +57,7 @@ def speedup(name: str, source: str) -> Extension:
     checkout that moved on, is not used)."""
     digest = hashlib.sha256((ROOT / source).read_bytes()).hexdigest()[:16]
     return Extension(name, [source], extra_compile_args=["-O3"], define_macros=[("ASMCFG_SOURCE", f'"{digest}"')],
-                     optional=True)
+                     depends=["asmcfg/dialects/_stamp.h"], optional=True)
 
 
 SPEEDUPS = (

@@ -314,19 +314,6 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-#ifndef ASMCFG_SOURCE
-#define ASMCFG_SOURCE ""  /* setup.py defines it: the digest of this file, which `model/make.py:compiled` checks */
-#endif
-
-/* The module, with SOURCE: the digest of the file it was built from (a module built from an older file is left
-   unused, its Python twin used instead). */
-static PyObject *stamped(PyObject *made)
-{
-    if (made != NULL && PyModule_AddStringConstant(made, "SOURCE", ASMCFG_SOURCE) < 0) {
-        Py_DECREF(made);
-        return NULL;
-    }
-    return made;
-}
+#include "../_stamp.h"
 
 PyMODINIT_FUNC PyInit__tags(void) { return stamped(PyModule_Create(&module)); }
