@@ -140,3 +140,20 @@ def slow_when_large(paths: list[Path]) -> list[Any]:
         if path.suffix in (".gz", ".xz") and path.stat().st_size > LARGE_COMPRESSED else path
         for path in paths
     ]
+
+
+_STATIC_METHOD = re.compile(r"static \w+ (\w+)\(")
+
+
+def source_marks(source: Path, mark: re.Pattern[str]) -> dict[tuple[str, ...], tuple[str, int]]:
+    """The marks (`// FIND …`, `// TWIN …`) of a twin program's source `Class.java`: the groups of `mark` on a line
+    (an absent one as "") → `Class::method`, the static method holding that line, and the line's number."""
+    marks, method = {}, ""
+    for number, text in enumerate(source.read_text().splitlines(), 1):
+        found = _STATIC_METHOD.search(text)
+        if found:
+            method = found.group(1)
+        marked = mark.search(text)
+        if marked:
+            marks[tuple(group or "" for group in marked.groups())] = (f"{source.stem}::{method}", number)
+    return marks

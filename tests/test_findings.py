@@ -15,29 +15,13 @@ import pytest
 import asmcfg
 from asmcfg.dialects.logcompilation.inline import read_log
 from asmcfg.model.findings import FindingKind
-from tests.corpus import run_cli
+from tests.corpus import run_cli, source_marks
 
 DATA = Path(__file__).parent / "data"
 SOURCE = DATA / "java" / "Findings.java"
 RUNS = [DATA / "findings" / "jdk17", DATA / "findings" / "jdk25"]
 MARK = re.compile(r"// (FIND|TWIN) (\S+)")
-METHOD = re.compile(r"static \w+ (\w+)\(")
-
-
-def _marks() -> dict[tuple[str, str], tuple[str, int]]:
-    """(FIND or TWIN, kind) → (the method holding the marked line, its line number)."""
-    marks, method = {}, ""
-    for number, text in enumerate(SOURCE.read_text().splitlines(), 1):
-        found = METHOD.search(text)
-        if found:
-            method = found.group(1)
-        mark = MARK.search(text)
-        if mark:
-            marks[(mark.group(1), mark.group(2))] = (f"Findings::{method}", number)
-    return marks
-
-
-MARKS = _marks()
+MARKS = source_marks(SOURCE, MARK)
 KINDS = [FindingKind.CHECK_IN_LOOP, FindingKind.NOT_INLINED, FindingKind.MEGAMORPHIC, FindingKind.ALLOCATION_IN_LOOP]
 
 

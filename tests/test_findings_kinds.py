@@ -13,26 +13,18 @@ import pytest
 import asmcfg
 from asmcfg.dialects.heatfiles import read_jit_log
 from asmcfg.model.findings import FindingKind
+from tests.corpus import source_marks
 from tests.test_findings import _findings, _hottest_c2
 
 DATA = Path(__file__).parent / "data"
 VECTORS = [DATA / "findings" / "vectors17", DATA / "findings" / "vectors25"]
 TIERS = [DATA / "findings" / "tiers17", DATA / "findings" / "tiers25"]
 MARK = re.compile(r"// (FIND|TWIN) ([\w-]+)(?: (\w+))?")
-METHOD = re.compile(r"static \w+ (\w+)\(")
 
 
-def _marks(name: str) -> dict[tuple[str, str, str], tuple[str, int]]:
+def _marks(name: str) -> dict[tuple[str, ...], tuple[str, int]]:
     """(FIND or TWIN, kind, cause) → (the method holding the marked line, its line number)."""
-    marks, method = {}, ""
-    for number, text in enumerate((DATA / "java" / f"{name}.java").read_text().splitlines(), 1):
-        found = METHOD.search(text)
-        if found:
-            method = found.group(1)
-        mark = MARK.search(text)
-        if mark:
-            marks[(mark.group(1), mark.group(2), mark.group(3) or "")] = (f"{name}::{method}", number)
-    return marks
+    return source_marks(DATA / "java" / f"{name}.java", MARK)
 
 
 def _lines_of_loop(run: Path, compile_id: int, header: int) -> set[int | None]:

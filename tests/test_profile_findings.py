@@ -8,49 +8,20 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import asmcfg
 from asmcfg.facts import branch_profile, inlining_tree
 from asmcfg.model.findings import FindingKind
-from tests.corpus import run_cli
+from tests.corpus import run_cli, source_marks
+from tests.test_findings import _findings, _hottest_c2
 
 DATA = Path(__file__).parent / "data"
 SOURCE = DATA / "java" / "ProfileShift.java"
 RUNS = [DATA / "findings" / "shift17", DATA / "findings" / "shift25"]
 MARK = re.compile(r"// (FIND|TWIN) profile-mismatch (\w+)")
-METHOD = re.compile(r"static \w+ (\w+)\(")
-
-
-def _marks() -> dict[tuple[str, str], tuple[str, int]]:
-    """(FIND or TWIN, branch or call) → (the method holding the marked line, its line number)."""
-    marks, method = {}, ""
-    for number, text in enumerate(SOURCE.read_text().splitlines(), 1):
-        found = METHOD.search(text)
-        if found:
-            method = found.group(1)
-        mark = MARK.search(text)
-        if mark:
-            marks[(mark.group(1), mark.group(2))] = (f"ProfileShift::{method}", number)
-    return marks
-
-
-MARKS = _marks()
-
-
-def _findings(run: Path) -> list[dict[str, Any]]:
-    code, out, err = run_cli(str(run), "--findings", "--json", "-", "-q")
-    assert code == 0, err
-    return json.loads(out)["findings"]  # type: ignore[no-any-return]
-
-
-def _hottest_c2(run: Path, method: str) -> int:
-    perf = asmcfg.open(str(run)).enrichment.perf
-    assert perf is not None
-    rows = [s for s in perf.sampled() if s.method == method and s.compiler == "c2"]
-    return max(rows, key=lambda s: s.samples).compile_id
+MARKS = source_marks(SOURCE, MARK)
 
 
 @pytest.mark.slow
