@@ -3,6 +3,7 @@ itself and raise no error."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,10 @@ from corpus import run_cli
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 NO_CHROMIUM = "Chromium is not installed (.ci/run installs Debian's)"
+IMAGES = Path(__file__).parent.parent / "docs" / "images"
+"""The README's and the docs' screenshots."""
+WRITE_EXAMPLES = os.environ.get("ASMCFG_WRITE_EXAMPLES") == "1"
+"""Set to 1 to have the browser tests write their screenshots to IMAGES (else to their temporary folders)."""
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 

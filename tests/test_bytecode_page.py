@@ -3,18 +3,14 @@ bytecode tied to its blocks by bci and back, the share of the run's samples besi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from corpus import DATA
-from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
+from pages import CHROMIUM, IMAGES, NO_CHROMIUM, WRITE_EXAMPLES, launch, open_offline, write_report
 
-IMAGES = Path(__file__).parent.parent / "docs" / "images"
-WRITE_EXAMPLES = os.environ.get("ASMCFG_WRITE_EXAMPLES") == "1"
-"""Set to 1 to regenerate the docs' screenshot under docs/images/."""
 CHECK_HOT = (str(DATA / "findings" / "jdk17"), "--compile-id", "42", "--classpath", str(DATA / "findings" / "classes"),
              "--source-path", str(DATA / "java"))
 """C2's Findings::checkHot (compile id 42 of the JDK 17 recording): `s += data[idx[i]]` keeps its range check."""

@@ -3,18 +3,13 @@ ranked, each with its evidence, its block a click away."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from corpus import DATA
-from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
-
-IMAGES = Path(__file__).parent.parent / "docs" / "images"
-WRITE_EXAMPLES = os.environ.get("ASMCFG_WRITE_EXAMPLES") == "1"
-"""Set to 1 to regenerate the docs' screenshot under docs/images/."""
+from pages import CHROMIUM, IMAGES, NO_CHROMIUM, WRITE_EXAMPLES, launch, open_offline, write_report
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,14 +10,11 @@ from typing import Any
 
 import pytest
 from corpus import DATA, json_methods
-from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
+from pages import CHROMIUM, IMAGES, NO_CHROMIUM, WRITE_EXAMPLES, launch, open_offline, write_report
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
-IMAGES = Path(__file__).parent.parent / "docs" / "images"
 TENSOR4D = DATA / "nohsdis" / "jdk17-Tensor4D-print-nohsdis.txt"
 JAVA = DATA / "java"
-WRITE_EXAMPLES = os.environ.get("ASMCFG_WRITE_EXAMPLES") == "1"
-"""Set to 1 to regenerate the README's and the docs' screenshot under docs/images/."""
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 

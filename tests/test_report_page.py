@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 from corpus import DATA, json_methods, run_cli
-from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline, write_report
+from pages import CHROMIUM, IMAGES, NO_CHROMIUM, WRITE_EXAMPLES, launch, open_offline, write_report
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "c2-compiled-realTest.S"
-IMAGES = Path(__file__).parent.parent / "docs" / "images"
 TENSOR4D = DATA / "nohsdis" / "jdk17-Tensor4D-print-nohsdis.txt"
 JAVA = DATA / "java"
 DEVBENCH = DATA / "perfasm" / "jdk17-DevBench" / "perfasm-console.txt"
@@ -264,9 +263,8 @@ def json_diff(*args: str) -> dict[str, Any]:
 
 def test_a_screenshot_at_1280(browser: Any, example: Path, tmp_path: Path) -> None:
     """docs/images/report-1280.png (with ASMCFG_WRITE_EXAMPLES=1): the page at 1280 x 800 as it opens."""
-    import os
 
-    folder = IMAGES if os.environ.get("ASMCFG_WRITE_EXAMPLES") == "1" else tmp_path
+    folder = IMAGES if WRITE_EXAMPLES else tmp_path
     page = open_offline(browser, example, W, H)
     page.click('g[data-block="B10"]')
     page.screenshot(path=str(folder / "report-1280.png"))

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from corpus import DATA
-from pages import CHROMIUM, NO_CHROMIUM, launch
+from pages import CHROMIUM, IMAGES, NO_CHROMIUM, WRITE_EXAMPLES, launch
 from served import Served
 
 from asmcfg import describe
@@ -34,7 +34,6 @@ EQ = DATA / "logc" / "jdk17-Eq-inlined-trap.xml.gz"
 """A LogCompilation log alone: JIT events, no samples."""
 SHAPES = DATA / "nohsdis" / "jdk17-Shapes-print-nohsdis.txt"
 """A PrintAssembly dump: no JIT events at all."""
-DOCS = Path(__file__).parent.parent / "docs" / "images"
 W, H = 1280, 800
 
 pytestmark = pytest.mark.slow
@@ -83,8 +82,8 @@ def test_a_stretch_brushed_on_the_timeline_gives_the_index_of_its_samples(browse
     page.wait_for_selector("body[data-ready]")
     assert page.locator("rect.sample").count() > 100 and page.locator("rect.bar").count() > 10
     assert page.locator("line.event.uncommon_trap").count() >= 4 and page.locator("#warm").count() == 1
-    if os.environ.get("ASMCFG_WRITE_EXAMPLES"):
-        page.screenshot(path=str(DOCS / "serve-timeline-1280.png"))
+    if WRITE_EXAMPLES:
+        page.screenshot(path=str(IMAGES / "serve-timeline-1280.png"))
     box = page.locator("#chart").bounding_box()
     plot = box["width"] - 230 - 16
     at = lambda ms: box["x"] + 230 + ms / 4657 * plot  # noqa: E731

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 from corpus import run_cli
-from pages import CHROMIUM, NO_CHROMIUM, launch, open_offline
+from pages import CHROMIUM, IMAGES, NO_CHROMIUM, WRITE_EXAMPLES, launch, open_offline
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM), pytest.mark.slow]
 PHASES = Path(__file__).parent / "data" / "timeline" / "jdk17-Phases"
-DOCS = Path(__file__).parent.parent / "docs" / "images"
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +45,8 @@ def test_the_page_draws_the_run_and_opens_a_compilation(browser: Any, page_file:
         "(line 8)\n" in detail
     assert page.locator("#open").get_attribute("href") == "id-8.html"
     assert page.locator("rect.bar.chosen").count() == 1
-    if os.environ.get("ASMCFG_WRITE_EXAMPLES"):
-        page.screenshot(path=str(DOCS / "timeline-1280.png"))
+    if WRITE_EXAMPLES:
+        page.screenshot(path=str(IMAGES / "timeline-1280.png"))
     page.close()
 
 
