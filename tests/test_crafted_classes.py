@@ -15,6 +15,7 @@ from corpus import DATA
 
 from asmcfg.facts import bytecode
 from asmcfg.model.bytecode import ClassFiles
+from asmcfg.run import recordjson
 from asmcfg.run.classes import recorded_class_path
 from asmcfg.sources.classfile import ClassFormatError, read_class
 from asmcfg.sources.classpath import find_classes
@@ -115,4 +116,5 @@ def test_a_record_json_nested_too_deep_gives_no_class_path(tmp_path: Path) -> No
     (tmp_path / "record.json").write_text("[" * 200_000 + "]" * 200_000)
     (tmp_path / "record.json").chmod(0o644)
     assert recorded_class_path(str(tmp_path), 1) == []
-    assert source._manifest(str(tmp_path)) == {}, "what-if reads it the same"
+    assert recordjson.read(str(tmp_path), source.LARGEST) == {}, "what-if reads it the same"
+    assert source.kept_ids(str(tmp_path), 1) == frozenset()

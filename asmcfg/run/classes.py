@@ -7,13 +7,12 @@ files by Java binary name, jars by their entries, nothing run."""
 
 from __future__ import annotations
 
-import json
 import os
-import stat
 from collections.abc import Iterable
 
 from asmcfg.model import Analysis
 from asmcfg.model.bytecode import ClassFiles
+from asmcfg.run import recordjson
 
 _LARGEST = 16 << 20
 """A larger record.json is not read."""
@@ -22,24 +21,11 @@ _LARGEST = 16 << 20
 def recorded_class_path(folder: str, pid: int) -> list[str]:
     """The class path JVM `pid` of the record folder ran with, entries absolute; empty when record.json does not
     give one or is not the user's own."""
-    path = os.path.join(folder, "record.json")
-    try:
-        with open(path, "rb") as stream:
-            info = os.fstat(stream.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return []
-            data = json.loads(stream.read(_LARGEST))
-    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
+    manifest = recordjson.read(folder, _LARGEST, own_only=True)
+    class_path = recordjson.jvm(manifest, pid).get("class_path")
+    if not isinstance(class_path, str):
         return []
-    if not isinstance(data, dict):
-        return []
-    working = data.get("working_folder")
-    jvms = data.get("jvms")
-    for entry in jvms if isinstance(jvms, list) else ():
-        if isinstance(entry, dict) and entry.get("pid") == pid and isinstance(entry.get("class_path"), str):
-            return [part if os.path.isabs(part) or not isinstance(working, str) else os.path.join(working, part)
-                    for part in entry["class_path"].split(os.pathsep) if part]
-    return []
+    return recordjson.absolute([part for part in class_path.split(os.pathsep) if part], manifest.get("working_folder"))
 
 
 def class_path_of(given: Iterable[str], folder: str | None, pid: int | None) -> tuple[str, ...]:

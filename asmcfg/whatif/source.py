@@ -7,7 +7,6 @@ release is the recorded JVM's (found on PATH, in JAVA_HOME and in /usr/lib/jvm).
 from __future__ import annotations
 
 import glob
-import json
 import os
 import shutil
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from asmcfg.errors import InputError, SelectionError
 from asmcfg.model import Analysis, Compiler
 from asmcfg.record import replay
 from asmcfg.record.capture import java_major
+from asmcfg.run import recordjson
 from asmcfg.run.log import Log
 from asmcfg.run.pipeline import Selector
 from asmcfg.whatif.replayfile import Task, task
@@ -58,7 +58,8 @@ def of_folder(folder: str, selector: Selector, pid: int | None, java: str | None
     header = picked.method.header
     assert log.pid is not None
     what = f"{header.name} (compile id {header.compile_id} of pid {log.pid})"
-    jvm = _jvm(folder, log.pid)
+    manifest = recordjson.read(folder, LARGEST)
+    jvm = recordjson.jvm(manifest, log.pid)
     archive = Path(folder) / replay.ARCHIVE.format(pid=log.pid)
     data = replay.read(archive, header.compile_id) if header.compile_id is not None and archive.is_file() else None
     if data is None:
@@ -76,7 +77,7 @@ def of_folder(folder: str, selector: Selector, pid: int | None, java: str | None
     release = _release(log.path)
     chosen = java or _installed(release, _str(jvm.get("java_home")))
     recorded = log.analyse(picked).analysis
-    working = _str(_manifest(folder).get("working_folder"))
+    working = manifest.get("working_folder")
     paths = class_path or _absolute(_str(jvm.get("class_path")), working)
     return Source(text, found, chosen, release, paths, _absolute(_str(jvm.get("module_path")), working),
                   recorded, what)
@@ -150,28 +151,9 @@ def _release(log_path: str) -> str | None:
     return found.group(1).decode("ascii", "replace") if found else None
 
 
-def _manifest(folder: str) -> dict[str, object]:
-    """The folder's record.json (empty when missing or unreadable)."""
-    try:
-        with open(os.path.join(folder, "record.json"), "rb") as stream:
-            data = json.loads(stream.read(LARGEST))
-    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _jvm(folder: str, pid: int) -> dict[str, object]:
-    """record.json's entry of JVM `pid`."""
-    jvms = _manifest(folder).get("jvms")
-    for entry in jvms if isinstance(jvms, list) else ():
-        if isinstance(entry, dict) and entry.get("pid") == pid:
-            return entry
-    return {}
-
-
 def kept_ids(folder: str, pid: int) -> frozenset[int]:
     """The compile ids record.json says the folder keeps replay data of, for JVM `pid`."""
-    kept = _jvm(folder, pid).get("replay")
+    kept = recordjson.jvm(recordjson.read(folder, LARGEST), pid).get("replay")
     ids = kept.get("compile_ids") if isinstance(kept, dict) else None
     return frozenset(n for n in ids if isinstance(n, int)) if isinstance(ids, list) else frozenset()
 
@@ -180,11 +162,6 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _absolute(paths: str | None, working: str | None) -> str | None:
+def _absolute(paths: str | None, working: object) -> str | None:
     """A class or module path with its relative entries made absolute against the recorded working folder."""
-    if paths is None:
-        return None
-    if working is None:
-        return paths
-    return os.pathsep.join(entry if os.path.isabs(entry) else os.path.join(working, entry)
-                           for entry in paths.split(os.pathsep))
+    return None if paths is None else os.pathsep.join(recordjson.absolute(paths.split(os.pathsep), working))
