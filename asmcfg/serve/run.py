@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 STOP_WAIT = 5.0
 """Seconds the background analysis is given to end its workers once the server stops."""
+WAKE = 0.25
+"""Seconds between the main thread's looks for a signal's handler to run (its wait for a lock is not cut short
+by a signal another thread received)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +205,9 @@ def run_server(server: app.Server, open_browser: bool, said: str | None,
         worker = background(stop)
         if open_browser:  # the file, whose name is no secret: a browser's command line is readable by anyone
             threading.Thread(target=_open, args=(signin,), daemon=True).start()
-        while not stop.wait(3600):  # the main thread waits here for Ctrl-C or SIGTERM
+        # The main thread waits here for Ctrl-C or SIGTERM, waking every WAKE seconds: the kernel may hand the signal
+        # to another thread, and Python runs its handler in the main thread only once that thread wakes.
+        while not stop.wait(WAKE):
             pass
     finally:
         stop.set()
